@@ -1,0 +1,31 @@
+package io.subetha.cxc.observe;
+
+import io.subetha.cxc.mmf.PrimitiveKind;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** What every primitive tells an observer: who it is, where it lives, and what it has done. */
+public interface ObservedPrimitive {
+
+    /** A name for people: by default the file's name without directory. */
+    String name();
+
+    PrimitiveKind kind();
+
+    /** The mapped file. */
+    Path file();
+
+    /**
+     * This process's op counts, keyed by op name in op-kind order. Exact and monotonic per process:
+     * every operation is counted once, and no count ever goes down.
+     */
+    default Map<String, Long> opCounts() {
+        return opCounters().snapshot();
+    }
+
+    /** The live counters behind {@link #opCounts()}, for meters that read one op at a time. */
+    OpCounters opCounters();
+
+    /** Whether {@code close()} was called; a registry drops closed primitives. */
+    boolean isClosed();
+}

@@ -1,0 +1,420 @@
+package io.subetha.cxc.ownership;
+
+import static io.subetha.cxc.ownership.LeaderElectionDescriptor.*;
+
+import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.MappedFile;
+import io.subetha.cxc.mmf.MappedFiles;
+import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.observe.ObservedPrimitive;
+import io.subetha.cxc.observe.OpCounters;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Cross-process leader election in a memory-mapped file: lowest live PID wins, heartbeat-driven
+ * failover, no quorum, no broker. Any process that maps the file can claim; every process agrees on
+ * the leader because every decision is one compare-and-set on shared memory. Layout: {@link
+ * LeaderElectionDescriptor}.
+ *
+ * <p>A claim succeeds when there is no leader, when the caller's PID is lower than the leader's, or
+ * when the leader's heartbeat is more than {@code graceEpochs} behind the global epoch. Claiming
+ * while already leader is an idempotent success and the fast path: one volatile read, one compare
+ * and an op count. Each handover raises the election term; the leader PID and the term change in
+ * one CAS, so the term is a <b>fencing token</b>: hand it to downstream writes, which reject any
+ * term lower than the highest they have seen.
+ *
+ * <p>Beyond the seed:
+ *
+ * <ul>
+ *   <li>{@link #claimIfLeaderDead} takes over at once from a leader whose process is gone, a
+ *       zombie, or replaced by a new process reusing its PID (told apart by start time), instead of
+ *       waiting out the grace window. The check only ever speeds up declaring a leader dead; the
+ *       heartbeat stays the authority.
+ *   <li>{@link #tickEpochIfDue} lets every participant advance the epoch, at most once per interval
+ *       in total, so the epoch does not freeze when the leader dies.
+ *   <li>A file from another PID namespace is refused on open (see {@link
+ *       io.subetha.cxc.CxcPidNamespaceException}).
+ * </ul>
+ *
+ * <p>Thread-safe; one instance may serve every thread of a process.
+ */
+public final class SharedLeaderElection implements ObservedPrimitive, AutoCloseable {
+
+    /** The reserved "no leader" PID. */
+    public static final long NO_LEADER = 0;
+
+    /** Epochs a leader's heartbeat may lag before any participant may take over. */
+    public static final long DEFAULT_GRACE_EPOCHS = 3;
+
+    public static final int OP_TRY_CLAIM = 1;
+    public static final int OP_BEAT = 2;
+    public static final int OP_TICK_EPOCH = 3;
+    public static final int OP_STEP_DOWN = 4;
+    public static final int OP_READ = 5;
+    public static final int OP_LIVENESS_CHECK = 6;
+
+    private static final List<String> OP_NAMES =
+            List.of("try_claim", "beat", "tick_epoch", "step_down", "read", "liveness_check");
+
+    private static final long OWN_START_TIME = ProcessProbe.startTime(Pids.current());
+
+    private final MappedFile file;
+    private final AtomicBuffer body;
+    private final OpCounters counters = new OpCounters(OP_NAMES);
+
+    private SharedLeaderElection(MappedFile file) {
+        this.file = file;
+        this.body = file.body();
+        long magic = body.getLongAcquire(MAGIC_OFFSET);
+        if (magic != BODY_MAGIC) {
+            throw new CxcFormatException(
+                    String.format(
+                            "cannot open %s as a leader-election file: body magic 0x%016x, expected"
+                                    + " 0x%016x (\"LEADER01\"); the body is corrupt. The file was"
+                                    + " left untouched.",
+                            file.path(), magic, BODY_MAGIC));
+        }
+    }
+
+    /** Creates a new election file with owner-only permissions; fails if it exists. */
+    public static SharedLeaderElection create(Path path) {
+        return create(path, CxcFileOptions.defaults());
+    }
+
+    public static SharedLeaderElection create(Path path, CxcFileOptions options) {
+        return new SharedLeaderElection(
+                MappedFiles.create(path, FILE_SPEC, SharedLeaderElection::initialise, options));
+    }
+
+    /** Opens and validates an existing election file; fails if it does not exist. */
+    public static SharedLeaderElection open(Path path) {
+        return open(path, CxcFileOptions.defaults());
+    }
+
+    public static SharedLeaderElection open(Path path, CxcFileOptions options) {
+        return new SharedLeaderElection(MappedFiles.open(path, FILE_SPEC, options));
+    }
+
+    /** Opens the file, or creates it if absent; race-safe across processes. */
+    public static SharedLeaderElection openOrCreate(Path path) {
+        return openOrCreate(path, CxcFileOptions.defaults());
+    }
+
+    public static SharedLeaderElection openOrCreate(Path path, CxcFileOptions options) {
+        return new SharedLeaderElection(
+                MappedFiles.openOrCreate(
+                        path, FILE_SPEC, SharedLeaderElection::initialise, options));
+    }
+
+    private static void initialise(AtomicBuffer body) {
+        body.setLongPlain(MAGIC_OFFSET, BODY_MAGIC);
+    }
+
+    // --------------------------------------------------------------------------- election
+
+    /**
+     * Claims leadership for {@code myPid} if there is no leader, {@code myPid} is lower than the
+     * leader's, or the leader's heartbeat is more than {@code graceEpochs} behind the global epoch.
+     *
+     * @return true if {@code myPid} leads after the call (including when it already led)
+     * @throws IllegalArgumentException for PID 0, a PID outside 1..2^32-1, or a negative grace
+     */
+    public boolean tryClaimLeadership(long myPid, long graceEpochs) {
+        if (myPid <= 0 || myPid > Pids.MAX_PID || graceEpochs < 0) {
+            throw invalid(myPid, graceEpochs);
+        }
+        counters.increment(OP_TRY_CLAIM);
+        if (leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET)) == myPid) {
+            return true; // the fast path: already leader
+        }
+        return claimSlow(myPid, graceEpochs);
+    }
+
+    /** {@link #tryClaimLeadership(long, long)} with {@link #DEFAULT_GRACE_EPOCHS}. */
+    public boolean tryClaimLeadership(long myPid) {
+        return tryClaimLeadership(myPid, DEFAULT_GRACE_EPOCHS);
+    }
+
+    private boolean claimSlow(long myPid, long graceEpochs) {
+        while (true) {
+            long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+            long leader = leaderPid(word);
+            if (leader == myPid) {
+                return true;
+            }
+            long epoch = body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
+            long heartbeat = body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
+            boolean stale = epoch - heartbeat > graceEpochs;
+            if (leader != NO_LEADER && myPid > leader && !stale) {
+                return false;
+            }
+            if (takeOver(word, myPid, epoch)) {
+                return true;
+            }
+            // Lost the CAS to another claimant or a step-down: decide again on the new state.
+        }
+    }
+
+    /** Replaces exactly the leader word {@code expected} with {@code myPid} under the next term. */
+    private boolean takeOver(long expected, long myPid, long epoch) {
+        // Fresh heartbeat before the CAS: the new leader is never visible with its predecessor's
+        // stale heartbeat, which would let a third process steal it at once. Harmless if the CAS
+        // fails: then another claim succeeded and the heartbeat is fresh for that leader.
+        body.setLongRelease(LEADER_HEARTBEAT_OFFSET, epoch);
+        long term = (term(expected) + 1) & 0xFFFF_FFFFL;
+        if (!body.compareAndSetLong(LEADER_WORD_OFFSET, expected, packLeaderWord(myPid, term))) {
+            return false;
+        }
+        body.setLongRelease(LEADER_HEARTBEAT_OFFSET, body.getLongVolatile(GLOBAL_EPOCH_OFFSET));
+        long startTime = myPid == Pids.current() ? OWN_START_TIME : ProcessProbe.startTime(myPid);
+        // Start time first, then its term: a reader that sees the term sees this start time.
+        body.setLongRelease(LEADER_START_TIME_OFFSET, startTime);
+        body.setIntRelease(START_TIME_TERM_OFFSET, (int) term);
+        return true;
+    }
+
+    /**
+     * Takes over at once if the leader's process is dead: gone, a zombie, or a new process that
+     * reused its PID. Off the fast path (it reads {@code /proc}, about 10 µs): call it on the
+     * ticker's cadence, not per request. If there is no leader, claims as {@link
+     * #tryClaimLeadership} would.
+     *
+     * @return true if {@code myPid} leads after the call
+     */
+    public boolean claimIfLeaderDead(long myPid) {
+        Pids.requireValid(myPid);
+        counters.increment(OP_LIVENESS_CHECK);
+        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+        long leader = leaderPid(word);
+        if (leader == myPid) {
+            return true;
+        }
+        if (leader == NO_LEADER) {
+            return claimSlow(myPid, DEFAULT_GRACE_EPOCHS);
+        }
+        if (statusOf(word) != ProcessStatus.DEAD) {
+            return false;
+        }
+        // CAS from exactly the dead leader's word: if anyone else changed it first, they won.
+        return takeOver(word, myPid, body.getLongVolatile(GLOBAL_EPOCH_OFFSET));
+    }
+
+    /** Whether the current leader's process is alive, per {@link ProcessProbe}. */
+    public ProcessStatus leaderStatus() {
+        counters.increment(OP_LIVENESS_CHECK);
+        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+        return leaderPid(word) == NO_LEADER ? ProcessStatus.DEAD : statusOf(word);
+    }
+
+    private ProcessStatus statusOf(long word) {
+        long startTime = leaderStartTime(word);
+        return ProcessProbe.status(leaderPid(word), startTime);
+    }
+
+    /** The start time recorded for the leader of {@code word}, or unknown if not (yet) recorded. */
+    private long leaderStartTime(long word) {
+        int recordedTerm = body.getIntAcquire(START_TIME_TERM_OFFSET);
+        long startTime = body.getLongAcquire(LEADER_START_TIME_OFFSET);
+        boolean sameTerm =
+                recordedTerm == (int) term(word)
+                        && body.getLongVolatile(LEADER_WORD_OFFSET) == word;
+        return sameTerm ? startTime : ProcessProbe.UNKNOWN_START_TIME;
+    }
+
+    /**
+     * Refreshes the leader's heartbeat to the current global epoch, if {@code myPid} leads.
+     *
+     * @return false if {@code myPid} is not the leader (it lost leadership)
+     */
+    public boolean beatAsLeader(long myPid) {
+        Pids.requireValid(myPid);
+        counters.increment(OP_BEAT);
+        if (leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET)) != myPid) {
+            return false;
+        }
+        body.setLongRelease(LEADER_HEARTBEAT_OFFSET, body.getLongVolatile(GLOBAL_EPOCH_OFFSET));
+        return true;
+    }
+
+    /** Advances the global epoch by one. @return the new epoch */
+    public long tickEpoch() {
+        counters.increment(OP_TICK_EPOCH);
+        return body.getAndAddLong(GLOBAL_EPOCH_OFFSET, 1) + 1;
+    }
+
+    /**
+     * Advances the global epoch if no participant has done so within {@code interval}. Every
+     * participant may call this on its own schedule; together they advance the epoch about once per
+     * interval, whatever their number, and a dead leader cannot freeze it.
+     *
+     * <p>Timestamps are {@link System#nanoTime()}, which on Linux HotSpot reads {@code
+     * CLOCK_MONOTONIC}, common to every process of a host (not across hosts or time namespaces). A
+     * recorded tick from the future (a file from before a reboot) counts as due.
+     *
+     * @return true if this call advanced the epoch
+     */
+    public boolean tickEpochIfDue(Duration interval) {
+        long intervalNanos = interval.toNanos();
+        if (intervalNanos <= 0) {
+            throw new IllegalArgumentException("tick interval must be positive, got " + interval);
+        }
+        long last = body.getLongVolatile(LAST_TICK_NANOS_OFFSET);
+        long now = System.nanoTime();
+        long elapsed = now - last;
+        if (last != 0 && elapsed >= 0 && elapsed < intervalNanos) {
+            return false;
+        }
+        if (!body.compareAndSetLong(LAST_TICK_NANOS_OFFSET, last, now)) {
+            return false; // another participant ticked this interval
+        }
+        tickEpoch();
+        return true;
+    }
+
+    /**
+     * Releases leadership so the next claim wins at once, without waiting for the grace window. The
+     * term is kept; the next claim raises it.
+     *
+     * @return false if {@code myPid} was not the leader
+     */
+    public boolean stepDown(long myPid) {
+        Pids.requireValid(myPid);
+        counters.increment(OP_STEP_DOWN);
+        while (true) {
+            long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+            if (leaderPid(word) != myPid) {
+                return false;
+            }
+            if (body.compareAndSetLong(
+                    LEADER_WORD_OFFSET, word, packLeaderWord(NO_LEADER, term(word)))) {
+                return true;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------- reads
+
+    /** Whether {@code pid} is the leader now: one volatile read and a compare. */
+    public boolean isLeader(long pid) {
+        counters.increment(OP_READ);
+        return pid != NO_LEADER && leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET)) == pid;
+    }
+
+    /** The leader's PID, empty when there is no leader. */
+    public OptionalLong currentLeader() {
+        counters.increment(OP_READ);
+        long leader = leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET));
+        return leader == NO_LEADER ? OptionalLong.empty() : OptionalLong.of(leader);
+    }
+
+    /** The election term: rises by one on each handover; the fencing token. */
+    public long electionTerm() {
+        counters.increment(OP_READ);
+        return term(body.getLongVolatile(LEADER_WORD_OFFSET));
+    }
+
+    /**
+     * The leader PID and term read together, as one value: {@code leaderPid(word)}, {@code
+     * term(word)} in {@link LeaderElectionDescriptor}. A leader that reads its own PID here holds
+     * exactly this term.
+     */
+    public long leaderWord() {
+        counters.increment(OP_READ);
+        return body.getLongVolatile(LEADER_WORD_OFFSET);
+    }
+
+    public long globalEpoch() {
+        counters.increment(OP_READ);
+        return body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
+    }
+
+    /** The global epoch at the leader's last beat. */
+    public long leaderHeartbeat() {
+        counters.increment(OP_READ);
+        return body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
+    }
+
+    /** Leader, term, heartbeat, epoch and start time in one call. */
+    public LeaderSnapshot snapshot() {
+        counters.increment(OP_READ);
+        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+        long heartbeat = body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
+        long epoch = body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
+        return new LeaderSnapshot(
+                leaderPid(word), term(word), heartbeat, epoch, leaderStartTime(word));
+    }
+
+    // --------------------------------------------------------------------------- observation
+
+    @Override
+    public String name() {
+        Path fileName = file.path().getFileName();
+        return fileName == null ? file.path().toString() : fileName.toString();
+    }
+
+    @Override
+    public PrimitiveKind kind() {
+        return PrimitiveKind.LEADER_ELECTION;
+    }
+
+    @Override
+    public Path file() {
+        return file.path();
+    }
+
+    /** The mapped file, with its header. */
+    public MappedFile mappedFile() {
+        return file;
+    }
+
+    @Override
+    public OpCounters opCounters() {
+        return counters;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return file.isClosed();
+    }
+
+    /** Marks this handle closed; leadership is not released (call {@link #stepDown} for that). */
+    @Override
+    public void close() {
+        file.close();
+    }
+
+    @Override
+    public String toString() {
+        LeaderSnapshot s = snapshot();
+        return "SharedLeaderElection["
+                + file.path()
+                + ", leader="
+                + s.leaderPid()
+                + ", term="
+                + s.term()
+                + ", epoch="
+                + s.globalEpoch()
+                + "]";
+    }
+
+    private static IllegalArgumentException invalid(long pid, long graceEpochs) {
+        if (graceEpochs < 0) {
+            return new IllegalArgumentException(
+                    "graceEpochs must be 0 or more, got " + graceEpochs);
+        }
+        try {
+            Pids.requireValid(pid);
+        } catch (IllegalArgumentException e) {
+            return e;
+        }
+        return new IllegalArgumentException("invalid PID " + pid);
+    }
+}

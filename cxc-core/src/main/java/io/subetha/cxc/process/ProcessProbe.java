@@ -1,0 +1,109 @@
+package io.subetha.cxc.process;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+
+/**
+ * Tells whether a PID still names the process that registered it. Off the fast path only: one probe
+ * reads {@code /proc/<pid>/stat} (about 10 µs).
+ *
+ * <p>A process's identity is its PID plus its start time, so a PID reused by a new process is told
+ * apart from the original. On Linux the start time is field 22 of {@code /proc/<pid>/stat} (clock
+ * ticks since boot), the same value for every observer on the host; elsewhere it falls back to
+ * {@link ProcessHandle.Info#startInstant()} in milliseconds. A zombie (state {@code Z} or {@code
+ * X}) has stopped running but still looks present to {@link ProcessHandle}: it counts as dead.
+ */
+public final class ProcessProbe {
+
+    /** Stored when a start time is not known; never compared. */
+    public static final long UNKNOWN_START_TIME = 0;
+
+    private static final Path PROC = Path.of("/proc");
+    private static final boolean HAS_PROC = Files.isReadable(PROC.resolve("self/stat"));
+
+    private ProcessProbe() {}
+
+    /**
+     * The start time of {@code pid} in this host's comparable units, or {@link
+     * #UNKNOWN_START_TIME}.
+     */
+    public static long startTime(long pid) {
+        if (HAS_PROC) {
+            Stat stat = readStat(pid);
+            return stat == null ? UNKNOWN_START_TIME : stat.startTime;
+        }
+        return ProcessHandle.of(pid)
+                .flatMap(h -> h.info().startInstant())
+                .map(Instant::toEpochMilli)
+                .orElse(UNKNOWN_START_TIME);
+    }
+
+    /**
+     * @param expectedStartTime the start time recorded when the process registered, or {@link
+     *     #UNKNOWN_START_TIME} to check presence only
+     */
+    public static ProcessStatus status(long pid, long expectedStartTime) {
+        if (pid <= 0 || pid > Pids.MAX_PID) {
+            return ProcessStatus.DEAD;
+        }
+        if (HAS_PROC) {
+            Stat stat;
+            try {
+                stat = readStatOrThrow(pid);
+            } catch (NoSuchFileException e) {
+                return ProcessStatus.DEAD;
+            } catch (IOException | RuntimeException e) {
+                return ProcessStatus.UNKNOWN;
+            }
+            if (stat.state == 'Z' || stat.state == 'X' || stat.state == 'x') {
+                return ProcessStatus.DEAD;
+            }
+            if (expectedStartTime != UNKNOWN_START_TIME && stat.startTime != expectedStartTime) {
+                return ProcessStatus.DEAD;
+            }
+            return ProcessStatus.ALIVE;
+        }
+        var handle = ProcessHandle.of(pid);
+        if (handle.isEmpty() || !handle.get().isAlive()) {
+            return ProcessStatus.DEAD;
+        }
+        if (expectedStartTime != UNKNOWN_START_TIME) {
+            long actual =
+                    handle.get()
+                            .info()
+                            .startInstant()
+                            .map(Instant::toEpochMilli)
+                            .orElse(UNKNOWN_START_TIME);
+            if (actual != UNKNOWN_START_TIME && actual != expectedStartTime) {
+                return ProcessStatus.DEAD;
+            }
+        }
+        return ProcessStatus.ALIVE;
+    }
+
+    private record Stat(char state, long startTime) {}
+
+    private static Stat readStat(long pid) {
+        try {
+            return readStatOrThrow(pid);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static Stat readStatOrThrow(long pid) throws IOException {
+        String line =
+                new String(
+                        Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("stat")),
+                        StandardCharsets.US_ASCII);
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so parse from the
+        // last ')'. After it, field 3 (state) comes first and field 22 (starttime) 19 later.
+        int close = line.lastIndexOf(')');
+        String[] fields = line.substring(close + 2).trim().split(" ");
+        return new Stat(fields[0].charAt(0), Long.parseLong(fields[19]));
+    }
+}
