@@ -247,37 +247,32 @@ public final class MappedFiles {
     }
 
     private static void ensureDirectory(Path directory, Set<PosixFilePermission> permissions) {
-        if (Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+        // Following a link here is deliberate: a user may point cxc at a symlinked directory.
+        if (Files.isDirectory(directory)) {
             return;
         }
-        if (Files.exists(directory, LinkOption.NOFOLLOW_LINKS)
-                && !Files.isSymbolicLink(directory)) {
+        List<Path> missing = new ArrayList<>();
+        for (Path p = directory; p != null && !Files.exists(p); p = p.getParent()) {
+            missing.add(0, p);
+        }
+        for (Path p : missing) {
+            try {
+                Files.createDirectory(p, PosixFilePermissions.asFileAttribute(permissions));
+                // The umask may have narrowed the mode given at creation: set it exactly.
+                Files.setPosixFilePermissions(p, permissions);
+            } catch (FileAlreadyExistsException raced) {
+                // Another process made it first: fine, as long as it is a directory (checked
+                // below).
+            } catch (IOException e) {
+                throw accessFailure("create the directory", p, e);
+            }
+        }
+        if (!Files.isDirectory(directory)) {
             throw new CxcFileAccessException(
                     "cannot create a file in "
                             + directory
                             + ": it exists but is not a directory; remove it or choose another"
                             + " directory");
-        }
-        if (Files.isDirectory(directory)) {
-            return; // a symlink to a directory that the user chose as the directory: allowed
-        }
-        List<Path> made = new ArrayList<>();
-        for (Path p = directory; p != null && !Files.exists(p); p = p.getParent()) {
-            made.add(0, p);
-        }
-        for (Path p : made) {
-            try {
-                Files.createDirectory(p, PosixFilePermissions.asFileAttribute(permissions));
-                Files.setPosixFilePermissions(p, permissions);
-            } catch (FileAlreadyExistsException raced) {
-                // Another process made it first: fine, as long as it is a directory.
-                if (!Files.isDirectory(p)) {
-                    throw new CxcFileAccessException(
-                            "cannot create directory " + p + ": a file of that name appeared");
-                }
-            } catch (IOException e) {
-                throw accessFailure("create the directory", p, e);
-            }
         }
     }
 

@@ -13,9 +13,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -43,7 +41,10 @@ public final class ChildJvm implements AutoCloseable {
     private final String name;
     private final Process process;
     private final PrintWriter stdin;
-    private final BlockingQueue<String> stdout = new LinkedBlockingQueue<>();
+
+    /** Stdout lines not yet matched by an await, oldest first. */
+    private final List<String> pending = new ArrayList<>();
+
     private final Deque<String> stderrTail = new ArrayDeque<>();
     private final List<String> transcript = new ArrayList<>();
 
@@ -121,7 +122,10 @@ public final class ChildJvm implements AutoCloseable {
                                 String line;
                                 while ((line = reader.readLine()) != null) {
                                     if (isStdout) {
-                                        stdout.add(line);
+                                        synchronized (pending) {
+                                            pending.add(line);
+                                            pending.notifyAll();
+                                        }
                                     } else {
                                         synchronized (stderrTail) {
                                             stderrTail.addLast(line);
@@ -171,39 +175,46 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Skips stdout lines until one matches, waiting at most {@code timeout} in total.
+     * Takes the oldest stdout line that matches, waiting at most {@code timeout} for one to arrive.
+     * Lines that do not match stay for later awaits, so interleaved replies and events are never
+     * lost.
      *
      * @throws AssertionError on timeout, with the child's recent output
      */
     public String awaitLine(Predicate<String> matching, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            long left = deadline - System.nanoTime();
-            String line;
-            try {
-                line = left <= 0 ? null : stdout.poll(left, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for " + name, e);
-            }
-            if (line == null) {
-                throw new AssertionError(
-                        "timed out after "
-                                + timeout
-                                + " waiting for a line from "
-                                + name
-                                + " (pid "
-                                + pid()
-                                + ", alive="
-                                + isAlive()
-                                + ")"
-                                + diagnostics());
-            }
-            synchronized (transcript) {
-                transcript.add(line);
-            }
-            if (matching.test(line)) {
-                return line;
+        synchronized (pending) {
+            while (true) {
+                for (var it = pending.iterator(); it.hasNext(); ) {
+                    String line = it.next();
+                    if (matching.test(line)) {
+                        it.remove();
+                        synchronized (transcript) {
+                            transcript.add(line);
+                        }
+                        return line;
+                    }
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError(
+                            "timed out after "
+                                    + timeout
+                                    + " waiting for a line from "
+                                    + name
+                                    + " (pid "
+                                    + pid()
+                                    + ", alive="
+                                    + isAlive()
+                                    + ")"
+                                    + diagnostics());
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(pending, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted waiting for " + name, e);
+                }
             }
         }
     }
@@ -269,8 +280,13 @@ public final class ChildJvm implements AutoCloseable {
         StringBuilder text = new StringBuilder();
         synchronized (transcript) {
             int from = Math.max(0, transcript.size() - 20);
-            text.append("\n--- last stdout lines of ").append(name).append(" ---\n");
+            text.append("\n--- last stdout lines matched from ").append(name).append(" ---\n");
             transcript.subList(from, transcript.size()).forEach(l -> text.append(l).append('\n'));
+        }
+        synchronized (pending) {
+            int from = Math.max(0, pending.size() - 20);
+            text.append("--- unmatched stdout lines of ").append(name).append(" ---\n");
+            pending.subList(from, pending.size()).forEach(l -> text.append(l).append('\n'));
         }
         synchronized (stderrTail) {
             text.append("--- stderr tail of ").append(name).append(" ---\n");
