@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -615,6 +616,31 @@ public final class EpochBarrier implements ObservedPrimitive, AutoCloseable {
             }
         }
         return live;
+    }
+
+    /** Every joined participant, in slot order. Reads shared memory only. */
+    public List<BarrierParticipant> participants() {
+        counters.increment(OP_SCAN);
+        long now = System.nanoTime();
+        List<BarrierParticipant> participants = new ArrayList<>();
+        for (int peer = 0; peer < capacity; peer++) {
+            long word = ownerWord(peer);
+            if (pid(word) == 0) {
+                continue;
+            }
+            int base = slotOffset(peer);
+            long arrival = body.getLongAcquire(base + ARRIVAL_WORD_OFFSET);
+            participants.add(
+                    new BarrierParticipant(
+                            peer,
+                            pid(word),
+                            generation(word),
+                            arrivalGeneration(arrival) == generation(word)
+                                    ? OptionalInt.of(arrivalEpoch(arrival))
+                                    : OptionalInt.empty(),
+                            Math.max(0, now - body.getLongAcquire(base + HEARTBEAT_NANOS_OFFSET))));
+        }
+        return participants;
     }
 
     /** This handle's participant slot, or -1 if it has not joined. */

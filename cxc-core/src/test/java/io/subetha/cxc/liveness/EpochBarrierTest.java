@@ -62,6 +62,13 @@ class EpochBarrierTest {
                 .atMost(Duration.ofSeconds(5))
                 .until(() -> !first.isDone() && !second.isDone() && a.currentEpoch() == epoch);
 
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                c.participants().stream()
+                                        .map(p -> p.lastArrivedEpoch().isPresent())
+                                        .toList(),
+                        arrived -> arrived.equals(List.of(true, true, false)));
         c.await(epoch, Duration.ofSeconds(10));
 
         first.get(10, TimeUnit.SECONDS);

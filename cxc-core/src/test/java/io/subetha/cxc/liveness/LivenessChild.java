@@ -28,6 +28,7 @@ import java.util.stream.Collectors;
  * barrier-open PATH CAPACITY     ok
  * join                           epoch E
  * run-phases COUNT LOG WORKMICROS   progress P (every 10 phases) ... done NANOS
+ * join-epoch-advance COUNT       epoch E  (the next run-phases starts COUNT epochs later)
  * </pre>
  *
  * {@code run-phases} appends {@code start <phase> <pid>} and {@code end <phase> <pid>} lines to LOG
@@ -106,6 +107,9 @@ public final class LivenessChild {
                 return "ok";
             case "join":
                 joinEpoch = barrier.join();
+                return "epoch " + joinEpoch;
+            case "join-epoch-advance": // after run-phases COUNT: the next run starts COUNT later
+                joinEpoch += Integer.parseInt(words[1]);
                 return "epoch " + joinEpoch;
             case "run-phases":
                 return runPhases(Integer.parseInt(words[1]), words[2], Long.parseLong(words[3]));

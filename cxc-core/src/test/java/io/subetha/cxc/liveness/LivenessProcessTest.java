@@ -139,6 +139,11 @@ class LivenessProcessTest {
             assertThat(phasesEndedBy(lines, survivor.pid())).isEqualTo(300);
         }
         assertThat(phasesEndedBy(lines, victim.pid())).isBetween(100, 299);
+        try (EpochBarrier view = EpochBarrier.open(barrier, 3)) {
+            assertThat(view.participants())
+                    .extracting(BarrierParticipant::pid)
+                    .containsExactlyInAnyOrder(jvms.get(0).pid(), jvms.get(1).pid());
+        }
     }
 
     @Test
