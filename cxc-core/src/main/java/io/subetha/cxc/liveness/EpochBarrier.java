@@ -390,6 +390,12 @@ public final class EpochBarrier implements ObservedPrimitive, AutoCloseable {
         long nextProbe = System.nanoTime() + PROBE_PERIOD_NANOS;
         while (true) {
             if (currentEpochRaw() != myEpoch) {
+                if (ownerWord(s) != ownerWord) {
+                    // Dropped while it waited (frozen beyond the grace): the others went on
+                    // without it, so it must not start the next phase as if in step with them.
+                    slot = -1;
+                    throw dropped(s);
+                }
                 lastCompleted = myEpoch; // released: only a full arrival advances it
                 return;
             }

@@ -147,6 +147,42 @@ class LivenessProcessTest {
     }
 
     @Test
+    void aFrozenJvmIsDroppedAfterTheGraceAndLearnsItWhenItThaws() throws IOException {
+        Path barrier = dir.resolve("barrier.cxc");
+        Path log = dir.resolve("phases.log");
+        // Grace 5 × 100 ms. A stopped process is alive to the PID probe: only the grace drops it.
+        EpochBarrier.create(barrier, 3, Duration.ofMillis(100), 5, CxcFileOptions.defaults())
+                .close();
+        List<ChildJvm> jvms = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            jvms.add(child("phase-" + i, "barrier-open " + barrier + " 3"));
+        }
+        jvms.forEach(c -> ask(c, "join"));
+        jvms.forEach(c -> c.send("run-phases 300 " + log + " 1000"));
+        ChildJvm frozen = jvms.get(2);
+        frozen.awaitLine(line -> line.equals("progress 50"), STEP);
+        frozen.suspend();
+        try {
+            for (ChildJvm survivor : jvms.subList(0, 2)) {
+                survivor.awaitPrefixed("done ", Duration.ofSeconds(60));
+            }
+        } finally {
+            frozen.resume();
+        }
+        assertThat(frozen.awaitPrefixed("error ", STEP))
+                .contains("SlotLostException")
+                .contains("dropped");
+
+        String frozenPid = Long.toString(frozen.pid());
+        List<String[]> survivorsLines =
+                readLog(log).stream().filter(l -> !l[2].equals(frozenPid)).toList();
+        assertPhasesNeverOverlap(survivorsLines);
+        for (ChildJvm survivor : jvms.subList(0, 2)) {
+            assertThat(phasesEndedBy(survivorsLines, survivor.pid())).isEqualTo(300);
+        }
+    }
+
+    @Test
     void twoJvmsScanningTheSameWatchdogAfterAKillMoveEveryWorkIdExactlyOnce() {
         Path heartbeat = dir.resolve("heartbeat.cxc");
         Path watchdogPath = dir.resolve("watchdog.cxc");
