@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.process.Pids;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -209,6 +214,19 @@ class EpochBarrierTest {
         assertThat(leaving.leave()).isTrue();
         assertThat(waiting).succeedsWithin(Duration.ofSeconds(10));
         assertThat(leaving.isParticipant()).isFalse();
+    }
+
+    @Test
+    void aCorruptGraceIsRefusedOnOpen() throws Exception {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            channel.write(
+                    ByteBuffer.allocate(4),
+                    HeaderDescriptor.HEADER_LENGTH + EpochBarrierDescriptor.GRACE_EPOCHS_OFFSET);
+        }
+        assertThatThrownBy(() -> EpochBarrier.open(path, 4))
+                .isInstanceOf(CxcFormatException.class)
+                .hasMessageContaining("grace of 0 epochs")
+                .hasMessageContaining("left untouched");
     }
 
     @Test

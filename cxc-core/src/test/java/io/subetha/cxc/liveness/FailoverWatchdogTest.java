@@ -131,6 +131,27 @@ class FailoverWatchdogTest {
     }
 
     @Test
+    void aClaimAbandonedByADeadAssignerIsFreed() {
+        int dead = table.register(DEAD_PID);
+        int generation = table.snapshot(dead).orElseThrow().generation();
+        // What an assigner that died between its two CASes leaves behind.
+        watchdog.mappedFile()
+                .body()
+                .setLongVolatile(
+                        FailoverWatchdogDescriptor.entryOffset(0)
+                                + FailoverWatchdogDescriptor.OWNER_WORD_OFFSET,
+                        FailoverWatchdogDescriptor.packOwnerWord(
+                                1, FailoverWatchdogDescriptor.STATE_CLAIMING, dead, generation));
+        table.register(ME);
+
+        ReclaimReport report = watchdog.scan();
+
+        assertThat(report.abandonedClaims()).isEqualTo(1);
+        assertThat(report.moves()).isEmpty();
+        assertThat(watchdog.assignments()).isEmpty();
+    }
+
+    @Test
     void assignIsBoundedPerSlotAndRefusesDuplicatesAndFreeSlots() {
         int slot = table.register(ME);
         LongStream.range(0, 8).forEach(id -> watchdog.assign(slot, id));
