@@ -75,8 +75,8 @@ import org.jspecify.annotations.Nullable;
  * #beat()} at least once per heartbeat interval during it; a dropped participant's next call throws
  * {@link SlotLostException}, and it may {@link #join()} again.
  *
- * <p><b>Waiting without a futex.</b> A waiter spins {@value Backoff#SPINS} times ({@link
- * Thread#onSpinWait()}), then parks with exponential backoff from 1 µs up to 200 µs ({@link
+ * <p><b>Waiting without a futex.</b> A waiter spins 100 times ({@link Thread#onSpinWait()}), then
+ * parks with exponential backoff from 1 µs up to 200 µs ({@link
  * java.util.concurrent.locks.LockSupport#parkNanos}). Each round it re-reads the epoch and every
  * slot (one cache line per participant). Every blocking call has a form with a timeout that throws
  * {@link CxcTimeoutException} naming the participants that have not arrived.
