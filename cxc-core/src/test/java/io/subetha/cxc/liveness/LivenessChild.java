@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
@@ -24,7 +23,7 @@ import java.util.stream.Collectors;
  * status SLOT GRACE              status FREE|LIVE|STALE|DEAD
  * watchdog-open PATH             ok
  * assign FROM COUNT              ok       (work ids FROM..FROM+COUNT-1 to this process's slot)
- * scan-at NANOTIME               moved N ID,ID,...   (spins until System.nanoTime() >= NANOTIME)
+ * scan-at NANOTIME               moved N ID>FROMSLOT,...   (scans at System.nanoTime() NANOTIME)
  * barrier-open PATH CAPACITY     ok
  * join                           epoch E
  * run-phases COUNT LOG WORKMICROS   progress P (every 10 phases) ... done NANOS
@@ -93,15 +92,21 @@ public final class LivenessChild {
                 return "ok";
             case "scan-at":
                 long at = Long.parseLong(words[1]);
+                // Sleep until just before, then spin: a long spin would starve the beat loops of
+                // two cores and make the scanners look stale to each other.
+                while (at - System.nanoTime() > 2_000_000) {
+                    LockSupport.parkNanos(1_000_000);
+                }
                 while (System.nanoTime() - at < 0) {
                     Thread.onSpinWait();
                 }
                 ReclaimReport report = watchdog.scan();
-                List<Long> moved = report.movedWorkIds();
                 return "moved "
-                        + moved.size()
+                        + report.moves().size()
                         + " "
-                        + moved.stream().map(String::valueOf).collect(Collectors.joining(","));
+                        + report.moves().stream()
+                                .map(m -> m.workId() + ">" + m.fromSlot())
+                                .collect(Collectors.joining(","));
             case "barrier-open":
                 barrier = EpochBarrier.open(Path.of(words[1]), Integer.parseInt(words[2]));
                 return "ok";

@@ -187,31 +187,34 @@ class LivenessProcessTest {
         Path heartbeat = dir.resolve("heartbeat.cxc");
         Path watchdogPath = dir.resolve("watchdog.cxc");
         HeartbeatTable.create(heartbeat, 4).close();
-        FailoverWatchdog.create(watchdogPath, heartbeat, 512, CxcFileOptions.defaults()).close();
+        FailoverWatchdog.create(watchdogPath, heartbeat, 4096, CxcFileOptions.defaults()).close();
         String[] setup = {"heartbeat-open " + heartbeat + " 4", "watchdog-open " + watchdogPath};
 
         ChildJvm victim = child("victim", setup);
-        ask(victim, "register");
-        ask(victim, "assign 1000 400");
+        int victimSlot = Integer.parseInt(ask(victim, "register").substring("slot ".length()));
+        ask(victim, "assign 1000 4000"); // enough for the two scans to overlap
         ChildJvm first = child("scanner-1", setup);
         ChildJvm second = child("scanner-2", setup);
         for (ChildJvm scanner : List.of(first, second)) {
             ask(scanner, "register");
-            ask(scanner, "beat-loop 20");
+            ask(scanner, "beat-loop 50");
         }
         victim.kill();
 
         long at = System.nanoTime() + 300_000_000L; // CLOCK_MONOTONIC: the same in every JVM
         first.send("scan-at " + at);
         second.send("scan-at " + at);
-        List<Long> movedByFirst = movedIds(first.awaitPrefixed("moved ", STEP));
-        List<Long> movedBySecond = movedIds(second.awaitPrefixed("moved ", STEP));
+        List<long[]> moves = new ArrayList<>(movedIds(first.awaitPrefixed("moved ", STEP)));
+        moves.addAll(movedIds(second.awaitPrefixed("moved ", STEP)));
 
+        // Out of the victim's slot, each work id moved exactly once, by one scanner or the other.
+        // (Under heavy load a scanner may also look stale to the other, which may then move work
+        // on from it: allowed, and still never duplicates a work id.)
         Set<Long> expected =
-                LongStream.range(1000, 1400).boxed().collect(Collectors.toUnmodifiableSet());
-        List<Long> allMoved = new ArrayList<>(movedByFirst);
-        allMoved.addAll(movedBySecond);
-        assertThat(allMoved).hasSize(400).containsExactlyInAnyOrderElementsOf(expected);
+                LongStream.range(1000, 5000).boxed().collect(Collectors.toUnmodifiableSet());
+        List<Long> movedFromVictim =
+                moves.stream().filter(m -> m[1] == victimSlot).map(m -> m[0]).toList();
+        assertThat(movedFromVictim).hasSize(4000).containsExactlyInAnyOrderElementsOf(expected);
         try (FailoverWatchdog watchdog = FailoverWatchdog.open(watchdogPath, heartbeat)) {
             List<WorkAssignment> owned = watchdog.assignments();
             assertThat(owned)
@@ -228,12 +231,16 @@ class LivenessProcessTest {
 
     // ------------------------------------------------------------------------------ helpers
 
-    static List<Long> movedIds(String answer) {
+    /** "N id>fromSlot,..." as {workId, fromSlot} pairs. */
+    static List<long[]> movedIds(String answer) {
         String[] parts = answer.split(" ", 2);
         if (parts.length < 2 || parts[1].isEmpty()) {
             return List.of();
         }
-        return Arrays.stream(parts[1].split(",")).map(Long::valueOf).toList();
+        return Arrays.stream(parts[1].split(","))
+                .map(m -> m.split(">"))
+                .map(m -> new long[] {Long.parseLong(m[0]), Long.parseLong(m[1])})
+                .toList();
     }
 
     static List<String[]> readLog(Path log) throws IOException {
