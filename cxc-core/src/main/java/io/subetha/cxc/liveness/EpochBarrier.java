@@ -1,0 +1,729 @@
+package io.subetha.cxc.liveness;
+
+import static io.subetha.cxc.liveness.EpochBarrierDescriptor.*;
+import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.generation;
+import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.nextGeneration;
+import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.packOwnerWord;
+import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.pid;
+import static io.subetha.cxc.liveness.LivenessOps.*;
+
+import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcException;
+import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.MappedFile;
+import io.subetha.cxc.mmf.MappedFiles;
+import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.observe.ObservedPrimitive;
+import io.subetha.cxc.observe.OpCounters;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A phase barrier across processes: every participant calls {@link #await(int)} with the epoch it
+ * has finished and blocks until every live participant has arrived at that epoch; then the epoch
+ * advances by one and all are released. Useful where every process must finish phase {@code n}
+ * before any starts phase {@code n + 1}. Layout: {@link EpochBarrierDescriptor}.
+ *
+ * <pre>{@code
+ * try (EpochBarrier barrier = EpochBarrier.openOrCreate(path, 8)) {
+ *     int epoch = barrier.join();
+ *     while (running) {
+ *         doPhase(epoch);
+ *         barrier.await(epoch, Duration.ofSeconds(5));
+ *         epoch++;
+ *     }
+ * } // close() leaves the barrier, so the others are not held up
+ * }</pre>
+ *
+ * <p><b>One handle, one participant.</b> {@link #join()} claims a participant slot (one CAS) for
+ * this handle; several handles (threads, processes) on one file are several participants. A
+ * participant's calls come from one thread at a time; the reads ({@link #currentEpoch}, {@link
+ * #livePeerCount}) are thread-safe.
+ *
+ * <p><b>{@code await}, not {@code wait}.</b> The seed calls it {@code wait(epoch)}. In Java {@code
+ * wait} is taken by the final {@link Object#wait(long)}: {@code barrier.wait(3)} would resolve to a
+ * new {@code wait(int)} but {@code barrier.wait(3L)} to the monitor wait, which throws {@link
+ * IllegalMonitorStateException}. {@code await} is also what {@link
+ * java.util.concurrent.CyclicBarrier} and {@link java.util.concurrent.CountDownLatch} call it; the
+ * quorum form is {@link #awaitQuorum} for the same reason.
+ *
+ * <p><b>Epochs.</b> Pass the epoch {@link #join()} returned, then one more after each release.
+ * Calling with an epoch this participant already completed is a stale-epoch error, with one ahead
+ * of the barrier a future-epoch error. An epoch between the two (the barrier passed it without this
+ * participant: a quorum release, or a release while it was joining) returns at once. Epochs are u32
+ * and compare with wrap-around arithmetic.
+ *
+ * <p><b>Dropping the silent.</b> Each participant stamps a heartbeat (CLOCK_MONOTONIC, comparable
+ * across the host's processes) when it joins, arrives, {@linkplain #beat() beats}, and periodically
+ * while it waits. A waiter drops a participant that has not arrived when its process is provably
+ * dead (gone, a zombie, or its PID reused; checked at most every {@value #PROBE_PERIOD_MILLIS} ms,
+ * so a killed peer releases the others within milliseconds), or when its heartbeat is older than
+ * the grace: {@code graceEpochs × heartbeatInterval}, both fixed at creation ({@link
+ * #DEFAULT_BARRIER_GRACE_EPOCHS} × {@link #DEFAULT_HEARTBEAT_INTERVAL} = 1 s by default). Here one
+ * grace "epoch" is one heartbeat interval, because a barrier's own epoch cannot advance while a
+ * participant is missing. A participant whose phase may run longer than the grace must call {@link
+ * #beat()} at least once per heartbeat interval during it; a dropped participant's next call throws
+ * {@link SlotLostException}, and it may {@link #join()} again.
+ *
+ * <p><b>Waiting without a futex.</b> A waiter spins 100 times ({@link Thread#onSpinWait()}), then
+ * parks with exponential backoff from 1 µs up to 200 µs ({@link
+ * java.util.concurrent.locks.LockSupport#parkNanos}). Each round it re-reads the epoch and every
+ * slot (one cache line per participant). Every blocking call has a form with a timeout that throws
+ * {@link CxcTimeoutException} naming the participants that have not arrived.
+ */
+public final class EpochBarrier implements ObservedPrimitive, AutoCloseable {
+
+    /** Heartbeat intervals a participant may stay silent before waiters drop it. */
+    public static final int DEFAULT_BARRIER_GRACE_EPOCHS = 5;
+
+    /** The heartbeat interval of a barrier created without one. */
+    public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofMillis(200);
+
+    /** How often a waiter checks whether missing participants' processes still exist. */
+    public static final long PROBE_PERIOD_MILLIS = 5;
+
+    private static final long PROBE_PERIOD_NANOS = PROBE_PERIOD_MILLIS * 1_000_000;
+    private static final long OWN_START_TIME = ProcessProbe.startTime(Pids.current());
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+    private static final long MAX_INTERVAL = Duration.ofHours(1).toNanos();
+
+    private final MappedFile file;
+    private final AtomicBuffer body;
+    private final int capacity;
+    private final long heartbeatIntervalNanos;
+    private final long graceNanos;
+    private final int graceEpochs;
+    private final OpCounters counters = new OpCounters(LivenessOps.NAMES);
+
+    // This handle's participation; written by join/leave, read by the participant's own thread.
+    private volatile int slot = -1;
+    private volatile long ownerWord;
+    private volatile int lastCompleted;
+    private volatile long lastBeatNanos;
+
+    private EpochBarrier(MappedFile file) {
+        this.file = file;
+        this.body = file.body();
+        this.capacity = file.header().capacity(); // validated: 1..IN_FLIGHT_SLOTS
+        long magic = body.getLongAcquire(MAGIC_OFFSET);
+        if (magic != BODY_MAGIC) {
+            throw new CxcFormatException(
+                    String.format(
+                            "cannot open %s as an epoch-barrier file: body magic 0x%016x, expected"
+                                    + " 0x%016x (\"BARRIER1\"); the body is corrupt. The file was"
+                                    + " left untouched.",
+                            file.path(), magic, BODY_MAGIC));
+        }
+        // Read from the file: check before trusting.
+        this.graceEpochs = body.getIntAcquire(GRACE_EPOCHS_OFFSET);
+        this.heartbeatIntervalNanos = body.getLongAcquire(HEARTBEAT_INTERVAL_OFFSET);
+        if (graceEpochs < 1
+                || heartbeatIntervalNanos < 1
+                || heartbeatIntervalNanos > MAX_INTERVAL) {
+            throw new CxcFormatException(
+                    "cannot open "
+                            + file.path()
+                            + " as an epoch-barrier file: it declares a grace of "
+                            + Integer.toUnsignedString(graceEpochs)
+                            + " epochs and a heartbeat interval of "
+                            + heartbeatIntervalNanos
+                            + " ns; expected at least 1 epoch and 1 ns..1 h. The body is corrupt."
+                            + " The file was left untouched.");
+        }
+        this.graceNanos =
+                Math.multiplyHigh(graceEpochs, heartbeatIntervalNanos) != 0
+                        ? Long.MAX_VALUE
+                        : graceEpochs * heartbeatIntervalNanos;
+    }
+
+    /**
+     * Creates a barrier of {@code capacity} participant slots (1..{@link
+     * HeartbeatTable#IN_FLIGHT_SLOTS}) with the default grace; fails if the file exists.
+     */
+    public static EpochBarrier create(Path path, int capacity) {
+        return create(
+                path,
+                capacity,
+                DEFAULT_HEARTBEAT_INTERVAL,
+                DEFAULT_BARRIER_GRACE_EPOCHS,
+                CxcFileOptions.defaults());
+    }
+
+    /**
+     * @param heartbeatInterval how often a participant's heartbeat is refreshed while it waits (and
+     *     how often a participant in a long phase must {@link #beat()})
+     * @param graceEpochs heartbeat intervals of silence after which a participant is dropped
+     */
+    public static EpochBarrier create(
+            Path path,
+            int capacity,
+            Duration heartbeatInterval,
+            int graceEpochs,
+            CxcFileOptions options) {
+        HeartbeatTableDescriptor.requireCapacity(capacity);
+        long intervalNanos = checkTiming(heartbeatInterval, graceEpochs);
+        return new EpochBarrier(
+                MappedFiles.create(
+                        path,
+                        fileSpec(capacity),
+                        body -> initialise(body, intervalNanos, graceEpochs),
+                        options));
+    }
+
+    /**
+     * Opens an existing barrier; its grace and heartbeat interval are the ones it was created with.
+     *
+     * @throws CxcCapacityException if it was created with another capacity
+     */
+    public static EpochBarrier open(Path path, int expectedCapacity) {
+        return open(path, expectedCapacity, CxcFileOptions.defaults());
+    }
+
+    public static EpochBarrier open(Path path, int expectedCapacity, CxcFileOptions options) {
+        HeartbeatTableDescriptor.requireCapacity(expectedCapacity);
+        return new EpochBarrier(MappedFiles.open(path, fileSpec(expectedCapacity), options));
+    }
+
+    /** Opens the barrier, or creates it with the default grace; race-safe across processes. */
+    public static EpochBarrier openOrCreate(Path path, int capacity) {
+        return openOrCreate(
+                path,
+                capacity,
+                DEFAULT_HEARTBEAT_INTERVAL,
+                DEFAULT_BARRIER_GRACE_EPOCHS,
+                CxcFileOptions.defaults());
+    }
+
+    public static EpochBarrier openOrCreate(
+            Path path,
+            int capacity,
+            Duration heartbeatInterval,
+            int graceEpochs,
+            CxcFileOptions options) {
+        HeartbeatTableDescriptor.requireCapacity(capacity);
+        long intervalNanos = checkTiming(heartbeatInterval, graceEpochs);
+        return new EpochBarrier(
+                MappedFiles.openOrCreate(
+                        path,
+                        fileSpec(capacity),
+                        body -> initialise(body, intervalNanos, graceEpochs),
+                        options));
+    }
+
+    private static long checkTiming(Duration heartbeatInterval, int graceEpochs) {
+        long nanos = heartbeatInterval.toNanos();
+        if (nanos < 1 || nanos > MAX_INTERVAL) {
+            throw new IllegalArgumentException(
+                    "heartbeatInterval must be 1 ns..1 h, got " + heartbeatInterval);
+        }
+        if (graceEpochs < 1) {
+            throw new IllegalArgumentException("graceEpochs must be 1 or more, got " + graceEpochs);
+        }
+        return nanos;
+    }
+
+    private static void initialise(AtomicBuffer body, long intervalNanos, int graceEpochs) {
+        body.setLongPlain(MAGIC_OFFSET, BODY_MAGIC);
+        body.setIntPlain(GRACE_EPOCHS_OFFSET, graceEpochs);
+        body.setLongPlain(HEARTBEAT_INTERVAL_OFFSET, intervalNanos);
+    }
+
+    // -------------------------------------------------------------------------- membership
+
+    /**
+     * Joins this handle as a participant of this process: claims a free slot, or one whose
+     * participant is dead or silent beyond the grace. From now on the others wait for it.
+     *
+     * @return the epoch to pass to the first {@link #await}
+     * @throws IllegalStateException if this handle already joined
+     * @throws CxcCapacityException if every slot is held by a live participant
+     */
+    public synchronized int join() {
+        if (slot >= 0) {
+            throw new IllegalStateException(
+                    "this handle already joined " + file.path() + " as slot " + slot);
+        }
+        counters.increment(OP_REGISTER);
+        long pid = Pids.current();
+        for (int pass = 0; pass < 2; pass++) {
+            for (int s = 0; s < capacity; s++) {
+                long word = ownerWord(s);
+                boolean candidate =
+                        pass == 0 ? pid(word) == 0 : pid(word) != 0 && isSilentOrDead(s, word);
+                if (candidate && claim(s, word, pid)) {
+                    int epoch = currentEpochRaw();
+                    lastCompleted = epoch - 1;
+                    return epoch;
+                }
+            }
+        }
+        throw new CxcCapacityException(
+                file.path()
+                        + " is full: all "
+                        + capacity
+                        + " participant slots are held by live participants; create the barrier"
+                        + " with a larger capacity (up to IN_FLIGHT_SLOTS = "
+                        + HeartbeatTable.IN_FLIGHT_SLOTS
+                        + ") in a new file, or leave() participants that are done");
+    }
+
+    private boolean claim(int s, long expected, long pid) {
+        int base = slotOffset(s);
+        // Fresh heartbeat before the CAS so no waiter drops the new participant for its
+        // predecessor's stale one. Harmless if the CAS fails: then another joiner won.
+        body.setLongRelease(base + HEARTBEAT_NANOS_OFFSET, System.nanoTime());
+        int generation = nextGeneration(expected);
+        long word = packOwnerWord(pid, generation);
+        if (!body.compareAndSetLong(base + OWNER_WORD_OFFSET, expected, word)) {
+            return false;
+        }
+        body.setLongRelease(base + START_TIME_OFFSET, OWN_START_TIME);
+        body.setIntRelease(base + START_TIME_GENERATION_OFFSET, generation);
+        ownerWord = word;
+        slot = s;
+        beatNow(System.nanoTime());
+        return true;
+    }
+
+    /**
+     * Leaves the barrier for a clean exit: waiters stop waiting for this participant at once.
+     *
+     * @return false if this handle had not joined or had been dropped
+     */
+    public synchronized boolean leave() {
+        int s = slot;
+        if (s < 0) {
+            return false;
+        }
+        counters.increment(OP_UNREGISTER);
+        slot = -1;
+        long word = ownerWord;
+        return body.compareAndSetLong(
+                slotOffset(s) + OWNER_WORD_OFFSET, word, packOwnerWord(0, generation(word)));
+    }
+
+    /** Whether this handle is a participant (joined and not dropped). */
+    public boolean isParticipant() {
+        int s = slot;
+        return s >= 0 && ownerWord(s) == ownerWord;
+    }
+
+    /**
+     * Refreshes this participant's heartbeat. Call it at least once per heartbeat interval during a
+     * phase longer than the grace, or the waiters drop this participant.
+     *
+     * @throws SlotLostException if this participant was dropped
+     */
+    public void beat() {
+        int s = requireParticipant();
+        counters.increment(OP_BEAT);
+        body.setLongRelease(slotOffset(s) + HEARTBEAT_NANOS_OFFSET, System.nanoTime());
+    }
+
+    private void beatNow(long now) {
+        lastBeatNanos = now;
+        body.setLongRelease(slotOffset(slot) + HEARTBEAT_NANOS_OFFSET, now);
+    }
+
+    // -------------------------------------------------------------------------------- wait
+
+    /**
+     * Arrives at {@code myEpoch} and blocks until every live participant has arrived at it (the
+     * seed's {@code wait}); then the epoch is {@code myEpoch + 1}.
+     *
+     * @throws IllegalArgumentException for a stale or future epoch
+     * @throws SlotLostException if this participant was dropped
+     */
+    public void await(int myEpoch) {
+        arriveAndAwait(myEpoch, 0, NO_DEADLINE, null);
+    }
+
+    /** {@link #await(int)}, giving up after {@code timeout}. */
+    public void await(int myEpoch, Duration timeout) {
+        arriveAndAwait(myEpoch, 0, deadline(timeout), timeout);
+    }
+
+    /**
+     * Arrives at {@code myEpoch} and blocks until at least {@code quorum} participants (this one
+     * included) have arrived at it; then the epoch advances, and the participants that had not
+     * arrived pass that epoch at once when they do.
+     */
+    public void awaitQuorum(int myEpoch, int quorum) {
+        checkQuorum(quorum);
+        arriveAndAwait(myEpoch, quorum, NO_DEADLINE, null);
+    }
+
+    /** {@link #awaitQuorum(int, int)}, giving up after {@code timeout}. */
+    public void awaitQuorum(int myEpoch, int quorum, Duration timeout) {
+        checkQuorum(quorum);
+        arriveAndAwait(myEpoch, quorum, deadline(timeout), timeout);
+    }
+
+    /**
+     * @param quorum 0 for every live participant
+     */
+    private void arriveAndAwait(
+            int myEpoch, int quorum, long deadline, @Nullable Duration timeout) {
+        int s = requireParticipant();
+        counters.increment(OP_WAIT);
+        int current = currentEpochRaw();
+        checkEpoch(myEpoch, current);
+        if (myEpoch - current < 0) {
+            lastCompleted = myEpoch; // the barrier passed this epoch without us
+            return;
+        }
+        int base = slotOffset(s);
+        int generation = generation(ownerWord);
+        beatNow(System.nanoTime());
+        body.setLongRelease(base + ARRIVAL_WORD_OFFSET, packArrivalWord(myEpoch, generation));
+        Backoff backoff = new Backoff();
+        long nextProbe = System.nanoTime() + PROBE_PERIOD_NANOS;
+        while (true) {
+            if (currentEpochRaw() != myEpoch) {
+                if (ownerWord(s) != ownerWord) {
+                    // Dropped while it waited (frozen beyond the grace): the others went on
+                    // without it, so it must not start the next phase as if in step with them.
+                    slot = -1;
+                    throw dropped(s);
+                }
+                lastCompleted = myEpoch; // released: only a full arrival advances it
+                return;
+            }
+            long now = System.nanoTime();
+            boolean probe = now - nextProbe >= 0;
+            if (probe) {
+                nextProbe = now + PROBE_PERIOD_NANOS;
+            }
+            int arrived = 0;
+            int live = 0;
+            for (int peer = 0; peer < capacity; peer++) {
+                long word = ownerWord(peer);
+                if (pid(word) == 0) {
+                    continue;
+                }
+                if (hasArrived(peer, word, myEpoch)) {
+                    arrived++;
+                    live++;
+                } else if (!(peer != s && dropIfSilentOrDead(peer, word, now, probe))) {
+                    live++;
+                }
+            }
+            if (quorum == 0 ? arrived >= live : arrived >= quorum) {
+                // Any arrived participant may advance it; one CAS wins, the rest see it moved.
+                body.compareAndSetInt(CURRENT_EPOCH_OFFSET, myEpoch, myEpoch + 1);
+                continue;
+            }
+            if (ownerWord(s) != ownerWord) {
+                slot = -1;
+                throw dropped(s);
+            }
+            if (now - lastBeatNanos >= heartbeatIntervalNanos / 2) {
+                beatNow(now);
+            }
+            if (timeout != null && now - deadline >= 0) {
+                throw timedOut(myEpoch, quorum, timeout, arrived, live);
+            }
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw new CxcException(
+                        "interrupted while waiting at epoch "
+                                + Integer.toUnsignedString(myEpoch)
+                                + " of "
+                                + file.path()
+                                + "; this participant has arrived, call await again to keep"
+                                + " waiting");
+            }
+            backoff.idle();
+        }
+    }
+
+    private boolean hasArrived(int peer, long ownerWord, int epoch) {
+        long arrival = body.getLongAcquire(slotOffset(peer) + ARRIVAL_WORD_OFFSET);
+        return arrivalGeneration(arrival) == generation(ownerWord)
+                && arrivalEpoch(arrival) - epoch >= 0;
+    }
+
+    /** Drops {@code peer} if it is silent beyond the grace or (when probing) provably dead. */
+    private boolean dropIfSilentOrDead(int peer, long word, long now, boolean probe) {
+        long silence = now - body.getLongAcquire(slotOffset(peer) + HEARTBEAT_NANOS_OFFSET);
+        boolean drop = silence > graceNanos || (probe && isDead(peer, word));
+        // CAS from exactly the word judged: a peer that rejoined meanwhile is not dropped.
+        return drop
+                && body.compareAndSetLong(
+                        slotOffset(peer) + OWNER_WORD_OFFSET,
+                        word,
+                        packOwnerWord(0, generation(word)));
+    }
+
+    private boolean isSilentOrDead(int peer, long word) {
+        long silence =
+                System.nanoTime() - body.getLongAcquire(slotOffset(peer) + HEARTBEAT_NANOS_OFFSET);
+        return silence > graceNanos || isDead(peer, word);
+    }
+
+    private boolean isDead(int peer, long word) {
+        int base = slotOffset(peer);
+        long startTime = body.getLongAcquire(base + START_TIME_OFFSET);
+        boolean startTimeValid =
+                body.getIntAcquire(base + START_TIME_GENERATION_OFFSET) == generation(word);
+        return ProcessProbe.status(
+                        pid(word), startTimeValid ? startTime : ProcessProbe.UNKNOWN_START_TIME)
+                == ProcessStatus.DEAD;
+    }
+
+    private void checkEpoch(int myEpoch, int current) {
+        if (myEpoch - lastCompleted <= 0) {
+            throw new IllegalArgumentException(
+                    "stale epoch "
+                            + Integer.toUnsignedString(myEpoch)
+                            + ": this participant already passed it (the barrier of "
+                            + file.path()
+                            + " is at epoch "
+                            + Integer.toUnsignedString(current)
+                            + "); pass "
+                            + Integer.toUnsignedString(lastCompleted + 1)
+                            + ", one more than the epoch of the last release");
+        }
+        if (myEpoch - current > 0) {
+            throw new IllegalArgumentException(
+                    "future epoch "
+                            + Integer.toUnsignedString(myEpoch)
+                            + ": the barrier of "
+                            + file.path()
+                            + " is only at epoch "
+                            + Integer.toUnsignedString(current)
+                            + "; pass the epoch join() returned, plus one per release");
+        }
+    }
+
+    private void checkQuorum(int quorum) {
+        if (quorum < 1 || quorum > capacity) {
+            throw new IllegalArgumentException(
+                    "quorum must be 1.." + capacity + " (the capacity), got " + quorum);
+        }
+    }
+
+    private static long deadline(Duration timeout) {
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
+        }
+        long nanos;
+        try {
+            nanos = timeout.toNanos();
+        } catch (ArithmeticException beyondThreeHundredYears) {
+            nanos = Long.MAX_VALUE / 2;
+        }
+        return System.nanoTime() + Math.min(nanos, Long.MAX_VALUE / 2);
+    }
+
+    private CxcTimeoutException timedOut(
+            int epoch, int quorum, Duration timeout, int arrived, int live) {
+        List<String> missing = new ArrayList<>();
+        long now = System.nanoTime();
+        for (int peer = 0; peer < capacity; peer++) {
+            long word = ownerWord(peer);
+            if (pid(word) != 0 && !hasArrived(peer, word, epoch)) {
+                int base = slotOffset(peer);
+                long arrival = body.getLongAcquire(base + ARRIVAL_WORD_OFFSET);
+                long silentMillis =
+                        (now - body.getLongAcquire(base + HEARTBEAT_NANOS_OFFSET)) / 1_000_000;
+                missing.add(
+                        "slot "
+                                + peer
+                                + " (PID "
+                                + pid(word)
+                                + ", last heartbeat "
+                                + silentMillis
+                                + " ms ago"
+                                + (arrivalGeneration(arrival) == generation(word)
+                                        ? ", last arrived at epoch "
+                                                + Integer.toUnsignedString(arrivalEpoch(arrival))
+                                        : ", not arrived since joining")
+                                + ")");
+            }
+        }
+        return new CxcTimeoutException(
+                "epoch "
+                        + Integer.toUnsignedString(epoch)
+                        + " of "
+                        + file.path()
+                        + " was not released within "
+                        + timeout.toMillis()
+                        + " ms: "
+                        + arrived
+                        + " of "
+                        + (quorum == 0 ? live + " live participants" : "a quorum of " + quorum)
+                        + " arrived; not arrived: "
+                        + String.join(", ", missing)
+                        + ". This participant stays arrived; call await again to keep waiting");
+    }
+
+    private SlotLostException dropped(int s) {
+        return new SlotLostException(
+                "this participant (slot "
+                        + s
+                        + " of "
+                        + file.path()
+                        + ") was dropped: its heartbeat was silent for more than the grace of "
+                        + graceEpochs
+                        + " × "
+                        + heartbeatIntervalNanos / 1_000_000
+                        + " ms, or it left; join() again");
+    }
+
+    private int requireParticipant() {
+        int s = slot;
+        if (s < 0) {
+            throw new IllegalStateException(
+                    "this handle is not a participant of " + file.path() + "; call join() first");
+        }
+        if (ownerWord(s) != ownerWord) {
+            slot = -1;
+            throw dropped(s);
+        }
+        return s;
+    }
+
+    // ------------------------------------------------------------------------------- reads
+
+    /** The epoch the barrier waits at now. */
+    public int currentEpoch() {
+        counters.increment(OP_READ);
+        return currentEpochRaw();
+    }
+
+    private int currentEpochRaw() {
+        return body.getIntVolatile(CURRENT_EPOCH_OFFSET);
+    }
+
+    /**
+     * Participants whose heartbeat is within the grace (including this one, if joined). Reads
+     * shared memory only; a killed participant counts until a waiter drops it or its grace ends.
+     */
+    public int livePeerCount() {
+        counters.increment(OP_READ);
+        long now = System.nanoTime();
+        int live = 0;
+        for (int peer = 0; peer < capacity; peer++) {
+            if (pid(ownerWord(peer)) != 0
+                    && now - body.getLongAcquire(slotOffset(peer) + HEARTBEAT_NANOS_OFFSET)
+                            <= graceNanos) {
+                live++;
+            }
+        }
+        return live;
+    }
+
+    /** Every joined participant, in slot order. Reads shared memory only. */
+    public List<BarrierParticipant> participants() {
+        counters.increment(OP_SCAN);
+        long now = System.nanoTime();
+        List<BarrierParticipant> participants = new ArrayList<>();
+        for (int peer = 0; peer < capacity; peer++) {
+            long word = ownerWord(peer);
+            if (pid(word) == 0) {
+                continue;
+            }
+            int base = slotOffset(peer);
+            long arrival = body.getLongAcquire(base + ARRIVAL_WORD_OFFSET);
+            participants.add(
+                    new BarrierParticipant(
+                            peer,
+                            pid(word),
+                            generation(word),
+                            arrivalGeneration(arrival) == generation(word)
+                                    ? OptionalInt.of(arrivalEpoch(arrival))
+                                    : OptionalInt.empty(),
+                            Math.max(0, now - body.getLongAcquire(base + HEARTBEAT_NANOS_OFFSET))));
+        }
+        return participants;
+    }
+
+    /** This handle's participant slot, or -1 if it has not joined. */
+    public int slot() {
+        return slot;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public Duration heartbeatInterval() {
+        return Duration.ofNanos(heartbeatIntervalNanos);
+    }
+
+    public int graceEpochs() {
+        return graceEpochs;
+    }
+
+    /** {@code graceEpochs × heartbeatInterval}: how long a silent participant is waited for. */
+    public Duration grace() {
+        return Duration.ofNanos(graceNanos);
+    }
+
+    private long ownerWord(int s) {
+        return body.getLongVolatile(slotOffset(s) + OWNER_WORD_OFFSET);
+    }
+
+    // --------------------------------------------------------------------------- observation
+
+    @Override
+    public String name() {
+        Path fileName = file.path().getFileName();
+        return fileName == null ? file.path().toString() : fileName.toString();
+    }
+
+    @Override
+    public PrimitiveKind kind() {
+        return PrimitiveKind.EPOCH_BARRIER;
+    }
+
+    @Override
+    public Path file() {
+        return file.path();
+    }
+
+    public MappedFile mappedFile() {
+        return file;
+    }
+
+    @Override
+    public OpCounters opCounters() {
+        return counters;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return file.isClosed();
+    }
+
+    /** Leaves the barrier (if joined), so no one waits for this participant, and closes. */
+    @Override
+    public void close() {
+        if (!file.isClosed()) {
+            leave();
+            file.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "EpochBarrier["
+                + file.path()
+                + ", epoch="
+                + Integer.toUnsignedString(currentEpochRaw())
+                + ", capacity="
+                + capacity
+                + "]";
+    }
+}

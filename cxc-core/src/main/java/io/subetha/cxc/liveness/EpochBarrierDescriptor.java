@@ -1,0 +1,120 @@
+package io.subetha.cxc.liveness;
+
+import io.subetha.cxc.mmf.BodyLayout;
+import io.subetha.cxc.mmf.FileSpec;
+import io.subetha.cxc.mmf.PrimitiveKind;
+
+/**
+ * Body layout of an {@link EpochBarrier} file: a 64-byte barrier header, then {@code capacity}
+ * participant slots of 64 bytes each. Offsets relative to the body; little-endian. The file
+ * header's capacity is the participant slot count and its slot size is {@link #SLOT_LENGTH}.
+ *
+ * <pre>
+ * Barrier header
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                  Magic "BARRIER1" (ASCII)                 0   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Current epoch (u32, wraps)               8   |
+ * +---------------------------------------------------------------+
+ * |                  Grace, in heartbeat intervals (u32)     12   |
+ * +---------------------------------------------------------------+
+ * |                  Heartbeat interval, ns (u64)            16   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Reserved, zero (40 bytes)               24   |
+ * ~                                                               ~
+ * +---------------------------------------------------------------+
+ *
+ * Participant slot i, at 64 + 64 * i (one cache line each: every slot has one writer)
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+ -.
+ * |                  Participant PID (u32, 0 = free)          0   |  | owner word,
+ * +---------------------------------------------------------------+  | CAS'd as one
+ * |                  Generation (u32)                         4   |  |
+ * +---------------------------------------------------------------+ -'
+ * |                  Arrived at epoch (u32)                   8   |  | arrival word:
+ * +---------------------------------------------------------------+  | counts only while
+ * |                  Generation of the arrival (u32)         12   |  | its generation is
+ * +---------------------------------------------------------------+ -' the owner's
+ * |                  Last heartbeat, CLOCK_MONOTONIC ns      16   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Participant start time (u64)            24   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Generation of the start time (u32)      32   |
+ * +---------------------------------------------------------------+
+ * |                  Reserved, zero (28 bytes)               36   |
+ * ~                                                               ~
+ * +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <ul>
+ *   <li><b>Current epoch</b> advances by one CAS from the epoch every live participant (or a
+ *       quorum) arrived at; compared with wrap-around arithmetic, as TCP sequence numbers.
+ *   <li><b>Owner word</b> as in {@link HeartbeatTableDescriptor}: joining CASes in the PID and the
+ *       next generation; dropping or leaving CASes the PID back to 0 and keeps the generation.
+ *   <li><b>Arrival word</b> carries the generation it was written under, so a new participant in a
+ *       reused slot never inherits its predecessor's arrival.
+ *   <li><b>Last heartbeat</b> is a {@link System#nanoTime()} stamp: on Linux HotSpot that is
+ *       CLOCK_MONOTONIC, common to every process of the host, so a waiter compares a peer's stamp
+ *       with its own clock.
+ * </ul>
+ */
+public final class EpochBarrierDescriptor {
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int CURRENT_EPOCH_OFFSET = 8;
+    public static final int GRACE_EPOCHS_OFFSET = 12;
+    public static final int HEARTBEAT_INTERVAL_OFFSET = 16;
+    public static final int BARRIER_HEADER_LENGTH = 64;
+
+    public static final int OWNER_WORD_OFFSET = 0;
+    public static final int ARRIVAL_WORD_OFFSET = 8;
+    public static final int HEARTBEAT_NANOS_OFFSET = 16;
+    public static final int START_TIME_OFFSET = 24;
+    public static final int START_TIME_GENERATION_OFFSET = 32;
+    public static final int SLOT_LENGTH = 64;
+
+    public static final int LAYOUT_VERSION = 1;
+
+    /** "BARRIER1" read as a little-endian u64. */
+    public static final long BODY_MAGIC = HeartbeatTableDescriptor.asciiMagic("BARRIER1");
+
+    public static final BodyLayout BODY_LAYOUT =
+            (capacity, slotSize) -> {
+                HeartbeatTableDescriptor.requireCapacity(capacity);
+                if (slotSize != SLOT_LENGTH) {
+                    throw new IllegalArgumentException(
+                            "participant slots are " + SLOT_LENGTH + " bytes, not " + slotSize);
+                }
+                return BARRIER_HEADER_LENGTH + (long) capacity * SLOT_LENGTH;
+            };
+
+    private EpochBarrierDescriptor() {}
+
+    public static FileSpec fileSpec(int capacity) {
+        return new FileSpec(
+                PrimitiveKind.EPOCH_BARRIER, LAYOUT_VERSION, capacity, SLOT_LENGTH, BODY_LAYOUT);
+    }
+
+    public static int slotOffset(int slot) {
+        return BARRIER_HEADER_LENGTH + slot * SLOT_LENGTH;
+    }
+
+    public static long packArrivalWord(int epoch, int generation) {
+        return ((long) generation << 32) | (epoch & 0xFFFF_FFFFL);
+    }
+
+    public static int arrivalEpoch(long arrivalWord) {
+        return (int) arrivalWord;
+    }
+
+    public static int arrivalGeneration(long arrivalWord) {
+        return (int) (arrivalWord >>> 32);
+    }
+}

@@ -1,0 +1,504 @@
+package io.subetha.cxc.liveness;
+
+import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.*;
+import static io.subetha.cxc.liveness.LivenessOps.*;
+
+import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.FileSpec;
+import io.subetha.cxc.mmf.MappedFile;
+import io.subetha.cxc.mmf.MappedFiles;
+import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.observe.ObservedPrimitive;
+import io.subetha.cxc.observe.OpCounters;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Per-process liveness slots in a shared table. A process {@linkplain #register registers} to claim
+ * a slot, then {@linkplain #beat beats} it periodically, writing the current global epoch into it;
+ * observers read a slot ({@link #snapshot}, {@link #scan}) to tell whether its owner is alive: a
+ * slot whose last beat lags the global epoch by more than a grace window is stale. Someone must
+ * {@linkplain #tickGlobalEpoch tick} the epoch for staleness to mean anything: every participant
+ * may call {@link #tickGlobalEpochIfDue}, which advances it about once per interval whatever the
+ * number of callers. Layout: {@link HeartbeatTableDescriptor}.
+ *
+ * <p><b>Claiming.</b> A slot is claimed by one CAS on its owner word (PID and generation), so two
+ * racing registrants never share one. {@link #register} prefers free slots; when none is left it
+ * reclaims a slot whose owner is dead (PID gone, a zombie, or reused by another process, told apart
+ * by start time) or whose heartbeat is stale beyond the grace window. A full table of live owners
+ * is a {@link CxcCapacityException} naming the capacity.
+ *
+ * <p><b>Handles.</b> A slot is beaten and unregistered through the handle that registered it: the
+ * handle remembers the owner word it installed, so {@link #beat} notices at once (one volatile read
+ * and a compare) when the slot was reclaimed from it after a long pause, and throws {@link
+ * SlotLostException} instead of refreshing another process's slot. {@link #close()} unregisters
+ * every slot this handle still holds, so peers see a clean exit at once.
+ *
+ * <p>Thread-safe; one instance may serve every thread of a process.
+ */
+public final class HeartbeatTable implements ObservedPrimitive, AutoCloseable {
+
+    /** The largest capacity of a table (and of an {@link EpochBarrier}). */
+    public static final int IN_FLIGHT_SLOTS = 1024;
+
+    /** Epochs a slot's beat may lag the global epoch before the slot counts as stale. */
+    public static final long DEFAULT_GRACE_EPOCHS = 3;
+
+    /** Seed op kinds, also in {@link LivenessOps}. */
+    public static final int OP_BEAT = LivenessOps.OP_BEAT;
+
+    public static final int OP_REGISTER = LivenessOps.OP_REGISTER;
+    public static final int OP_WAIT = LivenessOps.OP_WAIT;
+    public static final int OP_TICK_EPOCH = LivenessOps.OP_TICK_EPOCH;
+    public static final int OP_SCAN = LivenessOps.OP_SCAN;
+
+    private static final long OWN_START_TIME = ProcessProbe.startTime(Pids.current());
+    private static final int CLAIM_ROUNDS = 8;
+
+    private final MappedFile file;
+    private final AtomicBuffer body;
+    private final int capacity;
+    private final OpCounters counters = new OpCounters(LivenessOps.NAMES);
+
+    /** The owner word this handle installed per slot, 0 where it holds none. */
+    private final AtomicLongArray held;
+
+    private HeartbeatTable(MappedFile file) {
+        this.file = file;
+        this.body = file.body();
+        // Validated by MappedFiles against BODY_LAYOUT (1..IN_FLIGHT_SLOTS) and the file size.
+        this.capacity = file.header().capacity();
+        this.held = new AtomicLongArray(capacity);
+        long magic = body.getLongAcquire(MAGIC_OFFSET);
+        if (magic != BODY_MAGIC) {
+            throw new CxcFormatException(
+                    String.format(
+                            "cannot open %s as a heartbeat-table file: body magic 0x%016x, expected"
+                                    + " 0x%016x (\"HEARTBT1\"); the body is corrupt. The file was"
+                                    + " left untouched.",
+                            file.path(), magic, BODY_MAGIC));
+        }
+    }
+
+    /**
+     * Creates a table of {@code capacity} slots (1..{@link #IN_FLIGHT_SLOTS}); fails if it exists.
+     */
+    public static HeartbeatTable create(Path path, int capacity) {
+        return create(path, capacity, CxcFileOptions.defaults());
+    }
+
+    public static HeartbeatTable create(Path path, int capacity, CxcFileOptions options) {
+        requireCapacity(capacity);
+        return new HeartbeatTable(
+                MappedFiles.create(path, fileSpec(capacity), HeartbeatTable::initialise, options));
+    }
+
+    /**
+     * Opens an existing table.
+     *
+     * @throws io.subetha.cxc.CxcCapacityException if the file was created with another capacity
+     */
+    public static HeartbeatTable open(Path path, int expectedCapacity) {
+        return open(path, expectedCapacity, CxcFileOptions.defaults());
+    }
+
+    public static HeartbeatTable open(Path path, int expectedCapacity, CxcFileOptions options) {
+        requireCapacity(expectedCapacity);
+        return new HeartbeatTable(MappedFiles.open(path, fileSpec(expectedCapacity), options));
+    }
+
+    /** Opens an existing table with whatever capacity it was created with (an observer's view). */
+    public static HeartbeatTable open(Path path) {
+        return open(path, CxcFileOptions.defaults());
+    }
+
+    public static HeartbeatTable open(Path path, CxcFileOptions options) {
+        return new HeartbeatTable(MappedFiles.open(path, fileSpec(FileSpec.ANY), options));
+    }
+
+    /** Opens the table, or creates it with {@code capacity} slots; race-safe across processes. */
+    public static HeartbeatTable openOrCreate(Path path, int capacity) {
+        return openOrCreate(path, capacity, CxcFileOptions.defaults());
+    }
+
+    public static HeartbeatTable openOrCreate(Path path, int capacity, CxcFileOptions options) {
+        requireCapacity(capacity);
+        return new HeartbeatTable(
+                MappedFiles.openOrCreate(
+                        path, fileSpec(capacity), HeartbeatTable::initialise, options));
+    }
+
+    private static void initialise(AtomicBuffer body) {
+        body.setLongPlain(MAGIC_OFFSET, BODY_MAGIC);
+    }
+
+    // ---------------------------------------------------------------------------- register
+
+    /** {@link #register(long, long)} with {@link #DEFAULT_GRACE_EPOCHS}. */
+    public int register(long pid) {
+        return register(pid, DEFAULT_GRACE_EPOCHS);
+    }
+
+    /**
+     * Claims a slot for {@code pid}: a free one if any, else one whose owner is dead or whose beat
+     * lags the global epoch by more than {@code graceEpochs}. The slot starts with a fresh beat.
+     *
+     * @return the slot index, to pass to {@link #beat} and {@link #unregister}
+     * @throws CxcCapacityException if every slot is held by a live owner
+     * @throws IllegalArgumentException for an invalid PID or a negative grace
+     */
+    public int register(long pid, long graceEpochs) {
+        Pids.requireValid(pid);
+        requireGrace(graceEpochs);
+        counters.increment(OP_REGISTER);
+        for (int round = 0; round < CLAIM_ROUNDS; round++) {
+            boolean contended = false;
+            for (int slot = 0; slot < capacity; slot++) {
+                long word = ownerWord(slot);
+                if (HeartbeatTableDescriptor.pid(word) == 0) {
+                    if (claim(slot, word, pid)) {
+                        return slot;
+                    }
+                    contended = true;
+                }
+            }
+            // No free slot: reclaim one whose owner is dead or silent. Probing costs ~10 µs per
+            // held slot, paid only on a full table.
+            for (int slot = 0; slot < capacity; slot++) {
+                long word = ownerWord(slot);
+                if (HeartbeatTableDescriptor.pid(word) != 0
+                        && statusOf(slot, word, graceEpochs).isReclaimable()) {
+                    if (claim(slot, word, pid)) {
+                        return slot;
+                    }
+                    contended = true;
+                }
+            }
+            if (!contended) {
+                break;
+            }
+        }
+        throw new CxcCapacityException(
+                file.path()
+                        + " is full: all "
+                        + capacity
+                        + " slots are held by live processes (heartbeat within "
+                        + graceEpochs
+                        + " epochs, process running). Create the table with a larger capacity (up"
+                        + " to IN_FLIGHT_SLOTS = "
+                        + IN_FLIGHT_SLOTS
+                        + ") in a new file, or unregister the slots of processes that exit");
+    }
+
+    /** Installs {@code pid} in {@code slot} if its owner word is still {@code expected}. */
+    private boolean claim(int slot, long expected, long pid) {
+        int base = slotOffset(slot);
+        // Fresh beat before the CAS: the new owner is never visible with its predecessor's stale
+        // beat, which would let a third registrant reclaim it at once. Harmless if the CAS fails:
+        // then another claim won and wrote its own fresh beat.
+        writeBeat(base);
+        int generation = nextGeneration(expected);
+        long word = packOwnerWord(pid, generation);
+        if (!body.compareAndSetLong(base + OWNER_WORD_OFFSET, expected, word)) {
+            return false;
+        }
+        writeBeat(base);
+        body.setLongRelease(base + REGISTERED_AT_OFFSET, globalEpochRaw());
+        long startTime = pid == Pids.current() ? OWN_START_TIME : ProcessProbe.startTime(pid);
+        // Start time first, then its generation: a reader that sees the generation sees the time.
+        body.setLongRelease(base + START_TIME_OFFSET, startTime);
+        body.setIntRelease(base + START_TIME_GENERATION_OFFSET, generation);
+        held.set(slot, word);
+        return true;
+    }
+
+    /**
+     * Releases a slot this handle registered, for a clean exit: observers see it free at once
+     * instead of waiting out the grace window.
+     *
+     * @return false if this handle holds no such slot, or it had already been reclaimed
+     */
+    public boolean unregister(int slot) {
+        checkSlot(slot);
+        counters.increment(OP_UNREGISTER);
+        long mine = held.getAndSet(slot, 0);
+        if (mine == 0) {
+            return false;
+        }
+        return body.compareAndSetLong(
+                slotOffset(slot) + OWNER_WORD_OFFSET,
+                mine,
+                packOwnerWord(0, HeartbeatTableDescriptor.generation(mine)));
+    }
+
+    // -------------------------------------------------------------------------------- beat
+
+    /**
+     * Writes the current global epoch (and the monotonic time) into a slot this handle registered.
+     * One volatile read of the owner word, a compare and two release stores.
+     *
+     * @throws SlotLostException if the slot was reclaimed by another process (this process's
+     *     heartbeat went stale, e.g. after a long pause): register again
+     * @throws IllegalStateException if this handle did not register the slot
+     */
+    public void beat(int slot) {
+        checkSlot(slot);
+        counters.increment(OP_BEAT);
+        long mine = held.get(slot);
+        int base = slotOffset(slot);
+        long word = body.getLongVolatile(base + OWNER_WORD_OFFSET);
+        if (word != mine || mine == 0) {
+            throw notHeld(slot, mine, word);
+        }
+        writeBeat(base);
+    }
+
+    private void writeBeat(int base) {
+        body.setLongRelease(base + LAST_BEAT_EPOCH_OFFSET, globalEpochRaw());
+        body.setLongRelease(base + LAST_BEAT_NANOS_OFFSET, System.nanoTime());
+    }
+
+    private RuntimeException notHeld(int slot, long mine, long word) {
+        if (mine == 0) {
+            return new IllegalStateException(
+                    "slot "
+                            + slot
+                            + " of "
+                            + file.path()
+                            + " was not registered through this handle; beat the slot that"
+                            + " register() returned, through the same HeartbeatTable");
+        }
+        held.compareAndSet(slot, mine, 0);
+        long newOwner = HeartbeatTableDescriptor.pid(word);
+        return new SlotLostException(
+                "slot "
+                        + slot
+                        + " of "
+                        + file.path()
+                        + " no longer belongs to PID "
+                        + HeartbeatTableDescriptor.pid(mine)
+                        + (newOwner == 0 ? ": it was freed" : ": PID " + newOwner + " reclaimed it")
+                        + " after its heartbeat went stale (a pause longer than the grace window?);"
+                        + " register() again");
+    }
+
+    // ------------------------------------------------------------------------------- epoch
+
+    /** Advances the global epoch by one. @return the new epoch */
+    public long tickGlobalEpoch() {
+        counters.increment(OP_TICK_EPOCH);
+        return body.getAndAddLong(GLOBAL_EPOCH_OFFSET, 1) + 1;
+    }
+
+    /**
+     * Advances the global epoch if no one has within {@code interval} (CAS on a shared
+     * CLOCK_MONOTONIC timestamp). Every participant may call this on its own cadence; together they
+     * advance the epoch about once per interval, and no single death freezes it.
+     *
+     * @return true if this call advanced the epoch
+     */
+    public boolean tickGlobalEpochIfDue(Duration interval) {
+        long intervalNanos = interval.toNanos();
+        if (intervalNanos <= 0) {
+            throw new IllegalArgumentException("tick interval must be positive, got " + interval);
+        }
+        long last = body.getLongVolatile(LAST_TICK_NANOS_OFFSET);
+        long now = System.nanoTime();
+        long elapsed = now - last;
+        if (last != 0 && elapsed >= 0 && elapsed < intervalNanos) {
+            return false;
+        }
+        if (!body.compareAndSetLong(LAST_TICK_NANOS_OFFSET, last, now)) {
+            return false;
+        }
+        tickGlobalEpoch();
+        return true;
+    }
+
+    public long globalEpoch() {
+        counters.increment(OP_READ);
+        return globalEpochRaw();
+    }
+
+    private long globalEpochRaw() {
+        return body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
+    }
+
+    // ------------------------------------------------------------------------------- reads
+
+    /** One slot's owner and heartbeat; empty if the slot is free. */
+    public Optional<HeartbeatSnapshot> snapshot(int slot) {
+        checkSlot(slot);
+        counters.increment(OP_READ);
+        return Optional.ofNullable(read(slot, ownerWord(slot)));
+    }
+
+    /**
+     * Every held slot, in slot order, each with its lag ({@link HeartbeatSnapshot#lag()}). Reads
+     * only shared memory; it does not probe processes (see {@link #status}).
+     */
+    public List<HeartbeatSnapshot> scan() {
+        counters.increment(OP_SCAN);
+        List<HeartbeatSnapshot> slots = new ArrayList<>();
+        for (int slot = 0; slot < capacity; slot++) {
+            HeartbeatSnapshot snapshot = read(slot, ownerWord(slot));
+            if (snapshot != null) {
+                slots.add(snapshot);
+            }
+        }
+        return slots;
+    }
+
+    /**
+     * The held slots whose owner is {@link SlotStatus#LIVE} under {@code graceEpochs}: beat within
+     * the window and process not known to be dead. Probes each held slot's process (~10 µs each).
+     */
+    public List<HeartbeatSnapshot> liveSlots(long graceEpochs) {
+        requireGrace(graceEpochs);
+        List<HeartbeatSnapshot> live = new ArrayList<>();
+        for (HeartbeatSnapshot snapshot : scan()) {
+            if (status(snapshot, graceEpochs) == SlotStatus.LIVE) {
+                live.add(snapshot);
+            }
+        }
+        return live;
+    }
+
+    /** {@link #status(HeartbeatSnapshot, long)} of a slot as it is now. */
+    public SlotStatus status(int slot, long graceEpochs) {
+        checkSlot(slot);
+        requireGrace(graceEpochs);
+        counters.increment(OP_READ);
+        long word = ownerWord(slot);
+        return HeartbeatTableDescriptor.pid(word) == 0
+                ? SlotStatus.FREE
+                : statusOf(slot, word, graceEpochs);
+    }
+
+    /**
+     * Judges a snapshot: {@link SlotStatus#STALE} if its beat lags by more than {@code
+     * graceEpochs}, else {@link SlotStatus#DEAD} if its process is provably gone (or its PID
+     * reused), else {@link SlotStatus#LIVE}. An unknown process status counts as alive: the
+     * heartbeat stays the authority, the probe only ever speeds up declaring a death.
+     */
+    public SlotStatus status(HeartbeatSnapshot snapshot, long graceEpochs) {
+        requireGrace(graceEpochs);
+        if (snapshot.isStale(graceEpochs)) {
+            return SlotStatus.STALE;
+        }
+        return ProcessProbe.status(snapshot.pid(), snapshot.startTime()) == ProcessStatus.DEAD
+                ? SlotStatus.DEAD
+                : SlotStatus.LIVE;
+    }
+
+    private SlotStatus statusOf(int slot, long word, long graceEpochs) {
+        HeartbeatSnapshot snapshot = read(slot, word);
+        return snapshot == null ? SlotStatus.FREE : status(snapshot, graceEpochs);
+    }
+
+    /** The slot as owned by {@code word}, or null if {@code word} holds no PID. */
+    private HeartbeatSnapshot read(int slot, long word) {
+        long pid = HeartbeatTableDescriptor.pid(word);
+        if (pid == 0) {
+            return null;
+        }
+        int base = slotOffset(slot);
+        int generation = HeartbeatTableDescriptor.generation(word);
+        long startTime = body.getLongAcquire(base + START_TIME_OFFSET);
+        boolean startTimeValid =
+                body.getIntAcquire(base + START_TIME_GENERATION_OFFSET) == generation;
+        return new HeartbeatSnapshot(
+                slot,
+                pid,
+                generation,
+                startTimeValid ? startTime : ProcessProbe.UNKNOWN_START_TIME,
+                body.getLongAcquire(base + LAST_BEAT_EPOCH_OFFSET),
+                body.getLongAcquire(base + LAST_BEAT_NANOS_OFFSET),
+                body.getLongAcquire(base + REGISTERED_AT_OFFSET),
+                globalEpochRaw());
+    }
+
+    /** The slot's owner word: PID and generation, see {@link HeartbeatTableDescriptor}. */
+    long ownerWord(int slot) {
+        return body.getLongVolatile(slotOffset(slot) + OWNER_WORD_OFFSET);
+    }
+
+    /** Slot count, fixed at creation. */
+    public int capacity() {
+        return capacity;
+    }
+
+    private void checkSlot(int slot) {
+        if (slot < 0 || slot >= capacity) {
+            throw new IllegalArgumentException(
+                    "slot " + slot + " is outside 0.." + (capacity - 1) + " of " + file.path());
+        }
+    }
+
+    static void requireGrace(long graceEpochs) {
+        if (graceEpochs < 0) {
+            throw new IllegalArgumentException("graceEpochs must be 0 or more, got " + graceEpochs);
+        }
+    }
+
+    // --------------------------------------------------------------------------- observation
+
+    @Override
+    public String name() {
+        Path fileName = file.path().getFileName();
+        return fileName == null ? file.path().toString() : fileName.toString();
+    }
+
+    @Override
+    public PrimitiveKind kind() {
+        return PrimitiveKind.HEARTBEAT_TABLE;
+    }
+
+    @Override
+    public Path file() {
+        return file.path();
+    }
+
+    public MappedFile mappedFile() {
+        return file;
+    }
+
+    @Override
+    public OpCounters opCounters() {
+        return counters;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return file.isClosed();
+    }
+
+    /** Unregisters every slot this handle still holds, then marks the handle closed. */
+    @Override
+    public void close() {
+        if (file.isClosed()) {
+            return;
+        }
+        for (int slot = 0; slot < capacity; slot++) {
+            if (held.get(slot) != 0) {
+                unregister(slot);
+            }
+        }
+        file.close();
+    }
+
+    @Override
+    public String toString() {
+        return "HeartbeatTable[" + file.path() + ", capacity=" + capacity + "]";
+    }
+}

@@ -1,0 +1,151 @@
+package io.subetha.cxc.liveness;
+
+import io.subetha.cxc.mmf.BodyLayout;
+import io.subetha.cxc.mmf.FileSpec;
+import io.subetha.cxc.mmf.PrimitiveKind;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Body layout of a {@link HeartbeatTable} file: a 64-byte table header, then {@code capacity} slots
+ * of 64 bytes each, one per registered process. Offsets are relative to the body, which follows the
+ * 64-byte common header; slot offsets are relative to {@link #slotOffset}. Little-endian. The file
+ * header's capacity is the slot count and its slot size is {@link #SLOT_LENGTH}.
+ *
+ * <pre>
+ * Table header
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                  Magic "HEARTBT1" (ASCII)                 0   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Global epoch (u64)                       8   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Last epoch tick, CLOCK_MONOTONIC ns     16   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Reserved, zero (40 bytes)               24   |
+ * ~                                                               ~
+ * +---------------------------------------------------------------+
+ *
+ * Slot i, at 64 + 64 * i (one cache line each: every slot has one writer)
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+ -.
+ * |                  Owner PID (u32, 0 = free)                0   |  | owner word:
+ * +---------------------------------------------------------------+  | one aligned u64,
+ * |                  Generation (u32)                         4   |  | CAS'd as one
+ * +---------------------------------------------------------------+ -'
+ * |                  Owner start time (u64)                   8   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Last beat, global epoch (u64)           16   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Last beat, CLOCK_MONOTONIC ns (u64)     24   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Generation of the start time (u32)      32   |
+ * +---------------------------------------------------------------+
+ * |                  Reserved, zero (u32)                    36   |
+ * +---------------------------------------------------------------+
+ * |                  Registered at, global epoch (u64)       40   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Reserved, zero (16 bytes)               48   |
+ * ~                                                               ~
+ * +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <ul>
+ *   <li><b>Owner word.</b> PID in the low half, generation in the high half. Every claim raises the
+ *       generation (skipping 0) in the same CAS that installs the PID, so two racing registrants
+ *       never share a slot, a reclaim from a stale observation fails, and a watchdog can tell a
+ *       slot's new owner from the dead one it replaced. Freeing keeps the generation.
+ *   <li><b>Owner start time</b> is valid only while the generation beside it equals the owner
+ *       word's: it tells a dead owner from a new process that reused its PID.
+ *   <li><b>Last beat</b> is written by the owner only; the global epoch by anyone who ticks.
+ * </ul>
+ */
+public final class HeartbeatTableDescriptor {
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int GLOBAL_EPOCH_OFFSET = 8;
+    public static final int LAST_TICK_NANOS_OFFSET = 16;
+    public static final int TABLE_HEADER_LENGTH = 64;
+
+    public static final int OWNER_WORD_OFFSET = 0;
+    public static final int START_TIME_OFFSET = 8;
+    public static final int LAST_BEAT_EPOCH_OFFSET = 16;
+    public static final int LAST_BEAT_NANOS_OFFSET = 24;
+    public static final int START_TIME_GENERATION_OFFSET = 32;
+    public static final int REGISTERED_AT_OFFSET = 40;
+    public static final int SLOT_LENGTH = 64;
+
+    public static final int LAYOUT_VERSION = 1;
+
+    /** "HEARTBT1" read as a little-endian u64. */
+    public static final long BODY_MAGIC = asciiMagic("HEARTBT1");
+
+    public static final BodyLayout BODY_LAYOUT =
+            (capacity, slotSize) -> {
+                requireCapacity(capacity);
+                if (slotSize != SLOT_LENGTH) {
+                    throw new IllegalArgumentException(
+                            "heartbeat slots are " + SLOT_LENGTH + " bytes, not " + slotSize);
+                }
+                return TABLE_HEADER_LENGTH + (long) capacity * SLOT_LENGTH;
+            };
+
+    private static final long PID_MASK = 0xFFFF_FFFFL;
+
+    private HeartbeatTableDescriptor() {}
+
+    /** What a table of {@code capacity} slots expects of its file. */
+    public static FileSpec fileSpec(int capacity) {
+        return new FileSpec(
+                PrimitiveKind.HEARTBEAT_TABLE, LAYOUT_VERSION, capacity, SLOT_LENGTH, BODY_LAYOUT);
+    }
+
+    public static int slotOffset(int slot) {
+        return TABLE_HEADER_LENGTH + slot * SLOT_LENGTH;
+    }
+
+    public static long pid(long ownerWord) {
+        return ownerWord & PID_MASK;
+    }
+
+    /** The generation (u32) held in an owner word. */
+    public static int generation(long ownerWord) {
+        return (int) (ownerWord >>> 32);
+    }
+
+    public static long packOwnerWord(long pid, int generation) {
+        return ((long) generation << 32) | (pid & PID_MASK);
+    }
+
+    /** The generation a new claim installs: one more, skipping 0 ("never claimed"). */
+    public static int nextGeneration(long ownerWord) {
+        int next = generation(ownerWord) + 1;
+        return next == 0 ? 1 : next;
+    }
+
+    static void requireCapacity(int capacity) {
+        if (capacity < 1 || capacity > HeartbeatTable.IN_FLIGHT_SLOTS) {
+            throw new IllegalArgumentException(
+                    "capacity must be 1.."
+                            + HeartbeatTable.IN_FLIGHT_SLOTS
+                            + " (IN_FLIGHT_SLOTS), got "
+                            + capacity);
+        }
+    }
+
+    static long asciiMagic(String eightChars) {
+        return ByteBuffer.wrap(eightChars.getBytes(StandardCharsets.US_ASCII))
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getLong();
+    }
+}

@@ -1,0 +1,185 @@
+package io.subetha.cxc.liveness;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+
+/**
+ * A child JVM for the liveness process tests: reads one command per stdin line, answers on stdout,
+ * exits on stdin EOF. Every failure is answered {@code error <message>}.
+ *
+ * <pre>
+ * heartbeat-open PATH CAPACITY   ok
+ * register                       slot N
+ * beat-loop MILLIS               ok       (daemon: tick the epoch if due, beat, every MILLIS)
+ * status SLOT GRACE              status FREE|LIVE|STALE|DEAD
+ * watchdog-open PATH             ok
+ * assign FROM COUNT              ok       (work ids FROM..FROM+COUNT-1 to this process's slot)
+ * scan-at NANOTIME               moved N ID>FROMSLOT,...   (scans at System.nanoTime() NANOTIME)
+ * barrier-open PATH CAPACITY     ok
+ * join                           epoch E
+ * run-phases COUNT LOG WORKMICROS   progress P (every 10 phases) ... done NANOS
+ * join-epoch-advance COUNT       epoch E  (the next run-phases starts COUNT epochs later)
+ * </pre>
+ *
+ * {@code run-phases} appends {@code start <phase> <pid>} and {@code end <phase> <pid>} lines to LOG
+ * ({@code -} for none) around each phase, each with one O_APPEND write, then awaits the barrier.
+ */
+public final class LivenessChild {
+
+    private static final long PID = ProcessHandle.current().pid();
+
+    private static HeartbeatTable table;
+    private static FailoverWatchdog watchdog;
+    private static EpochBarrier barrier;
+    private static int slot = -1;
+    private static int joinEpoch;
+
+    private LivenessChild() {}
+
+    public static void main(String[] args) throws IOException {
+        BufferedReader in =
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            String[] words = line.trim().split(" ");
+            try {
+                System.out.println(execute(words));
+            } catch (RuntimeException e) {
+                System.out.println("error " + e);
+            }
+            System.out.flush();
+        }
+        // stdin EOF: the test is done with us (or died). Halt: no daemon thread may keep us.
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static String execute(String[] words) throws IOException {
+        switch (words[0]) {
+            case "heartbeat-open":
+                table = HeartbeatTable.open(Path.of(words[1]), Integer.parseInt(words[2]));
+                return "ok";
+            case "register":
+                slot = table.register(PID);
+                return "slot " + slot;
+            case "beat-loop":
+                startBeatLoop(Long.parseLong(words[1]));
+                return "ok";
+            case "status":
+                return "status "
+                        + table.status(Integer.parseInt(words[1]), Long.parseLong(words[2]));
+            case "watchdog-open":
+                watchdog =
+                        FailoverWatchdog.open(
+                                Path.of(words[1]),
+                                table,
+                                io.subetha.cxc.mmf.CxcFileOptions.defaults());
+                return "ok";
+            case "assign":
+                long from = Long.parseLong(words[1]);
+                long count = Long.parseLong(words[2]);
+                for (long id = from; id < from + count; id++) {
+                    watchdog.assign(slot, id);
+                }
+                return "ok";
+            case "scan-at":
+                long at = Long.parseLong(words[1]);
+                // Sleep until just before, then spin: a long spin would starve the beat loops of
+                // two cores and make the scanners look stale to each other.
+                while (at - System.nanoTime() > 2_000_000) {
+                    LockSupport.parkNanos(1_000_000);
+                }
+                while (System.nanoTime() - at < 0) {
+                    Thread.onSpinWait();
+                }
+                ReclaimReport report = watchdog.scan();
+                return "moved "
+                        + report.moves().size()
+                        + " "
+                        + report.moves().stream()
+                                .map(m -> m.workId() + ">" + m.fromSlot())
+                                .collect(Collectors.joining(","));
+            case "barrier-open":
+                barrier = EpochBarrier.open(Path.of(words[1]), Integer.parseInt(words[2]));
+                return "ok";
+            case "join":
+                joinEpoch = barrier.join();
+                return "epoch " + joinEpoch;
+            case "join-epoch-advance": // after run-phases COUNT: the next run starts COUNT later
+                joinEpoch += Integer.parseInt(words[1]);
+                return "epoch " + joinEpoch;
+            case "run-phases":
+                return runPhases(Integer.parseInt(words[1]), words[2], Long.parseLong(words[3]));
+            default:
+                return "error unknown command " + String.join(" ", words);
+        }
+    }
+
+    private static void startBeatLoop(long millis) {
+        Duration interval = Duration.ofMillis(millis);
+        Thread beater =
+                new Thread(
+                        () -> {
+                            while (true) {
+                                table.tickGlobalEpochIfDue(interval);
+                                table.beat(slot);
+                                LockSupport.parkNanos(interval.toNanos());
+                            }
+                        },
+                        "beat-loop");
+        beater.setDaemon(true);
+        beater.start();
+    }
+
+    private static String runPhases(int count, String log, long workMicros) throws IOException {
+        FileChannel channel =
+                log.equals("-")
+                        ? null
+                        : FileChannel.open(
+                                Path.of(log),
+                                StandardOpenOption.CREATE,
+                                StandardOpenOption.WRITE,
+                                StandardOpenOption.APPEND);
+        try {
+            long started = System.nanoTime();
+            int epoch = joinEpoch;
+            for (int phase = 0; phase < count; phase++) {
+                append(channel, "start " + phase + " " + PID + "\n");
+                if (workMicros > 0) {
+                    LockSupport.parkNanos(workMicros * 1_000); // the phase's simulated work
+                }
+                append(channel, "end " + phase + " " + PID + "\n");
+                barrier.await(epoch, Duration.ofSeconds(30));
+                epoch++;
+                if ((phase + 1) % 10 == 0) {
+                    System.out.println("progress " + (phase + 1));
+                    System.out.flush();
+                }
+            }
+            return "done " + (System.nanoTime() - started);
+        } finally {
+            if (channel != null) {
+                channel.close();
+            }
+        }
+    }
+
+    private static void append(FileChannel channel, String line) throws IOException {
+        if (channel != null) {
+            // One write(2) on an O_APPEND descriptor: lines of all children never interleave, and
+            // the file's order is the order in which the writes happened.
+            ByteBuffer bytes = ByteBuffer.wrap(line.getBytes(StandardCharsets.US_ASCII));
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+        }
+    }
+}
