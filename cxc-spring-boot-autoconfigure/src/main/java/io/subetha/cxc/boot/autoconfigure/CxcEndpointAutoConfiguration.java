@@ -15,11 +15,13 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(after = CxcAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(PrimitiveRegistry.class)
-@ConditionalOnAvailableEndpoint(CxcEndpoint.class)
 public class CxcEndpointAutoConfiguration {
 
+    // On the method, not the class: the condition's own class must not be loaded when Actuator
+    // is absent.
     @Bean
     @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
     CxcEndpoint cxcEndpoint(
             PrimitiveRegistry registry,
             ObjectProvider<LeaderTicker> ticker,

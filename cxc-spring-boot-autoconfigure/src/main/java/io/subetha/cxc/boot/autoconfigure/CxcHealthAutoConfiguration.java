@@ -12,11 +12,11 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = CxcAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(LeaderTicker.class)
-@ConditionalOnEnabledHealthIndicator("cxc")
 public class CxcHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "cxcHealthIndicator")
+    @ConditionalOnEnabledHealthIndicator("cxc")
     HealthIndicator cxcHealthIndicator(LeaderTicker ticker) {
         return new CxcHealthIndicator(ticker);
     }
