@@ -48,7 +48,8 @@ for port in "${PORTS[@]}"; do
 done
 
 echo "==> building the sample app (mvn -DskipTests package -pl sample-app -am)"
-mvn -B -q -ntp -Dstyle.color=never -DskipTests package -pl sample-app -am
+# (Maven 3.8 may print stray colour codes even in batch mode: strip them.)
+mvn -B -q -ntp -DskipTests package -pl sample-app -am 2>&1 | sed 's/\x1b\[[0-9;]*m//g'
 JAR=$(ls sample-app/target/sample-app-*.jar | grep -v original | head -n 1)
 
 BASE=/dev/shm
