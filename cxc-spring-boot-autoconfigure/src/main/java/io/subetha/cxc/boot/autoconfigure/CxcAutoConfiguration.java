@@ -62,10 +62,10 @@ public class CxcAutoConfiguration {
                                 + " {cxc.directory}/{name}.cxc.");
             }
             CxcFileOptions options =
-                    CxcFileOptions.defaults()
-                            .withFilePermissions(
-                                    java.nio.file.attribute.PosixFilePermissions.toString(
-                                            CxcDirectory.filePermissions(properties)));
+                    new CxcFileOptions(
+                            CxcDirectory.filePermissions(properties),
+                            CxcFileOptions.OWNER_ONLY_DIRECTORY,
+                            CxcFileOptions.DEFAULT_INITIALISATION_TIMEOUT);
             boolean strict = properties.isStrictPermissions();
             Path directory =
                     CxcDirectory.prepare(CxcDirectory.resolve(properties, environment), strict);

@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import org.springframework.core.env.Environment;
@@ -79,7 +80,7 @@ final class CxcDirectory {
                     "Start the permissions with rw, e.g. rw------- (the default).");
         }
         if (properties.isStrictPermissions()
-                && !java.util.Collections.disjoint(permissions, WRITE_BY_OTHERS)) {
+                && !Collections.disjoint(permissions, WRITE_BY_OTHERS)) {
             throw new InvalidCxcPropertyException(
                     FILE_PERMISSIONS,
                     text,
@@ -150,7 +151,7 @@ final class CxcDirectory {
                             + " chown it to yourself."
                             + OPT_OUT);
         }
-        if (strict && !java.util.Collections.disjoint(mode, WRITE_BY_OTHERS)) {
+        if (strict && !Collections.disjoint(mode, WRITE_BY_OTHERS)) {
             throw new InvalidCxcPropertyException(
                     DIRECTORY,
                     directory,
@@ -197,7 +198,7 @@ final class CxcDirectory {
                             + ")",
                     "Remove " + file + " when no process uses it, or chown it." + OPT_OUT);
         }
-        if (!java.util.Collections.disjoint(attributes.permissions(), WRITE_BY_OTHERS)) {
+        if (!Collections.disjoint(attributes.permissions(), WRITE_BY_OTHERS)) {
             throw new InvalidCxcPropertyException(
                     DIRECTORY,
                     file.getParent(),

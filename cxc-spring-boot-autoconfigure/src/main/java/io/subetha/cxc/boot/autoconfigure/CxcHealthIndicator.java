@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -47,7 +48,7 @@ class CxcHealthIndicator extends AbstractHealthIndicator {
         }
     }
 
-    private String problem(SharedLeaderElection election) {
+    private @Nullable String problem(SharedLeaderElection election) {
         if (!ticker.isRunning()) {
             return "the cxc ticker is not running: this process neither beats nor claims";
         }
