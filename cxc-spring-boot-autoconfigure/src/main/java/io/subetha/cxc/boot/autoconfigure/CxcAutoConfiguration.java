@@ -51,6 +51,8 @@ public class CxcAutoConfiguration {
         @ConditionalOnMissingBean
         SharedLeaderElection cxcLeaderElection(
                 CxcProperties properties, Environment environment, PrimitiveRegistry registry) {
+            // Every leader property is checked before anything is written to the directory.
+            requireValidTicking(properties.getLeader());
             String name = properties.getLeader().getName();
             if (!FILE_NAME.matcher(name).matches()) {
                 throw new InvalidCxcPropertyException(
@@ -82,6 +84,27 @@ public class CxcAutoConfiguration {
                 ApplicationEventPublisher publisher,
                 ObjectProvider<TickTask> tasks) {
             CxcProperties.Leader leader = properties.getLeader();
+            requireValidTicking(leader);
+            ElectionParticipant participant =
+                    new ElectionParticipant(
+                            election,
+                            Pids.current(),
+                            leader.getGraceEpochs(),
+                            leader.getTickInterval());
+            return new LeaderTicker(
+                    participant,
+                    publisher,
+                    leader.isStepDownOnShutdown(),
+                    tasks.orderedStream().toList());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        CxcLeadership cxcLeadership(LeaderTicker ticker) {
+            return new TickerLeadership(ticker);
+        }
+
+        private static void requireValidTicking(CxcProperties.Leader leader) {
             if (leader.getGraceEpochs() < 0) {
                 throw new InvalidCxcPropertyException(
                         "cxc.leader.grace-epochs",
@@ -98,20 +121,6 @@ public class CxcAutoConfiguration {
                         "it must be positive",
                         "Set cxc.leader.tick-interval to e.g. 50ms (the default).");
             }
-            ElectionParticipant participant =
-                    new ElectionParticipant(
-                            election, Pids.current(), leader.getGraceEpochs(), interval);
-            return new LeaderTicker(
-                    participant,
-                    publisher,
-                    leader.isStepDownOnShutdown(),
-                    tasks.orderedStream().toList());
-        }
-
-        @Bean
-        @ConditionalOnMissingBean
-        CxcLeadership cxcLeadership(LeaderTicker ticker) {
-            return new TickerLeadership(ticker);
         }
     }
 
@@ -120,9 +129,8 @@ public class CxcAutoConfiguration {
     static class LeaderOnlyConfiguration {
 
         // Static and lazy: the proxy infrastructure creates advisors early; the election (and its
-        // property checks) must not be pulled in with it. Applied even with
-        // cxc.leader.enabled=false,
-        // where it skips every call: a process that takes no part in the election never leads.
+        // property checks) must not be pulled in with it. Applied even when the election is off
+        // (cxc.leader.enabled=false), skipping every call: a non-participant never leads.
         @Bean
         @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)

@@ -57,6 +57,7 @@ class CxcPropertyValidationTest {
                 .contains("'cxc.leader.grace-epochs'", "'-1'", "must be 0 or more");
         assertThat(analysis.getAction()).contains("cxc.leader.grace-epochs");
         assertThat(analysis.getCause()).isInstanceOf(InvalidCxcPropertyException.class);
+        assertThat(temp.resolve("d")).as("nothing written for a refused value").doesNotExist();
     }
 
     @Test
