@@ -117,7 +117,9 @@ kill -KILL "$leader_pid"
 successor=""
 until [[ -n "$successor" ]]; do
     for port in "${survivors[@]}"; do
-        if [[ "$(field self "$(fetch "$port")")" == true ]]; then
+        json=$(fetch "$port")
+        if [[ "$(field self "$json")" == true ]]; then
+            failover=$(($(now_ms) - start))
             successor=$port
             break
         fi
@@ -127,11 +129,10 @@ until [[ -n "$successor" ]]; do
         exit 1
     fi
 done
-failover=$(($(now_ms) - start))
-json=$(fetch "$successor")
 echo "==> successor: pid $(sed -n 's/^{"pid":\([0-9]*\).*/\1/p' <<<"$json") on port $successor," \
     "term $(field term "$json")"
 echo "==> failover: ${failover} ms from SIGKILL to a survivor's /actuator/cxc saying \"self\": true"
-echo "==> the survivors now (the lowest live PID keeps it):"
+sleep 0.3 # a few ticks: a lower PID that was not first to notice takes over from the first
+echo "==> the survivors now (the lowest live PID leads):"
 show "${survivors[@]}"
 echo "==> stopping everything"
