@@ -106,6 +106,34 @@ class SampleApplicationHttpTest {
                                 + "primitive=\"leader.cxc\"}");
     }
 
+    @Test
+    void postStepsDownAndTheOnlyParticipantClaimsAgainAfterTheHoldOff() throws Exception {
+        long term = json.readTree(get("/actuator/cxc")).get("leader").get("term").asLong();
+        HttpResponse<String> response =
+                http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://localhost:" + port + "/actuator/cxc"))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode after = json.readTree(response.body()).get("leader");
+        assertThat(after.get("self").asBoolean()).isFalse();
+        assertThat(after.get("pid").isNull()).isTrue();
+
+        // Alone, this process is the lowest live PID: it claims again, under a new term.
+        await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                json.readTree(get("/actuator/cxc"))
+                                        .get("leader")
+                                        .get("self")
+                                        .asBoolean());
+        assertThat(json.readTree(get("/actuator/cxc")).get("leader").get("term").asLong())
+                .isGreaterThan(term);
+    }
+
     private String get(String path) throws IOException, InterruptedException {
         HttpResponse<String> response =
                 http.send(
