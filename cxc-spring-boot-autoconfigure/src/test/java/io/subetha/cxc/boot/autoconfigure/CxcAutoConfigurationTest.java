@@ -113,6 +113,28 @@ class CxcAutoConfigurationTest {
     }
 
     @Test
+    void aDeadLowerPidLeaderIsTakenOverAtTheFirstTickWithoutWaitingOutTheGrace() {
+        long dead = Pids.current() - 1;
+        while (dead > 1 && Files.exists(Path.of("/proc", Long.toString(dead)))) {
+            dead--;
+        }
+        assertThat(dead).as("a free PID below ours").isGreaterThan(1);
+        Path file = temp.resolve("cxc").resolve("leader.cxc");
+        try (SharedLeaderElection election = SharedLeaderElection.openOrCreate(file)) {
+            assertThat(election.tryClaimLeadership(dead)).isTrue();
+        }
+        runner().withPropertyValues("cxc.leader.grace-epochs=1000000")
+                .run(
+                        context -> {
+                            // Lower and within its grace, so only its death lets us in.
+                            SharedLeaderElection election =
+                                    context.getBean(SharedLeaderElection.class);
+                            assertThat(election.currentLeader()).hasValue(Pids.current());
+                            assertThat(election.electionTerm()).isEqualTo(2);
+                        });
+    }
+
+    @Test
     void cxcEnabledFalseBacksOffEntirely() {
         runner().withPropertyValues("cxc.enabled=false")
                 .run(
