@@ -87,6 +87,7 @@ class SampleMultiProcessTest {
         // Exactly one leads, and every instance agrees on which.
         ChildJvm first = awaitOneLeader(ports);
         long firstTerm = cxc(ports.get(first)).get("leader").get("term").asLong();
+        awaitBookkeeping(first, firstTerm);
 
         try (SharedLeaderElection election = SharedLeaderElection.open(leaderFile(directory))) {
             // SIGKILL the leader: a survivor finds its process dead on its next tick.
@@ -103,6 +104,7 @@ class SampleMultiProcessTest {
             ChildJvm second = awaitOneLeader(survivors);
             long secondTerm = cxc(survivors.get(second)).get("leader").get("term").asLong();
             assertThat(secondTerm).isGreaterThan(firstTerm);
+            awaitBookkeeping(second, secondTerm);
             report(
                     "crash failover (SIGKILL of the leader)",
                     "to the successor's claim in the file",
@@ -125,6 +127,7 @@ class SampleMultiProcessTest {
             assertThat(second.stop(Duration.ofSeconds(30))).isNotEqualTo(137);
             long thirdTerm = cxc(last.get(third)).get("leader").get("term").asLong();
             assertThat(thirdTerm).isGreaterThan(secondTerm);
+            awaitBookkeeping(third, thirdTerm);
             report(
                     "graceful hand-over (SIGTERM of the leader)",
                     "from its step-down to the successor's claim",
@@ -166,6 +169,14 @@ class SampleMultiProcessTest {
                             return true;
                         });
         return leader[0];
+    }
+
+    /** Awaits the {@code @LeaderOnly} bookkeeping job's run by {@code child} under {@code term}. */
+    private static void awaitBookkeeping(ChildJvm child, long term) {
+        String run = " by pid " + child.pid() + " in term " + term;
+        child.awaitLine(
+                line -> line.contains("bookkeeping run #") && line.endsWith(run),
+                Duration.ofSeconds(15));
     }
 
     /** Spins on the mapped leader word (a volatile read) until {@code leaderPid} matches. */
