@@ -1,0 +1,35 @@
+package io.subetha.cxc.boot;
+
+import io.subetha.cxc.ownership.LeaderSnapshot;
+import java.util.OptionalLong;
+
+/**
+ * This process's view of the shared leader election, for application code. The starter's bean reads
+ * the mapped file on every call, so answers are current, not cached.
+ */
+public interface CxcLeadership {
+
+    /** This process's PID, as the election knows it. */
+    long pid();
+
+    /** Whether this process leads now: one volatile read and a compare. */
+    boolean isLeader();
+
+    /** The leader's PID, empty when no process leads. */
+    OptionalLong currentLeader();
+
+    /** The election term: rises by one on each handover; hand it to downstream writes. */
+    long term();
+
+    /**
+     * Gives up leadership if this process leads, so another participant takes over within one tick.
+     * The lowest live PID wins, so a process with the lowest PID claims again after a short
+     * hold-off of {@code cxc.leader.grace-epochs + 1} ticks.
+     *
+     * @return whether this process was the leader
+     */
+    boolean stepDown();
+
+    /** Leader, term, heartbeat and epoch in one read, for display. */
+    LeaderSnapshot snapshot();
+}

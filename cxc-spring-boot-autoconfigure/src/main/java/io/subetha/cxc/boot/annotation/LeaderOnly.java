@@ -1,0 +1,36 @@
+package io.subetha.cxc.boot.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated bean method only while this process is the cxc leader, checked at call time
+ * (one volatile read of the mapped election file); otherwise the call is skipped or refused, as
+ * {@link #onNotLeader()} says. Typically beside {@code @Scheduled}: every instance schedules the
+ * job, only the leader runs it.
+ *
+ * <pre>{@code
+ * @Scheduled(fixedDelay = 10_000)
+ * @LeaderOnly
+ * public void rotateSnapshots() {
+ *     long fencingToken = LeaderContext.requireCurrentTerm();
+ *     store.rotate(fencingToken); // the store rejects terms older than the newest it has seen
+ * }
+ * }</pre>
+ *
+ * <p>While the method runs, {@link io.subetha.cxc.boot.LeaderContext#currentTerm()} gives the term
+ * it was let through under. The method must be called through its Spring proxy (not from its own
+ * class) and may not return a primitive type other than {@code void}: a skipped call has no value
+ * to return, so such a method is rejected at startup.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface LeaderOnly {
+
+    /** What to do when this process does not lead. */
+    OnNotLeader onNotLeader() default OnNotLeader.SKIP;
+}

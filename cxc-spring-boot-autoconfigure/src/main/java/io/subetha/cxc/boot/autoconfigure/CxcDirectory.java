@@ -1,0 +1,279 @@
+package io.subetha.cxc.boot.autoconfigure;
+
+import io.subetha.cxc.boot.InvalidCxcPropertyException;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import org.springframework.core.env.Environment;
+
+/**
+ * Resolves the cxc directory and lets no one else in, as ssh's {@code StrictModes} does for {@code
+ * ~/.ssh}: whoever can write the directory or swap a symbolic link on its path can replace the
+ * election file and so elect whom they like.
+ *
+ * <p>Checks are made on owner and mode bits, not by trying an access, so they hold for root too
+ * (whom permission bits do not stop).
+ */
+final class CxcDirectory {
+
+    static final String DIRECTORY = "cxc.directory";
+    static final String FILE_PERMISSIONS = "cxc.file-permissions";
+
+    private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY =
+            PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> WRITE_BY_OTHERS =
+            Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
+    private static final String OPT_OUT =
+            " To accept it knowingly, set cxc.strict-permissions=false.";
+
+    private CxcDirectory() {}
+
+    /** {@code cxc.directory}, or the per-application default. */
+    static Path resolve(CxcProperties properties, Environment environment) {
+        Path configured = properties.getDirectory();
+        if (configured != null) {
+            return configured.toAbsolutePath().normalize();
+        }
+        String application =
+                environment.getProperty("spring.application.name", "application").trim();
+        String folder = application.isEmpty() ? "application" : application;
+        folder = folder.replaceAll("[^A-Za-z0-9._-]", "-");
+        if (folder.startsWith(".")) {
+            folder = "-" + folder.substring(1);
+        }
+        Path shm = Path.of("/dev/shm");
+        Path base =
+                Files.isDirectory(shm)
+                        ? shm
+                        : Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+        return base.resolve("cxc").resolve(folder);
+    }
+
+    /** Parses and checks {@code cxc.file-permissions}. */
+    static Set<PosixFilePermission> filePermissions(CxcProperties properties) {
+        String text = properties.getFilePermissions();
+        Set<PosixFilePermission> permissions;
+        try {
+            permissions = PosixFilePermissions.fromString(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidCxcPropertyException(
+                    FILE_PERMISSIONS,
+                    text,
+                    "not a permission string of nine characters such as rw-------",
+                    "Set cxc.file-permissions as ls -l shows them, e.g. rw------- (the default).");
+        }
+        if (!permissions.contains(PosixFilePermission.OWNER_READ)
+                || !permissions.contains(PosixFilePermission.OWNER_WRITE)) {
+            throw new InvalidCxcPropertyException(
+                    FILE_PERMISSIONS,
+                    text,
+                    "the owner must be able to read and write the file",
+                    "Start the permissions with rw, e.g. rw------- (the default).");
+        }
+        if (properties.isStrictPermissions()
+                && !Collections.disjoint(permissions, WRITE_BY_OTHERS)) {
+            throw new InvalidCxcPropertyException(
+                    FILE_PERMISSIONS,
+                    text,
+                    "it lets group or others write the election file, and so choose the leader",
+                    "Use rw------- or rw-r-----." + OPT_OUT);
+        }
+        return permissions;
+    }
+
+    /**
+     * Creates the directory if missing (each new level {@code rwx------}) and checks it: no
+     * symbolic link on its path owned by anyone but the current user or root, a directory (not a
+     * file), writable by its owner, and, when strict, owned by the current user and not writable by
+     * group or others.
+     *
+     * @return the directory, absolute
+     */
+    static Path prepare(Path directory, boolean strict) {
+        Path absolute = directory.toAbsolutePath().normalize();
+        int uid = currentUid();
+        Path walked = absolute.getRoot();
+        for (Path name : absolute) {
+            walked = walked.resolve(name);
+            if (Files.isSymbolicLink(walked)) {
+                int owner = uid(walked, LinkOption.NOFOLLOW_LINKS);
+                if (strict && owner != uid && owner != 0) {
+                    throw new InvalidCxcPropertyException(
+                            DIRECTORY,
+                            directory,
+                            "its path goes through the symbolic link "
+                                    + walked
+                                    + ", owned by uid "
+                                    + owner
+                                    + ", neither you (uid "
+                                    + uid
+                                    + ") nor root: its owner can point it anywhere",
+                            "Use a path without that link (e.g. its target, if you trust it)."
+                                    + OPT_OUT);
+                }
+            } else if (!Files.exists(walked)) {
+                createOwnerOnly(walked, directory);
+            }
+            if (Files.exists(walked) && !Files.isDirectory(walked)) {
+                throw new InvalidCxcPropertyException(
+                        DIRECTORY,
+                        directory,
+                        walked.equals(absolute)
+                                ? "it is a file, not a directory"
+                                : walked + " on its path is a file, not a directory",
+                        "Point cxc.directory at a directory, or remove the file.");
+            }
+        }
+        PosixFileAttributes attributes = attributes(absolute, directory);
+        int owner = uid(absolute);
+        Set<PosixFilePermission> mode = attributes.permissions();
+        if (strict && owner != uid) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    directory,
+                    "it is owned by "
+                            + attributes.owner().getName()
+                            + " (uid "
+                            + owner
+                            + "), not by you (uid "
+                            + uid
+                            + "): its owner can replace the election file",
+                    "Use a directory of your own (e.g. remove it and let cxc create it), or"
+                            + " chown it to yourself."
+                            + OPT_OUT);
+        }
+        if (strict && !Collections.disjoint(mode, WRITE_BY_OTHERS)) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    directory,
+                    "group or others may write it ("
+                            + PosixFilePermissions.toString(mode)
+                            + "), and so replace the election file",
+                    "Run chmod go-w " + absolute + " (cxc creates it rwx------)." + OPT_OUT);
+        }
+        boolean ownerCanWrite =
+                owner == uid ? mode.contains(PosixFilePermission.OWNER_WRITE) : true;
+        if (!ownerCanWrite || !Files.isWritable(absolute)) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    directory,
+                    "it is not writable ("
+                            + PosixFilePermissions.toString(mode)
+                            + "): cxc creates its files there",
+                    "Run chmod u+w " + absolute + ", or choose another directory.");
+        }
+        return absolute;
+    }
+
+    /**
+     * Checks an existing cxc file as {@link #prepare} checks the directory; a missing file passes
+     * (cxc creates it owner-only).
+     */
+    static void checkFile(Path file, boolean strict) {
+        if (!strict || !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        int uid = currentUid();
+        int owner = uid(file, LinkOption.NOFOLLOW_LINKS);
+        PosixFileAttributes attributes = attributes(file, file, LinkOption.NOFOLLOW_LINKS);
+        if (owner != uid) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    file.getParent(),
+                    "its file "
+                            + file.getFileName()
+                            + " is owned by uid "
+                            + owner
+                            + ", not by you (uid "
+                            + uid
+                            + ")",
+                    "Remove " + file + " when no process uses it, or chown it." + OPT_OUT);
+        }
+        if (!Collections.disjoint(attributes.permissions(), WRITE_BY_OTHERS)) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    file.getParent(),
+                    "its file "
+                            + file.getFileName()
+                            + " is writable by group or others ("
+                            + PosixFilePermissions.toString(attributes.permissions())
+                            + ")",
+                    "Run chmod go-w " + file + "." + OPT_OUT);
+        }
+    }
+
+    private static void createOwnerOnly(Path path, Path configured) {
+        try {
+            Files.createDirectory(path, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
+            Files.setPosixFilePermissions(path, OWNER_ONLY_DIRECTORY); // whatever the umask
+        } catch (FileAlreadyExistsException raced) {
+            // Another process made it first; the checks that follow apply to it as to any other.
+        } catch (IOException e) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    configured,
+                    "cannot create " + path + ": " + e,
+                    "Create it yourself (mode 700), or choose a directory you can write.");
+        }
+    }
+
+    /** The attributes of {@code path} itself, or of its target if it is a checked symlink. */
+    private static PosixFileAttributes attributes(
+            Path path, Object configured, LinkOption... options) {
+        try {
+            return Files.getFileAttributeView(path, PosixFileAttributeView.class, options)
+                    .readAttributes();
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    configured,
+                    "cannot read the owner and permissions of " + path + ": " + e,
+                    "Use a directory on a POSIX file system, such as /dev/shm or /tmp.");
+        }
+    }
+
+    private static int uid(Path path, LinkOption... options) {
+        try {
+            return (Integer) Files.getAttribute(path, "unix:uid", options);
+        } catch (IOException e) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    path,
+                    "cannot read the owner of " + path + ": " + e,
+                    "Check that the directory exists and is readable.");
+        }
+    }
+
+    /** The effective user id, from {@code /proc/self/status}; else the owner of a new file. */
+    static int currentUid() {
+        try {
+            List<String> status = Files.readAllLines(Path.of("/proc/self/status"));
+            for (String line : status) {
+                if (line.startsWith("Uid:")) {
+                    return Integer.parseInt(line.substring(4).trim().split("\\s+")[1]);
+                }
+            }
+        } catch (IOException | RuntimeException notLinux) {
+            // fall through
+        }
+        try {
+            Path probe = Files.createTempFile("cxc-uid", ".probe");
+            try {
+                return (Integer) Files.getAttribute(probe, "unix:uid");
+            } finally {
+                Files.deleteIfExists(probe);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot tell this process's user id", e);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.subetha.cxc.boot.autoconfigure;
+
+import io.subetha.cxc.observe.ObservedPrimitive;
+import io.subetha.cxc.observe.PrimitiveRegistry;
+import io.subetha.cxc.ownership.LeaderSnapshot;
+import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.process.Pids;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+/**
+ * {@code /actuator/cxc}: who leads, under which term, how fresh its heartbeat is, and every
+ * registered primitive with this process's op counts. {@code POST} steps this process down if it
+ * leads and answers with the new state.
+ */
+@Endpoint(id = "cxc")
+public class CxcEndpoint {
+
+    private final PrimitiveRegistry registry;
+    private final @Nullable LeaderTicker ticker;
+    private final @Nullable Path directory;
+
+    /**
+     * @param ticker null when this process takes no part in the election
+     * @param directory the cxc directory, or null to take the election file's
+     */
+    public CxcEndpoint(
+            PrimitiveRegistry registry, @Nullable LeaderTicker ticker, @Nullable Path directory) {
+        this.registry = registry;
+        this.ticker = ticker;
+        this.directory = directory;
+    }
+
+    @ReadOperation
+    public CxcDescriptor cxc() {
+        LeaderDescriptor leader = ticker == null ? null : describe(ticker);
+        List<PrimitiveDescriptor> primitives =
+                registry.primitives().stream().map(CxcEndpoint::describe).toList();
+        Path dir = directory;
+        if (dir == null && ticker != null) {
+            dir = ticker.election().file().getParent();
+        }
+        return new CxcDescriptor(
+                Pids.current(), dir == null ? null : dir.toString(), leader, primitives);
+    }
+
+    @WriteOperation
+    public CxcDescriptor stepDown() {
+        if (ticker != null) {
+            ticker.stepDown();
+        }
+        return cxc();
+    }
+
+    private static LeaderDescriptor describe(LeaderTicker ticker) {
+        SharedLeaderElection election = ticker.election();
+        LeaderSnapshot snapshot = election.snapshot();
+        long self = ticker.participant().pid();
+        return new LeaderDescriptor(
+                snapshot.leaderPid() == SharedLeaderElection.NO_LEADER
+                        ? null
+                        : snapshot.leaderPid(),
+                snapshot.leaderPid() == self,
+                snapshot.term(),
+                snapshot.globalEpoch(),
+                snapshot.heartbeat(),
+                snapshot.heartbeatLag(),
+                ticker.participant().graceEpochs(),
+                election.file().toString(),
+                ticker.tickInterval().toMillis(),
+                ticker.isRunning());
+    }
+
+    private static PrimitiveDescriptor describe(ObservedPrimitive primitive) {
+        return new PrimitiveDescriptor(
+                primitive.name(),
+                primitive.kind().displayName(),
+                primitive.file().toString(),
+                primitive.opCounts());
+    }
+
+    /** The endpoint's answer. */
+    public record CxcDescriptor(
+            long pid,
+            @Nullable String directory,
+            @Nullable LeaderDescriptor leader,
+            List<PrimitiveDescriptor> primitives) {}
+
+    /**
+     * @param pid the leader's PID, null when no process leads
+     * @param self whether this process leads
+     */
+    public record LeaderDescriptor(
+            @Nullable Long pid,
+            boolean self,
+            long term,
+            long globalEpoch,
+            long heartbeat,
+            long heartbeatLagEpochs,
+            long graceEpochs,
+            String file,
+            long tickIntervalMillis,
+            boolean ticking) {}
+
+    /** A registered primitive and this process's op counts by op name. */
+    public record PrimitiveDescriptor(
+            String name, String kind, String file, Map<String, Long> ops) {}
+}

@@ -1,0 +1,23 @@
+package io.subetha.cxc.boot.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/** The {@code cxc} health contributor, when Boot's health support is present. */
+@AutoConfiguration(after = CxcAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(LeaderTicker.class)
+public class CxcHealthAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "cxcHealthIndicator")
+    @ConditionalOnEnabledHealthIndicator("cxc")
+    HealthIndicator cxcHealthIndicator(LeaderTicker ticker) {
+        return new CxcHealthIndicator(ticker);
+    }
+}

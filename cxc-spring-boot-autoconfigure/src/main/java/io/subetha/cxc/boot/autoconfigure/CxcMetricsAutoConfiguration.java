@@ -1,0 +1,26 @@
+package io.subetha.cxc.boot.autoconfigure;
+
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.subetha.cxc.observe.PrimitiveRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** cxc's Micrometer meters, when Micrometer is present. */
+@AutoConfiguration(
+        after = CxcAutoConfiguration.class,
+        afterName =
+                "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration")
+@ConditionalOnClass(MeterBinder.class)
+@ConditionalOnBean(PrimitiveRegistry.class)
+public class CxcMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "cxcMeterBinder")
+    MeterBinder cxcMeterBinder(PrimitiveRegistry registry, ObjectProvider<LeaderTicker> ticker) {
+        return new CxcMeterBinder(registry, ticker.getIfAvailable());
+    }
+}

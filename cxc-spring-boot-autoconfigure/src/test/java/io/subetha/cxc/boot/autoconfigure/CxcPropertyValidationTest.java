@@ -1,0 +1,205 @@
+package io.subetha.cxc.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.subetha.cxc.boot.InvalidCxcPropertyException;
+import io.subetha.cxc.ownership.SharedLeaderElection;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * Each refused {@code cxc.*} value fails startup with a failure analysis naming the property, why,
+ * and the fix. Permission rules are checked on owner and mode bits, so they hold under root too.
+ */
+class CxcPropertyValidationTest {
+
+    @TempDir Path temp;
+
+    private final ApplicationContextRunner runner =
+            new ApplicationContextRunner()
+                    .withConfiguration(AutoConfigurations.of(CxcAutoConfiguration.class));
+
+    private FailureAnalysis failure(String... properties) {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        runner.withPropertyValues(properties)
+                .run(
+                        (AssertableApplicationContext context) -> {
+                            assertThat(context).hasFailed();
+                            Throwable failure = context.getStartupFailure();
+                            analysis[0] = new InvalidCxcPropertyFailureAnalyzer().analyze(failure);
+                            assertThat(analysis[0])
+                                    .as("a cxc failure analysis of %s", failure)
+                                    .isNotNull();
+                        });
+        return analysis[0];
+    }
+
+    private String dir(Path path) {
+        return "cxc.directory=" + path;
+    }
+
+    @Test
+    void negativeGraceEpochs() {
+        FailureAnalysis analysis = failure(dir(temp.resolve("d")), "cxc.leader.grace-epochs=-1");
+        assertThat(analysis.getDescription())
+                .contains("'cxc.leader.grace-epochs'", "'-1'", "must be 0 or more");
+        assertThat(analysis.getAction()).contains("cxc.leader.grace-epochs");
+        assertThat(analysis.getCause()).isInstanceOf(InvalidCxcPropertyException.class);
+        assertThat(temp.resolve("d")).as("nothing written for a refused value").doesNotExist();
+    }
+
+    @Test
+    void zeroTickInterval() {
+        FailureAnalysis analysis = failure(dir(temp.resolve("d")), "cxc.leader.tick-interval=0");
+        assertThat(analysis.getDescription())
+                .contains("'cxc.leader.tick-interval'", "must be positive");
+    }
+
+    @Test
+    void leaderNameThatIsNotAPlainFileName() {
+        FailureAnalysis analysis = failure(dir(temp.resolve("d")), "cxc.leader.name=../escape");
+        assertThat(analysis.getDescription()).contains("'cxc.leader.name'", "plain file name");
+    }
+
+    @Test
+    void filePermissionsThatAreNotPermissions() {
+        FailureAnalysis analysis = failure(dir(temp.resolve("d")), "cxc.file-permissions=rwx");
+        assertThat(analysis.getDescription()).contains("'cxc.file-permissions'", "'rwx'");
+    }
+
+    @Test
+    void filePermissionsThatLetOthersWriteUnlessStrictIsOff() {
+        FailureAnalysis analysis =
+                failure(dir(temp.resolve("d")), "cxc.file-permissions=rw-rw-rw-");
+        assertThat(analysis.getDescription())
+                .contains("'cxc.file-permissions'", "group or others write");
+        assertThat(analysis.getAction()).contains("cxc.strict-permissions=false");
+
+        runner.withPropertyValues(
+                        dir(temp.resolve("d")),
+                        "cxc.file-permissions=rw-rw----",
+                        "cxc.strict-permissions=false")
+                .run(
+                        context -> {
+                            assertThat(context).hasNotFailed();
+                            Path file = context.getBean(SharedLeaderElection.class).file();
+                            assertThat(mode(file)).isEqualTo("rw-rw----");
+                        });
+    }
+
+    @Test
+    void aDirectoryThatIsAFile() throws IOException {
+        Path file = Files.createFile(temp.resolve("plain"));
+        FailureAnalysis analysis = failure(dir(file));
+        assertThat(analysis.getDescription())
+                .contains("'cxc.directory'", "it is a file, not a directory");
+    }
+
+    @Test
+    void anUnwritableDirectory() throws IOException {
+        Path directory = ownerOnlyDirectory("read-only");
+        Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("r-x------"));
+        FailureAnalysis analysis = failure(dir(directory));
+        assertThat(analysis.getDescription())
+                .contains("'cxc.directory'", "not writable", "r-x------");
+        assertThat(analysis.getAction()).contains("chmod u+w");
+    }
+
+    @Test
+    void aForeignOwnedDirectory() throws IOException {
+        Path directory = ownerOnlyDirectory("theirs");
+        Files.setOwner(directory, nobody());
+        FailureAnalysis analysis = failure(dir(directory));
+        assertThat(analysis.getDescription())
+                .contains("'cxc.directory'", "owned by nobody", "not by you");
+        assertThat(analysis.getAction()).contains("cxc.strict-permissions=false");
+
+        runner.withPropertyValues(dir(directory), "cxc.strict-permissions=false")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void aGroupOrOtherWritableDirectory() throws IOException {
+        Path directory = ownerOnlyDirectory("shared");
+        Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxrwx---"));
+        FailureAnalysis analysis = failure(dir(directory));
+        assertThat(analysis.getDescription())
+                .contains("'cxc.directory'", "group or others may write it", "rwxrwx---");
+        assertThat(analysis.getAction()).contains("chmod go-w", "cxc.strict-permissions=false");
+
+        Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx---rwx"));
+        assertThat(failure(dir(directory)).getDescription()).contains("rwx---rwx");
+    }
+
+    @Test
+    void aForeignSymlinkOnThePath() throws IOException {
+        Path target = ownerOnlyDirectory("target");
+        Path link = Files.createSymbolicLink(temp.resolve("link"), target);
+        Files.getFileAttributeView(link, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                .setOwner(nobody());
+        FailureAnalysis analysis = failure(dir(link.resolve("cxc")));
+        assertThat(analysis.getDescription())
+                .contains("'cxc.directory'", "symbolic link " + link, "neither you");
+        assertThat(target.resolve("cxc")).doesNotExist();
+
+        // The same path through a link of our own is fine.
+        Path own = Files.createSymbolicLink(temp.resolve("own-link"), target);
+        runner.withPropertyValues(dir(own.resolve("cxc")))
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void aForeignOwnedElectionFile() throws IOException {
+        Path directory = ownerOnlyDirectory("d");
+        try (SharedLeaderElection election =
+                SharedLeaderElection.create(directory.resolve("leader.cxc"))) {
+            Files.setOwner(election.file(), nobody());
+        }
+        FailureAnalysis analysis = failure(dir(directory));
+        assertThat(analysis.getDescription()).contains("'cxc.directory'", "leader.cxc", "uid");
+    }
+
+    @Test
+    void directoriesAreCreatedOwnerOnly() {
+        Path nested = temp.resolve("a").resolve("b");
+        runner.withPropertyValues(dir(nested))
+                .run(
+                        context -> {
+                            assertThat(context).hasNotFailed();
+                            assertThat(mode(temp.resolve("a"))).isEqualTo("rwx------");
+                            assertThat(mode(nested)).isEqualTo("rwx------");
+                            assertThat(mode(nested.resolve("leader.cxc"))).isEqualTo("rw-------");
+                        });
+    }
+
+    private Path ownerOnlyDirectory(String name) throws IOException {
+        return Files.createDirectory(
+                temp.resolve(name),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+
+    private static String mode(Path path) throws IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    }
+
+    /** Giving a file away needs root (as CI runs); elsewhere these checks cannot be staged. */
+    private static UserPrincipal nobody() throws IOException {
+        Assumptions.assumeTrue(
+                CxcDirectory.currentUid() == 0, "only root can give a file to another user");
+        return java.nio.file.FileSystems.getDefault()
+                .getUserPrincipalLookupService()
+                .lookupPrincipalByName("nobody");
+    }
+}

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Three instances of the sample app on one host elect a leader through one shared directory; the
+# leader is SIGKILLed and a survivor takes over. Needs only Java 17+ and Maven; stops everything it
+# started, whatever happens. Ports: CXC_DEMO_PORTS="8081 8082 8083" (the default).
+set -euo pipefail
+
+cd "$(dirname "$0")"
+read -r -a PORTS <<<"${CXC_DEMO_PORTS:-8081 8082 8083}"
+PIDS=()
+WORK=""
+
+cleanup() {
+    trap - EXIT INT TERM
+    local pid
+    for pid in "${PIDS[@]:-}"; do
+        [[ -n "$pid" ]] && kill -TERM "$pid" 2>/dev/null || true
+    done
+    for pid in "${PIDS[@]:-}"; do
+        [[ -z "$pid" ]] && continue
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+    done
+    [[ -n "$WORK" ]] && rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# GET /actuator/cxc on a port: curl if there is one, else bash's own /dev/tcp.
+fetch() {
+    if command -v curl >/dev/null; then
+        curl -sf --max-time 2 "http://127.0.0.1:$1/actuator/cxc" || true
+    else
+        { exec 3<>"/dev/tcp/127.0.0.1/$1" &&
+            printf 'GET /actuator/cxc HTTP/1.0\r\nHost: localhost\r\n\r\n' >&3 &&
+            sed '1,/^\r$/d' <&3; exec 3<&-; } 2>/dev/null || true
+    fi
+}
+field() { sed -n "s/.*\"leader\":{[^}]*\"$1\":\([a-z0-9]*\).*/\1/p" <<<"$2"; }
+
+for port in "${PORTS[@]}"; do
+    if [[ -n "$(fetch "$port")" ]] || (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+        echo "port $port is in use: set CXC_DEMO_PORTS to three free ports" >&2
+        exit 1
+    fi
+done
+
+echo "==> building the sample app (mvn -DskipTests package -pl sample-app -am)"
+# (Maven 3.8 may print stray colour codes even in batch mode: strip them.)
+mvn -B -q -ntp -DskipTests package -pl sample-app -am 2>&1 | sed 's/\x1b\[[0-9;]*m//g'
+JAR=$(ls sample-app/target/sample-app-*.jar | grep -v original | head -n 1)
+
+BASE=/dev/shm
+[[ -d "$BASE" && -w "$BASE" ]] || BASE="${TMPDIR:-/tmp}"
+WORK=$(mktemp -d "$BASE/cxc-demo.XXXXXX") # mode 700
+DIRECTORY="$WORK/cxc"
+
+echo "==> starting ${#PORTS[@]} instances sharing cxc.directory=$DIRECTORY"
+for port in "${PORTS[@]}"; do
+    java -Xmx128m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$JAR" \
+        --server.port="$port" --cxc.directory="$DIRECTORY" --sample.bookkeeping.interval=1s \
+        >"$WORK/instance-$port.log" 2>&1 &
+    PIDS+=("$!")
+    disown "$!" # no "Killed" notice from the shell when the leader is killed
+    echo "    port $port: pid $!   (log: $WORK/instance-$port.log)"
+done
+
+deadline=$(($(now_ms) + 180000))
+for i in "${!PORTS[@]}"; do
+    until [[ -n "$(fetch "${PORTS[$i]}")" ]]; do
+        if ! kill -0 "${PIDS[$i]}" 2>/dev/null; then
+            echo "instance on port ${PORTS[$i]} exited; its log:" >&2
+            tail -n 30 "$WORK/instance-${PORTS[$i]}.log" >&2
+            exit 1
+        fi
+        if (($(now_ms) > deadline)); then
+            echo "instances did not come up within 180 s" >&2
+            exit 1
+        fi
+        sleep 0.2
+    done
+done
+
+show() {
+    local port json
+    printf '    %-6s %-8s %-7s %-6s %s\n' port pid leads term leader
+    for port in "$@"; do
+        json=$(fetch "$port")
+        printf '    %-6s %-8s %-7s %-6s %s\n' "$port" \
+            "$(sed -n 's/^{"pid":\([0-9]*\).*/\1/p' <<<"$json")" \
+            "$(field self "$json")" "$(field term "$json")" "$(field pid "$json")"
+    done
+}
+
+echo "==> all up; every instance's /actuator/cxc:"
+show "${PORTS[@]}"
+
+leader_port=""
+leader_pid=""
+until [[ -n "$leader_port" ]]; do
+    for i in "${!PORTS[@]}"; do
+        if [[ "$(field self "$(fetch "${PORTS[$i]}")")" == true ]]; then
+            leader_port=${PORTS[$i]}
+            leader_pid=${PIDS[$i]}
+        fi
+    done
+done
+term=$(field term "$(fetch "$leader_port")")
+survivors=()
+for port in "${PORTS[@]}"; do [[ "$port" != "$leader_port" ]] && survivors+=("$port"); done
+
+echo "==> leader: pid $leader_pid on port $leader_port, term $term; kill -9 $leader_pid"
+start=$(now_ms)
+kill -KILL "$leader_pid"
+successor=""
+until [[ -n "$successor" ]]; do
+    for port in "${survivors[@]}"; do
+        json=$(fetch "$port")
+        if [[ "$(field self "$json")" == true ]]; then
+            failover=$(($(now_ms) - start))
+            successor=$port
+            break
+        fi
+    done
+    if (($(now_ms) - start > 30000)); then
+        echo "no survivor took over within 30 s" >&2
+        exit 1
+    fi
+done
+echo "==> successor: pid $(sed -n 's/^{"pid":\([0-9]*\).*/\1/p' <<<"$json") on port $successor," \
+    "term $(field term "$json")"
+echo "==> failover: ${failover} ms from SIGKILL to a survivor's /actuator/cxc saying \"self\": true"
+sleep 0.3 # a few ticks: a lower PID that was not first to notice takes over from the first
+echo "==> the survivors now (the lowest live PID leads):"
+show "${survivors[@]}"
+echo "==> stopping everything"

@@ -1,0 +1,50 @@
+package io.subetha.cxc.sample;
+
+import io.subetha.cxc.boot.LeaderContext;
+import io.subetha.cxc.boot.LeadershipGainedEvent;
+import io.subetha.cxc.boot.LeadershipLostEvent;
+import io.subetha.cxc.boot.annotation.LeaderOnly;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * The host's bookkeeping (GC of old files, snapshot rotation, telemetry flush): scheduled on every
+ * instance, run only by the leader, fenced with the term it runs under.
+ */
+@Component
+public class BookkeepingJob {
+
+    private static final Logger logger = LoggerFactory.getLogger(BookkeepingJob.class);
+
+    private final AtomicLong runs = new AtomicLong();
+
+    @Scheduled(fixedDelayString = "${sample.bookkeeping.interval:2s}")
+    @LeaderOnly
+    public void runBookkeeping() {
+        long term = LeaderContext.requireCurrentTerm(); // the fencing token for downstream writes
+        logger.info(
+                "bookkeeping run #{} by pid {} in term {}",
+                runs.incrementAndGet(),
+                ProcessHandle.current().pid(),
+                term);
+    }
+
+    /** How often this instance ran the job. */
+    public long runs() {
+        return runs.get();
+    }
+
+    @EventListener
+    public void onGained(LeadershipGainedEvent event) {
+        logger.info("pid {} now leads, term {}", event.pid(), event.term());
+    }
+
+    @EventListener
+    public void onLost(LeadershipLostEvent event) {
+        logger.info("pid {} no longer leads (was term {})", event.pid(), event.term());
+    }
+}

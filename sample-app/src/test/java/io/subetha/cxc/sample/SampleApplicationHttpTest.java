@@ -1,0 +1,155 @@
+package io.subetha.cxc.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.util.FileSystemUtils;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/** The sample over real HTTP: the cxc endpoint, the health contributor and the meters. */
+@SpringBootTest(
+        webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = "sample.bookkeeping.interval=100ms")
+class SampleApplicationHttpTest {
+
+    private static final Path DIRECTORY = temporaryDirectory();
+
+    @DynamicPropertySource
+    static void cxcDirectory(DynamicPropertyRegistry registry) {
+        registry.add("cxc.directory", () -> DIRECTORY.resolve("cxc").toString());
+    }
+
+    @AfterAll
+    static void deleteDirectory() throws IOException {
+        FileSystemUtils.deleteRecursively(DIRECTORY);
+    }
+
+    @LocalServerPort int port;
+
+    @Autowired BookkeepingJob job;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ObjectMapper json = new ObjectMapper();
+
+    @Test
+    void cxcEndpointDescribesTheLeaderAndThePrimitives() throws Exception {
+        JsonNode cxc = json.readTree(get("/actuator/cxc"));
+        long pid = ProcessHandle.current().pid();
+        assertThat(cxc.get("pid").asLong()).isEqualTo(pid);
+        assertThat(cxc.get("directory").asString()).isEqualTo(DIRECTORY.resolve("cxc").toString());
+
+        JsonNode leader = cxc.get("leader");
+        assertThat(leader.get("pid").asLong()).isEqualTo(pid);
+        assertThat(leader.get("self").asBoolean()).isTrue();
+        assertThat(leader.get("term").asLong()).isPositive();
+        assertThat(leader.get("globalEpoch").isNumber()).isTrue();
+        assertThat(leader.get("heartbeat").isNumber()).isTrue();
+        assertThat(leader.get("heartbeatLagEpochs").asLong()).isBetween(0L, 3L);
+        assertThat(leader.get("graceEpochs").asLong()).isEqualTo(3);
+        assertThat(leader.get("file").asString())
+                .isEqualTo(DIRECTORY.resolve("cxc").resolve("leader.cxc").toString());
+
+        JsonNode primitives = cxc.get("primitives");
+        assertThat(primitives.isArray()).isTrue();
+        JsonNode election = null;
+        for (JsonNode primitive : primitives) {
+            if (primitive.get("file").asString().equals(leader.get("file").asString())) {
+                election = primitive;
+            }
+        }
+        assertThat(election).as("the election among %s", primitives).isNotNull();
+        assertThat(election.get("name").asString()).isEqualTo("leader.cxc");
+        assertThat(election.get("kind").asString()).isEqualTo("leader-election");
+        assertThat(election.get("ops").get("beat").asLong()).isPositive();
+        assertThat(election.get("ops").get("try_claim").asLong()).isPositive();
+
+        // The bookkeeping job runs here: this process leads.
+        await().atMost(Duration.ofSeconds(10)).until(() -> job.runs() >= 2);
+    }
+
+    @Test
+    void healthHasTheCxcContributor() throws Exception {
+        JsonNode health = json.readTree(get("/actuator/health"));
+        JsonNode cxc = health.get("components").get("cxc");
+        assertThat(cxc.get("status").asString()).isEqualTo("UP");
+        assertThat(cxc.get("details").get("self").asBoolean()).isTrue();
+        assertThat(cxc.get("details").get("term").asLong()).isPositive();
+    }
+
+    @Test
+    void prometheusHasTheFiveMetrics() throws Exception {
+        String scrape = get("/actuator/prometheus");
+        assertThat(scrape)
+                .contains(
+                        "\ncxc_leader_term ",
+                        "\ncxc_leader_self 1.0",
+                        "\ncxc_leader_heartbeat_lag_epochs ",
+                        "\ncxc_epoch ",
+                        "cxc_ops_total{kind=\"leader-election\",op=\"beat\","
+                                + "primitive=\"leader.cxc\"}");
+    }
+
+    @Test
+    void postStepsDownAndTheOnlyParticipantClaimsAgainAfterTheHoldOff() throws Exception {
+        long term = json.readTree(get("/actuator/cxc")).get("leader").get("term").asLong();
+        HttpResponse<String> response =
+                http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://localhost:" + port + "/actuator/cxc"))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode after = json.readTree(response.body()).get("leader");
+        assertThat(after.get("self").asBoolean()).isFalse();
+        assertThat(after.get("pid").isNull()).isTrue();
+
+        // Alone, this process is the lowest live PID: it claims again, under a new term.
+        await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () ->
+                                json.readTree(get("/actuator/cxc"))
+                                        .get("leader")
+                                        .get("self")
+                                        .asBoolean());
+        assertThat(json.readTree(get("/actuator/cxc")).get("leader").get("term").asLong())
+                .isGreaterThan(term);
+    }
+
+    private String get(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response =
+                http.send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+        return response.body();
+    }
+
+    private static Path temporaryDirectory() {
+        try {
+            return Files.createTempDirectory("cxc-sample-test");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
