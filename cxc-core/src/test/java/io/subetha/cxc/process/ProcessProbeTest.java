@@ -39,8 +39,10 @@ class ProcessProbeTest {
 
     @Test
     void aZombieIsDeadAlthoughItsPidIsStillPresent() throws Exception {
-        // The background child outlives nothing: its parent becomes "sleep", which never reaps it.
-        Process parent = new ProcessBuilder("sh", "-c", "true & echo $!; exec sleep 60").start();
+        // The shell execs "sleep 60", which inherits the background child and never reaps it: when
+        // the child exits (after the exec, hence its own short sleep) it stays a zombie.
+        Process parent =
+                new ProcessBuilder("sh", "-c", "sleep 0.3 & echo $!; exec sleep 60").start();
         try {
             long zombie;
             try (BufferedReader out =
