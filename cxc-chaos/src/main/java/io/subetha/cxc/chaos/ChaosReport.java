@@ -18,7 +18,11 @@ import java.util.Map;
  * @param termsSeen distinct election terms named in the logs
  * @param failover event to the successor's first beat, all kinds
  * @param failoverByKind the same, per kind
- * @param expectedFailover per kind: the expectation a gap is judged against (limit: twice it)
+ * @param detectionByKind signal to the fault being detectable (the host's and clock's share)
+ * @param electionShareByKind detectable to the successor's first beat (the election's share;
+ *     expected one tick, limit two)
+ * @param expectedFailover per kind: the design expectation from the signal, used for a gap when the
+ *     fault was never seen detectable
  * @param splitBrainTerms terms named with more than one PID (must be empty)
  * @param excessiveGaps gaps without a leader beyond the limit (must be empty)
  * @param missingSuccessors events after which no successor ever beat (must be empty)
@@ -41,6 +45,8 @@ public record ChaosReport(
         int termsSeen,
         Percentiles failover,
         Map<Kind, Percentiles> failoverByKind,
+        Map<Kind, Percentiles> detectionByKind,
+        Map<Kind, Percentiles> electionShareByKind,
         Map<Kind, Long> expectedFailover,
         List<String> splitBrainTerms,
         List<String> excessiveGaps,
@@ -127,8 +133,20 @@ public record ChaosReport(
                 (kind, p) ->
                         s.append(String.format(Locale.ROOT, "failover %-17s", kind + ":"))
                                 .append(p)
+                                .append('\n'));
+        detectionByKind.forEach(
+                (kind, p) ->
+                        s.append(String.format(Locale.ROOT, "  detectable %-14s", kind + ":"))
+                                .append(p)
+                                .append('\n'));
+        electionShareByKind.forEach(
+                (kind, p) ->
+                        s.append(String.format(Locale.ROOT, "  election's share %-8s", kind + ":"))
+                                .append(p)
                                 .append("  [expected ")
-                                .append(ChaosAnalysis.millis(expectedFailover.get(kind)))
+                                .append(ChaosAnalysis.millis(setup.tick()))
+                                .append(" ms, limit ")
+                                .append(ChaosAnalysis.millis(setup.tick().multipliedBy(2)))
                                 .append(" ms]\n"));
         s.append("split-brain terms:         ").append(splitBrainTerms.size()).append('\n');
         s.append("gaps > 2x expected:        ").append(excessiveGaps.size()).append('\n');

@@ -3,7 +3,10 @@ package io.subetha.cxc.chaos;
 import io.subetha.cxc.chaos.ChaosEvent.Kind;
 import io.subetha.cxc.ownership.FencedLedger;
 import io.subetha.cxc.ownership.LeaderElectionDescriptor;
+import io.subetha.cxc.ownership.LeaderSnapshot;
 import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
 import io.subetha.cxc.testing.ChildJvm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -180,27 +183,31 @@ public final class ChaosRun {
                             dice < PAUSE_SHARE
                                     ? Kind.PAUSE
                                     : dice < PAUSE_SHARE + STOP_SHARE ? Kind.STOP : Kind.KILL;
+                    long startTime = ProcessProbe.startTime(leader.pid());
                     switch (kind) {
                         case KILL -> {
                             long at = System.nanoTime();
                             leader.process().destroyForcibly();
-                            record(new ChaosEvent(kind, leader.pid(), term, at, 0));
+                            long dead = awaitDead(leader.pid(), startTime);
+                            record(new ChaosEvent(kind, leader.pid(), term, at, dead, 0));
                             spare = replace(leader, spare, electionFile, ledgerFile);
                         }
                         case STOP -> {
                             long at = System.nanoTime();
                             leader.process().destroy();
-                            record(new ChaosEvent(kind, leader.pid(), term, at, 0));
+                            long dead = awaitDead(leader.pid(), startTime);
+                            record(new ChaosEvent(kind, leader.pid(), term, at, dead, 0));
                             spare = replace(leader, spare, electionFile, ledgerFile);
                         }
                         case PAUSE -> {
                             long at = System.nanoTime();
                             leader.suspend();
-                            // The fault itself: the process stays frozen this long.
-                            LockSupport.parkNanos(options.pause().toNanos());
+                            // The fault itself: the process stays frozen this long, while we
+                            // watch for the moment its heartbeat goes stale.
+                            long stale = watchFrozen(election, leader.pid(), term, at);
                             long resumed = System.nanoTime(); // it cannot run before SIGCONT
                             leader.resume();
-                            record(new ChaosEvent(kind, leader.pid(), term, at, resumed));
+                            record(new ChaosEvent(kind, leader.pid(), term, at, stale, resumed));
                         }
                     }
                 }
@@ -299,6 +306,44 @@ public final class ChaosRun {
                         + ", the lowest participant is "
                         + lowest
                         + lowest.diagnostics());
+    }
+
+    /**
+     * Polls {@code /proc} as the participants do until the victim shows dead.
+     *
+     * @return when it was first seen dead, or 0 if not within 10 s
+     */
+    private static long awaitDead(long pid, long startTime) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (ProcessProbe.status(pid, startTime) == ProcessStatus.DEAD) {
+                return System.nanoTime();
+            }
+            LockSupport.parkNanos(200_000);
+        }
+        return 0;
+    }
+
+    /**
+     * Keeps the victim frozen for the pause, watching the election file.
+     *
+     * @return when its heartbeat was first seen more than grace epochs behind (or the leadership
+     *     already moved on), or 0 if neither happened during the pause
+     */
+    private long watchFrozen(SharedLeaderElection election, long pid, long term, long frozenAt) {
+        long end = frozenAt + options.pause().toNanos();
+        long detectable = 0;
+        while (System.nanoTime() - end < 0) {
+            if (detectable == 0) {
+                LeaderSnapshot s = election.snapshot();
+                boolean moved = s.leaderPid() != pid || s.term() != term;
+                if (moved || s.isStale(options.graceEpochs())) {
+                    detectable = System.nanoTime();
+                }
+            }
+            LockSupport.parkNanos(Math.min(500_000, Math.max(0, end - System.nanoTime())));
+        }
+        return detectable;
     }
 
     private void record(ChaosEvent event) {
