@@ -19,8 +19,12 @@ import io.subetha.cxc.mmf.PidNamespace;
 import io.subetha.cxc.mmf.PrimitiveKind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +34,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -244,7 +251,7 @@ class BadInputCatalogueTest {
         Path target = dir.resolve("bad.cxc");
         bad.preparer().prepare(target, valid, primitive);
         // A fixed mtime in the past: an open that wrote would move it.
-        boolean regular = Files.isRegularFile(target, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        boolean regular = Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS);
         if (regular) {
             Files.setLastModifiedTime(target, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
         }
@@ -343,6 +350,44 @@ class BadInputCatalogueTest {
         OBSERVED.put(
                 "capacity mismatch on open\t(substrate)",
                 "CxcCapacityException\t" + thrown.getMessage().replace(dir.toString(), "<dir>"));
+    }
+
+    /** The other side of "being created": a marker that appears during the wait is accepted. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("primitives")
+    void fileFinishedByItsCreatorDuringTheWaitOpens(PrimitiveOpener primitive) throws Exception {
+        byte[] valid = validFile(primitive);
+        Path file = dir.resolve("late.cxc");
+        ByteBuffer unfinished = FileBytes.edit(valid);
+        unfinished.putInt(INITIALISED_OFFSET, 0);
+        Files.write(file, unfinished.array());
+        CxcFileOptions patient =
+                CxcFileOptions.defaults().withInitialisationTimeout(Duration.ofSeconds(20));
+        var opened = new CompletableFuture<AutoCloseable>();
+        Thread opener =
+                new Thread(
+                        () -> {
+                            try {
+                                opened.complete(primitive.open().apply(file, patient));
+                            } catch (Throwable t) {
+                                opened.completeExceptionally(t);
+                            }
+                        });
+        opener.start();
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> opener.getState() == Thread.State.TIMED_WAITING);
+
+        try (var channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ByteBuffer marker = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            marker.putInt(0, INITIALISED);
+            channel.write(marker, INITIALISED_OFFSET);
+        }
+
+        try (AutoCloseable primitiveHandle = opened.get(10, TimeUnit.SECONDS)) {
+            primitive.readState().accept(primitiveHandle);
+        }
+        assertThat(Files.readAllBytes(file)).isEqualTo(valid);
     }
 
     static List<PrimitiveOpener> primitives() {
