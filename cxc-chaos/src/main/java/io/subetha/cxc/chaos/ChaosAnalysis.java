@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -111,7 +112,20 @@ public final class ChaosAnalysis {
         Map<Kind, List<Long>> latencies = new EnumMap<>(Kind.class);
         List<Long> allLatencies = new ArrayList<>();
         List<String> excessiveGaps = new ArrayList<>();
+        List<String> starvedGaps = new ArrayList<>();
         List<String> missingSuccessors = new ArrayList<>();
+        Map<Long, long[]> lifetimes = new HashMap<>(); // reporter -> first, last record
+        Map<Long, List<ChaosRecord>> stallsByReporter = new HashMap<>();
+        for (ChaosRecord r : records) {
+            long[] life =
+                    lifetimes.computeIfAbsent(
+                            r.reporter(), k -> new long[] {r.nanos(), r.endNanos()});
+            life[0] = Math.min(life[0], r.nanos());
+            life[1] = Math.max(life[1], r.endNanos());
+            if (r.type() == Type.STALL) {
+                stallsByReporter.computeIfAbsent(r.reporter(), k -> new ArrayList<>()).add(r);
+            }
+        }
         for (ChaosEvent e : events) {
             ChaosRecord successor =
                     gains.stream()
@@ -154,7 +168,14 @@ public final class ChaosAnalysis {
             }
             long gap = successor.nanos() - from;
             if (gap > limit) {
-                excessiveGaps.add(
+                long unscheduled =
+                        unscheduled(
+                                lifetimes,
+                                stallsByReporter,
+                                e.victimPid(),
+                                from,
+                                successor.nanos());
+                String line =
                         e.kind()
                                 + " of pid "
                                 + e.victimPid()
@@ -166,7 +187,10 @@ public final class ChaosAnalysis {
                                 + (detectable != 0 ? "the fault was detectable" : "the signal")
                                 + ", limit "
                                 + millis(limit)
-                                + " ms");
+                                + " ms; every survivor's loop stalled at least "
+                                + millis(unscheduled)
+                                + " ms meanwhile";
+                (gap - unscheduled > limit ? excessiveGaps : starvedGaps).add(line);
             }
         }
 
@@ -287,6 +311,7 @@ public final class ChaosAnalysis {
                 expected,
                 splitBrainTerms,
                 excessiveGaps,
+                starvedGaps,
                 missingSuccessors,
                 accepted.size(),
                 loggedStaleRejections,
@@ -297,6 +322,34 @@ public final class ChaosAnalysis {
                 learnedByLedger,
                 learnedByTick,
                 pauseLearning);
+    }
+
+    /**
+     * How long, within {@code [from, to)}, even the best-scheduled survivor could not run: the
+     * least stall time (its loop woke more than a tick late, see {@link Type#STALL}) of the
+     * participants alive throughout. No survivor could tick during it, so it is the host's time,
+     * not the election's. 0 when some survivor did not stall.
+     */
+    private static long unscheduled(
+            Map<Long, long[]> lifetimes,
+            Map<Long, List<ChaosRecord>> stallsByReporter,
+            long victim,
+            long from,
+            long to) {
+        long least = Long.MAX_VALUE;
+        for (Map.Entry<Long, long[]> life : lifetimes.entrySet()) {
+            long pid = life.getKey();
+            if (pid == victim || life.getValue()[0] - from >= 0 || life.getValue()[1] - to <= 0) {
+                continue; // not a participant throughout the gap
+            }
+            long stalled = 0;
+            for (ChaosRecord stall : stallsByReporter.getOrDefault(pid, List.of())) {
+                long overlap = Math.min(stall.endNanos(), to) - Math.max(stall.nanos(), from);
+                stalled += Math.max(0, overlap);
+            }
+            least = Math.min(least, stalled);
+        }
+        return least == Long.MAX_VALUE ? 0 : least;
     }
 
     private static Map<Kind, ChaosReport.Percentiles> percentilesByKind(

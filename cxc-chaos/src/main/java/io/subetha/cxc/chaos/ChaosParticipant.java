@@ -142,8 +142,12 @@ public final class ChaosParticipant {
                     tick();
                     nextTick = now + tickNanos;
                 }
-                long wake = Math.min(nextTick, nextWork);
-                LockSupport.parkNanos(wake - System.nanoTime());
+                long due = Math.min(nextTick, nextWork);
+                LockSupport.parkNanos(due - System.nanoTime());
+                long woke = System.nanoTime();
+                if (woke - due > tickNanos) {
+                    record(new ChaosRecord(Type.STALL, believedTerm, pid, due, woke, "", pid));
+                }
             }
         } finally {
             stopped.countDown();

@@ -29,7 +29,12 @@ public record ChaosRecord(
         /** A non-leader saw the leader (or term) change. */
         OBSERVED,
         /** A leader offered work to the fenced ledger. */
-        WRITE
+        WRITE,
+        /**
+         * The reporter's loop woke more than a tick interval after it was due ({@code nanos}: due,
+         * {@code endNanos}: woke): it was frozen or not scheduled.
+         */
+        STALL
     }
 
     public String format() {

@@ -24,7 +24,10 @@ import java.util.Map;
  * @param expectedFailover per kind: the design expectation from the signal, used for a gap when the
  *     fault was never seen detectable
  * @param splitBrainTerms terms named with more than one PID (must be empty)
- * @param excessiveGaps gaps without a leader beyond the limit (must be empty)
+ * @param excessiveGaps gaps without a leader beyond the limit, after deducting the time no survivor
+ *     was scheduled (must be empty)
+ * @param starvedGaps gaps beyond the limit only because no survivor was scheduled (the host was
+ *     starved: every survivor's loop logged a stall)
  * @param missingSuccessors events after which no successor ever beat (must be empty)
  * @param acceptedWrites ledger writes accepted, from the logs
  * @param loggedStaleRejections ledger writes refused as stale, from the logs
@@ -50,6 +53,7 @@ public record ChaosReport(
         Map<Kind, Long> expectedFailover,
         List<String> splitBrainTerms,
         List<String> excessiveGaps,
+        List<String> starvedGaps,
         List<String> missingSuccessors,
         long acceptedWrites,
         long loggedStaleRejections,
@@ -149,7 +153,11 @@ public record ChaosReport(
                                 .append(ChaosAnalysis.millis(setup.tick().multipliedBy(2)))
                                 .append(" ms]\n"));
         s.append("split-brain terms:         ").append(splitBrainTerms.size()).append('\n');
-        s.append("gaps > 2x expected:        ").append(excessiveGaps.size()).append('\n');
+        s.append("gaps > 2x expected:        ")
+                .append(excessiveGaps.size())
+                .append(" (plus ")
+                .append(starvedGaps.size())
+                .append(" beyond it only while no survivor was scheduled)\n");
         s.append("events without successor:  ").append(missingSuccessors.size()).append('\n');
         s.append("ledger writes accepted:    ").append(acceptedWrites).append('\n');
         s.append("ledger stale rejections:   ")
@@ -170,6 +178,7 @@ public record ChaosReport(
                 .append('\n');
         appendAll(s, "split brain", splitBrainTerms);
         appendAll(s, "excessive gap", excessiveGaps);
+        appendAll(s, "starved gap", starvedGaps);
         appendAll(s, "no successor", missingSuccessors);
         appendAll(s, "ledger order", ledgerOrderViolations);
         appendAll(s, "paused", pauseLearning);

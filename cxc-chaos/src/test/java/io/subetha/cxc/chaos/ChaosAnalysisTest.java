@@ -74,6 +74,40 @@ class ChaosAnalysisTest {
     }
 
     @Test
+    void aGapLongOnlyWhileEverySurvivorStalledIsTheHostsNotTheElections() {
+        gained(1, 100, 0);
+        records.add(new ChaosRecord(Type.OBSERVED, 1, 100, 5 * MS, 5 * MS, "", 300));
+        records.add(new ChaosRecord(Type.STALL, -1, 200, 120 * MS, 230 * MS, "", 200));
+        records.add(new ChaosRecord(Type.STALL, -1, 300, 115 * MS, 200 * MS, "", 300));
+        gained(2, 200, 250);
+        records.add(new ChaosRecord(Type.OBSERVED, 2, 200, 260 * MS, 260 * MS, "", 300));
+        records.add(new ChaosRecord(Type.OBSERVED, 1, 100, 1 * MS, 1 * MS, "", 200));
+
+        // 140 ms after detection, but no survivor ran for 85 ms of it: 55 ms is the election's.
+        ChaosReport report = analyse(new ChaosEvent(Kind.KILL, 100, 1, 100 * MS, 110 * MS, 0));
+
+        assertThat(report.excessiveGaps()).isEmpty();
+        assertThat(report.starvedGaps()).hasSize(1);
+        assertThat(report.starvedGaps().get(0)).contains("stalled at least 85.0 ms");
+        assertThat(report.safe()).isTrue();
+    }
+
+    @Test
+    void oneSurvivorRunningFreelyMakesTheGapTheElections() {
+        gained(1, 100, 0);
+        records.add(new ChaosRecord(Type.OBSERVED, 1, 100, 5 * MS, 5 * MS, "", 300));
+        records.add(new ChaosRecord(Type.STALL, -1, 200, 120 * MS, 230 * MS, "", 200));
+        gained(2, 200, 250);
+        records.add(new ChaosRecord(Type.OBSERVED, 2, 200, 260 * MS, 260 * MS, "", 300));
+        records.add(new ChaosRecord(Type.OBSERVED, 1, 100, 1 * MS, 1 * MS, "", 200));
+
+        ChaosReport report = analyse(new ChaosEvent(Kind.KILL, 100, 1, 100 * MS, 110 * MS, 0));
+
+        assertThat(report.excessiveGaps()).hasSize(1);
+        assertThat(report.safe()).isFalse();
+    }
+
+    @Test
     void withoutDetectionAFreezeIsJudgedByTheDesignExpectation() {
         gained(1, 100, 0);
         gained(2, 200, 100 + 499); // limit: 2 x (grace 3 + 2) x 50 ms = 500 ms

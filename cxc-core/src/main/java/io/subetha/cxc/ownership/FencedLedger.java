@@ -35,7 +35,8 @@ import java.util.List;
  * </ul>
  *
  * <p>The high-water mark never goes down, and in the order the ledger accepts writes their terms
- * never decrease. Thread-safe; any number of processes may map the file.
+ * never decrease. A ledger belongs to one election file: terms restart at 1 in a new election, so
+ * recreate the ledger with it. Thread-safe; any number of processes may map the file.
  */
 public final class FencedLedger implements ObservedPrimitive, AutoCloseable {
 
