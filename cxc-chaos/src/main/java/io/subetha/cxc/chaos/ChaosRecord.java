@@ -31,8 +31,9 @@ public record ChaosRecord(
         /** A leader offered work to the fenced ledger. */
         WRITE,
         /**
-         * The reporter's loop woke more than a tick interval after it was due ({@code nanos}: due,
-         * {@code endNanos}: woke): it was frozen or not scheduled.
+         * The reporter's loop, parked until its next round was due, woke more than a tick interval
+         * late ({@code nanos}: when it asked to wake, {@code endNanos}: when it woke): it was
+         * frozen or the host did not schedule it. Time spent inside a tick never counts.
          */
         STALL
     }
