@@ -432,8 +432,10 @@ public final class MappedFiles {
             throw format(
                     path,
                     expected,
-                    "it holds a "
-                            + header.kindName()
+                    "it holds "
+                            + PrimitiveKind.ofCode(header.kindCode())
+                                    .map(kind -> "a " + kind)
+                                    .orElse("an unknown kind (code " + header.kindCode() + ")")
                             + ", not a "
                             + expected.kind()
                             + "; each primitive needs a file of its own");

@@ -1,4 +1,7 @@
-/** Ownership: who leads. {@link io.subetha.cxc.ownership.SharedLeaderElection}. */
+/**
+ * Ownership: who leads ({@link io.subetha.cxc.ownership.SharedLeaderElection}) and the fence that
+ * makes its term count downstream ({@link io.subetha.cxc.ownership.FencedLedger}).
+ */
 @NullMarked
 package io.subetha.cxc.ownership;
 
