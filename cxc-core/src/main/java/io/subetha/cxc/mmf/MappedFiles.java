@@ -303,8 +303,8 @@ public final class MappedFiles {
             throw new CxcFileAccessException(
                     "cannot open "
                             + path
-                            + " as a "
-                            + expected.kind()
+                            + " as "
+                            + expected.kind().withArticle()
                             + " file: it is a directory; remove it or choose another file name");
         }
         if (!attributes.isRegularFile()) {
@@ -434,10 +434,10 @@ public final class MappedFiles {
                     expected,
                     "it holds "
                             + PrimitiveKind.ofCode(header.kindCode())
-                                    .map(kind -> "a " + kind)
+                                    .map(PrimitiveKind::withArticle)
                                     .orElse("an unknown kind (code " + header.kindCode() + ")")
-                            + ", not a "
-                            + expected.kind()
+                            + ", not "
+                            + expected.kind().withArticle()
                             + "; each primitive needs a file of its own");
         }
         long bodyLength = header.bodyLength();
@@ -467,8 +467,8 @@ public final class MappedFiles {
                             + header.capacity()
                             + " and slot size "
                             + header.slotSize()
-                            + ", which a "
-                            + expected.kind()
+                            + ", which "
+                            + expected.kind().withArticle()
                             + " cannot have ("
                             + e.getMessage()
                             + ")");
@@ -530,8 +530,8 @@ public final class MappedFiles {
         return new CxcFormatException(
                 "cannot open "
                         + path
-                        + " as a "
-                        + expected.kind()
+                        + " as "
+                        + expected.kind().withArticle()
                         + " file (layout version "
                         + expected.layoutVersion()
                         + "): "

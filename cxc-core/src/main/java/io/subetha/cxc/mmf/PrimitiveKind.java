@@ -32,6 +32,11 @@ public enum PrimitiveKind {
         return displayName;
     }
 
+    /** "a leader-election", "an epoch-barrier": for messages. */
+    public String withArticle() {
+        return ("aeiou".indexOf(displayName.charAt(0)) >= 0 ? "an " : "a ") + displayName;
+    }
+
     public static Optional<PrimitiveKind> ofCode(int code) {
         for (PrimitiveKind kind : values()) {
             if (kind.code == code) {

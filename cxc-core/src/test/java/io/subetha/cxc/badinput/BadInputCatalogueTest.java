@@ -98,7 +98,7 @@ class BadInputCatalogueTest {
                         "header intact, body truncated",
                         (t, v, p) -> Files.write(t, Arrays.copyOf(v, v.length - 32)),
                         CxcFormatException.class,
-                        "but it is " + (HEADER_LENGTH + 32) + " bytes"),
+                        "bytes (truncated or corrupt)"),
                 new BadInput(
                         "random bytes",
                         (t, v, p) -> {
@@ -121,7 +121,7 @@ class BadInputCatalogueTest {
                         "another primitive's kind",
                         (t, v, p) -> Files.write(t, header(v, KIND_OFFSET, otherKind(p).code())),
                         CxcFormatException.class,
-                        ", not a "),
+                        ", not "),
                 new BadInput(
                         "unknown kind code",
                         (t, v, p) -> Files.write(t, header(v, KIND_OFFSET, 999)),
@@ -151,7 +151,7 @@ class BadInputCatalogueTest {
                         "capacity that lies",
                         (t, v, p) -> Files.write(t, header(v, CAPACITY_OFFSET, 1000)),
                         CxcFormatException.class,
-                        "declares capacity 1000"),
+                        "capacity 1000"),
                 new BadInput(
                         "slot size that lies",
                         (t, v, p) -> Files.write(t, header(v, SLOT_SIZE_OFFSET, 4096)),
@@ -300,7 +300,7 @@ class BadInputCatalogueTest {
 
     /** PID 0 (the "no process" value) and PIDs beyond u32 never reach the file. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("primitives")
+    @MethodSource("primitivesTakingPids")
     void pidZeroAndOutOfRangePidsAreRefusedWithoutWriting(PrimitiveOpener primitive)
             throws Exception {
         Path file = dir.resolve("p.cxc");
@@ -325,12 +325,67 @@ class BadInputCatalogueTest {
         }
     }
 
-    /**
-     * Capacity mismatch on open: no primitive in the list has a capacity yet, so the substrate's
-     * check is shown with a spec that has one (as the liveness primitives will).
-     */
+    /** Capacity mismatch on open, for the primitives that have a capacity. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("capacityMismatches")
+    void capacityMismatchOnOpenIsACapacityErrorAndLeavesTheFile(
+            String name, PrimitiveOpener primitive, OpenWithCapacity openWithCapacity)
+            throws Exception {
+        Path file = dir.resolve("sized.cxc");
+        primitive.create().apply(file, CxcFileOptions.defaults()).close();
+        Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+        FileBytes before = FileBytes.of(file);
+
+        Throwable thrown = catchThrowable(() -> openWithCapacity.open(file, 16).close());
+
+        assertThat(thrown)
+                .isInstanceOf(CxcCapacityException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("created with capacity " + PrimitiveOpener.CAPACITY)
+                .hasMessageContaining("expecting capacity 16");
+        assertThat(FileBytes.of(file).sameAs(before)).isTrue();
+        OBSERVED.put(
+                "capacity mismatch on open\t" + name,
+                "CxcCapacityException\t" + thrown.getMessage().replace(dir.toString(), "<dir>"));
+    }
+
+    @FunctionalInterface
+    interface OpenWithCapacity {
+        AutoCloseable open(Path path, int capacity);
+    }
+
+    static Stream<Arguments> capacityMismatches() {
+        return Stream.of(
+                Arguments.of(
+                        "heartbeat-table",
+                        opener("heartbeat-table"),
+                        (OpenWithCapacity)
+                                (path, capacity) ->
+                                        io.subetha.cxc.liveness.HeartbeatTable.open(
+                                                path, capacity, QUICK)),
+                Arguments.of(
+                        "epoch-barrier",
+                        opener("epoch-barrier"),
+                        (OpenWithCapacity)
+                                (path, capacity) ->
+                                        io.subetha.cxc.liveness.EpochBarrier.open(
+                                                path, capacity, QUICK)));
+    }
+
+    private static PrimitiveOpener opener(String name) {
+        return PrimitiveOpener.ALL.stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    static List<PrimitiveOpener> primitivesTakingPids() {
+        return PrimitiveOpener.ALL.stream().filter(PrimitiveOpener::takesPids).toList();
+    }
+
+    /** The substrate's own capacity check, with a spec of its own. */
     @Test
-    void capacityMismatchOnOpenIsACapacityErrorAndLeavesTheFile() throws Exception {
+    void substrateCapacityMismatchIsACapacityErrorAndLeavesTheFile() throws Exception {
         BodyLayout perSlot = (capacity, slotSize) -> 64L * Math.max(1, capacity);
         FileSpec eight = new FileSpec(PrimitiveKind.HEARTBEAT_TABLE, 1, 8, 0, perSlot);
         Path file = dir.resolve("table.cxc");
