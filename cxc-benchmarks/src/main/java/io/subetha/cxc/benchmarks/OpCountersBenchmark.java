@@ -2,6 +2,8 @@ package io.subetha.cxc.benchmarks;
 
 import io.subetha.cxc.observe.OpCounters;
 import io.subetha.cxc.ownership.SharedLeaderElection;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -16,7 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The op count every cxc fast path pays, alone. The public API offers no uncounted fast path, so
- * this row separates the cost: a leadership check ≈ the baseline read and compare + this.
+ * this row separates the cost: a leadership check ≈ the baseline read and compare + this. The floor
+ * row is the least any exact in-memory count can cost: one load, add and opaque store to a cell
+ * only this thread writes, with no lookup of the cell.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -31,6 +35,16 @@ public class OpCountersBenchmark {
     private final OpCounters counters =
             new OpCounters(
                     List.of("try_claim", "beat", "tick_epoch", "step_down", "read", "liveness"));
+
+    private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
+
+    /** Padded so the counted element has a cache line of its own. */
+    private final long[] cell = new long[16];
+
+    @Benchmark
+    public void floorIncrement() {
+        COUNT.setOpaque(cell, 8, cell[8] + 1);
+    }
 
     @Benchmark
     public void increment() {
