@@ -26,11 +26,13 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * What users pick for "run once per schedule tick" across processes: ShedLock's JDBC provider. Per
  * op, one lock and one unlock, as ShedLock does around each scheduled run. The database is the most
  * favourable one possible, an in-memory H2 reached through one reused connection (no network, no
- * pool, no disk), so this figure is ShedLock's floor.
+ * pool, no disk), so this figure is ShedLock's floor. Its deep stack (Spring transactions, JDBC,
+ * H2's SQL engine) takes several seconds to reach steady state, hence the longer warm-up; a real
+ * schedule locks once per tick and never runs this code hot, so real runs cost more.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
+@Warmup(iterations = 5, time = 5)
 @Measurement(iterations = 5, time = 2)
 @Fork(
         value = 3,
