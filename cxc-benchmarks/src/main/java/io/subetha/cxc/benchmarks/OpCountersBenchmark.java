@@ -32,11 +32,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class OpCountersBenchmark {
 
+    private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
+
     private final OpCounters counters =
             new OpCounters(
                     List.of("try_claim", "beat", "tick_epoch", "step_down", "read", "liveness"));
-
-    private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
 
     /** Padded so the counted element has a cache line of its own. */
     private final long[] cell = new long[16];
