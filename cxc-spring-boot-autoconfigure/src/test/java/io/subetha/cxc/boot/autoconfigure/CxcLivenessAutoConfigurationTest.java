@@ -21,10 +21,13 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationListener;
 
 /**
@@ -32,6 +35,7 @@ import org.springframework.context.ApplicationListener;
  * the endpoint's {@code participants}, {@code cxc.participants.live}, and {@code cxc.ops} for
  * primitives registered at any time.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class CxcLivenessAutoConfigurationTest {
 
     @TempDir Path temp;
@@ -52,12 +56,16 @@ class CxcLivenessAutoConfigurationTest {
         return temp.resolve("cxc");
     }
 
-    /** A PID no process has now. */
+    /**
+     * A PID no process (or thread) has now, below ours: the kernel hands out PIDs upwards, so it
+     * stays free for the test's length (above ours, a new thread of any process may take it).
+     */
     private static long deadPid() {
-        long pid = Pids.current() + 1;
-        while (Files.exists(Path.of("/proc", Long.toString(pid)))) {
-            pid++;
+        long pid = Pids.current() - 1;
+        while (pid > 1 && Files.exists(Path.of("/proc", Long.toString(pid)))) {
+            pid--;
         }
+        assertThat(pid).as("a free PID below ours").isGreaterThan(1);
         return pid;
     }
 
@@ -147,6 +155,42 @@ class CxcLivenessAutoConfigurationTest {
                                         .isEqualTo(1);
                             });
         }
+    }
+
+    @Test
+    void aSlotLostAfterAPauseIsRegisteredAgainOnTheNextTick(CapturedOutput output) {
+        Path file = directory().resolve("crew.heartbeat");
+        // An hour between ticks: this test runs each tick itself.
+        runner().withPropertyValues(
+                        "cxc.leader.tick-interval=1h",
+                        "cxc.heartbeat.name=crew",
+                        "cxc.heartbeat.capacity=2")
+                .run(
+                        context -> {
+                            assertThat(context).hasNotFailed();
+                            LeaderTicker ticker = context.getBean(LeaderTicker.class);
+                            ParticipantRegistration self =
+                                    context.getBean(ParticipantRegistration.class);
+                            int mine = self.slot();
+                            try (HeartbeatTable other = HeartbeatTable.open(file);
+                                    HeartbeatTable thief = HeartbeatTable.open(file)) {
+                                int othersSlot = other.register(Pids.current());
+                                // The table is full; one epoch on, every beat is stale under a
+                                // grace of 0, and the thief takes the first stale slot: ours.
+                                other.tickGlobalEpoch();
+                                assertThat(thief.register(Pids.current(), 0)).isEqualTo(mine);
+                                other.unregister(othersSlot);
+
+                                long failures = ticker.failedTicks();
+                                ticker.tick();
+                                assertThat(self.slot()).isEqualTo(othersSlot);
+                                assertThat(ticker.failedTicks()).isEqualTo(failures);
+                                assertThat(output).contains("registering again");
+                                assertThat(other.snapshot(othersSlot))
+                                        .hasValueSatisfying(
+                                                s -> assertThat(s.pid()).isEqualTo(Pids.current()));
+                            }
+                        });
     }
 
     @Test
