@@ -135,7 +135,7 @@ public class CxcAutoConfiguration {
                         election.getIfAvailable());
             }
 
-            private static void requireValidHeartbeat(CxcProperties.Heartbeat heartbeat) {
+            static void requireValidHeartbeat(CxcProperties.Heartbeat heartbeat) {
                 CxcDirectory.requireFileName(
                         "cxc.heartbeat.name",
                         heartbeat.getName(),
@@ -161,7 +161,7 @@ public class CxcAutoConfiguration {
             }
         }
 
-        private static void requireValidLeader(CxcProperties.Leader leader) {
+        static void requireValidLeader(CxcProperties.Leader leader) {
             requireValidTicking(leader);
             CxcDirectory.requireFileName(
                     "cxc.leader.name",

@@ -29,8 +29,10 @@ public class CxcProperties {
 
     /**
      * Whether to refuse a directory (or file) that another user owns or that group or others may
-     * write, and any symbolic link on the directory's path owned by someone other than you or root:
-     * whoever can write there can hijack leadership. Turn off only knowingly.
+     * write, a parent directory owned by someone other than you or root or that group or others may
+     * write unless it is sticky (as /tmp), and any symbolic link on the directory's path owned by
+     * someone other than you or root: whoever can write there can hijack leadership. Turn off only
+     * knowingly.
      */
     private boolean strictPermissions = true;
 

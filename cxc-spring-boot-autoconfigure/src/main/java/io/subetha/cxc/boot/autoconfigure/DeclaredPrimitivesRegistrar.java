@@ -5,7 +5,9 @@ import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.FailoverWatchdogDescriptor;
 import io.subetha.cxc.liveness.HeartbeatTable;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.PrimitiveRegistry;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -56,6 +58,18 @@ final class DeclaredPrimitivesRegistrar
         Environment env = requireNonNull(environment);
         BeanFactory beans = requireNonNull(beanFactory);
         CxcProperties properties = Binder.get(env).bindOrCreate("cxc", CxcProperties.class);
+        if (properties.getBarriers().isEmpty() && properties.getWatchdogs().isEmpty()) {
+            return;
+        }
+        // Whichever file is created first, every property is checked before it.
+        CxcDirectory.filePermissions(properties);
+        if (properties.getLeader().isEnabled()) {
+            CxcAutoConfiguration.LeaderConfiguration.requireValidLeader(properties.getLeader());
+            if (properties.getHeartbeat().isEnabled()) {
+                CxcAutoConfiguration.LeaderConfiguration.HeartbeatConfiguration
+                        .requireValidHeartbeat(properties.getHeartbeat());
+            }
+        }
         properties.getBarriers().forEach((name, barrier) -> check(name, barrier, registry));
         properties.getWatchdogs().forEach((name, watchdog) -> check(name, watchdog, properties));
         properties.getWatchdogs().keySet().forEach(name -> checkFree("watchdogs", name, registry));
@@ -116,14 +130,16 @@ final class DeclaredPrimitivesRegistrar
             BeanFactory beans,
             String name,
             CxcProperties.Barrier barrier) {
+        CxcFileOptions options = CxcDirectory.fileOptions(properties);
+        Path file = CxcDirectory.file(properties, environment, name + ".barrier");
         return beans.getBean(PrimitiveRegistry.class)
                 .register(
                         EpochBarrier.openOrCreate(
-                                CxcDirectory.file(properties, environment, name + ".barrier"),
+                                file,
                                 barrier.getCapacity(),
                                 barrier.getHeartbeatInterval(),
                                 barrier.getGraceEpochs(),
-                                CxcDirectory.fileOptions(properties)));
+                                options));
     }
 
     private static FailoverWatchdog openWatchdog(
@@ -133,13 +149,12 @@ final class DeclaredPrimitivesRegistrar
             String name,
             CxcProperties.Watchdog watchdog) {
         HeartbeatTable table = beans.getBean(HeartbeatTable.class);
+        CxcFileOptions options = CxcDirectory.fileOptions(properties);
+        Path file = CxcDirectory.file(properties, environment, name + ".watchdog");
         return beans.getBean(PrimitiveRegistry.class)
                 .register(
                         FailoverWatchdog.openOrCreate(
-                                CxcDirectory.file(properties, environment, name + ".watchdog"),
-                                table,
-                                watchdog.getWorkPerSlot(),
-                                CxcDirectory.fileOptions(properties)));
+                                file, table, watchdog.getWorkPerSlot(), options));
     }
 
     private static void check(

@@ -228,6 +228,17 @@ class CxcPropertyValidationTest {
     }
 
     @Test
+    void aBadLeaderValueStopsADeclaredBarrierFromWritingItsFile() {
+        FailureAnalysis analysis =
+                failure(
+                        dir(temp.resolve("d")),
+                        "cxc.leader.tick-interval=-1s",
+                        "cxc.barriers.phases.capacity=2");
+        assertThat(analysis.getDescription()).contains("'cxc.leader.tick-interval'");
+        assertThat(temp.resolve("d")).as("nothing written for a refused value").doesNotExist();
+    }
+
+    @Test
     void watchdogValuesRefused() {
         assertThat(
                         failure(dir(temp.resolve("d")), "cxc.watchdogs.jobs.work-per-slot=0")
