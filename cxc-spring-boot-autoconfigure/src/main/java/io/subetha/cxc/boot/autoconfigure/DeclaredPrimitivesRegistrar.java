@@ -70,47 +70,40 @@ final class DeclaredPrimitivesRegistrar
                         .requireValidHeartbeat(properties.getHeartbeat());
             }
         }
-        properties.getBarriers().forEach((name, barrier) -> check(name, barrier, registry));
-        properties.getWatchdogs().forEach((name, watchdog) -> check(name, watchdog, properties));
-        properties.getWatchdogs().keySet().forEach(name -> checkFree("watchdogs", name, registry));
+        Map<String, CxcProperties.Barrier> barriers = properties.getBarriers();
+        Map<String, CxcProperties.Watchdog> watchdogs = properties.getWatchdogs();
+        barriers.forEach((name, barrier) -> check(name, barrier, registry));
+        watchdogs.forEach((name, watchdog) -> check(name, watchdog, properties, registry));
 
-        properties
-                .getBarriers()
-                .forEach(
-                        (name, barrier) ->
-                                register(
-                                        registry,
-                                        name,
-                                        EpochBarrier.class,
-                                        () -> openBarrier(properties, env, beans, name, barrier)));
+        for (Map.Entry<String, CxcProperties.Barrier> barrier : barriers.entrySet()) {
+            String name = barrier.getKey();
+            register(
+                    registry,
+                    name,
+                    EpochBarrier.class,
+                    () -> openBarrier(properties, env, beans, name, barrier.getValue()));
+        }
         Map<String, Long> graceEpochs = new LinkedHashMap<>();
-        properties
-                .getWatchdogs()
-                .forEach(
-                        (name, watchdog) -> {
-                            graceEpochs.put(name, watchdog.getGraceEpochs());
-                            register(
-                                    registry,
-                                    name,
-                                    FailoverWatchdog.class,
-                                    () -> openWatchdog(properties, env, beans, name, watchdog));
-                        });
+        for (Map.Entry<String, CxcProperties.Watchdog> watchdog : watchdogs.entrySet()) {
+            String name = watchdog.getKey();
+            graceEpochs.put(name, watchdog.getValue().getGraceEpochs());
+            register(
+                    registry,
+                    name,
+                    FailoverWatchdog.class,
+                    () -> openWatchdog(properties, env, beans, name, watchdog.getValue()));
+        }
         if (!graceEpochs.isEmpty() && !registry.containsBeanDefinition(WATCHDOG_SCANNER)) {
             register(
                     registry,
                     WATCHDOG_SCANNER,
                     WatchdogScanner.class,
                     () -> {
-                        Map<String, FailoverWatchdog> watchdogs = new LinkedHashMap<>();
-                        graceEpochs
-                                .keySet()
-                                .forEach(
-                                        name ->
-                                                watchdogs.put(
-                                                        name,
-                                                        beans.getBean(
-                                                                name, FailoverWatchdog.class)));
-                        return new WatchdogScanner(watchdogs, graceEpochs);
+                        Map<String, FailoverWatchdog> scanned = new LinkedHashMap<>();
+                        for (String name : graceEpochs.keySet()) {
+                            scanned.put(name, beans.getBean(name, FailoverWatchdog.class));
+                        }
+                        return new WatchdogScanner(scanned, graceEpochs);
                     });
         }
     }
@@ -197,13 +190,17 @@ final class DeclaredPrimitivesRegistrar
     }
 
     private static void check(
-            String name, CxcProperties.Watchdog watchdog, CxcProperties properties) {
+            String name,
+            CxcProperties.Watchdog watchdog,
+            CxcProperties properties,
+            BeanDefinitionRegistry registry) {
         String prefix = "cxc.watchdogs." + name;
         CxcDirectory.requireFileName(
                 prefix,
                 name,
                 "Name the watchdog e.g. cxc.watchdogs.jobs.grace-epochs=3; it is the bean's name"
                         + " and the file {cxc.directory}/{name}.watchdog.");
+        checkFree("watchdogs", name, registry);
         if (properties.getBarriers().containsKey(name)) {
             throw new InvalidCxcPropertyException(
                     prefix,
