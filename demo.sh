@@ -85,12 +85,13 @@ done
 
 show() {
     local port json
-    printf '    %-6s %-8s %-7s %-6s %s\n' port pid leads term leader
+    printf '    %-6s %-8s %-7s %-6s %-8s %s\n' port pid leads term leader "live participants"
     for port in "$@"; do
         json=$(fetch "$port")
-        printf '    %-6s %-8s %-7s %-6s %s\n' "$port" \
+        printf '    %-6s %-8s %-7s %-6s %-8s %s\n' "$port" \
             "$(sed -n 's/^{"pid":\([0-9]*\).*/\1/p' <<<"$json")" \
-            "$(field self "$json")" "$(field term "$json")" "$(field pid "$json")"
+            "$(field self "$json")" "$(field term "$json")" "$(field pid "$json")" \
+            "$(grep -o '"alive":true' <<<"$json" | wc -l) of $(grep -o '"alive":' <<<"$json" | wc -l)"
     done
 }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +27,44 @@ class PrimitiveRegistryTest {
 
         raw.close();
         assertThat(registry.primitives()).isEmpty();
+    }
+
+    @Test
+    void aSubscriberSeesThePrimitivesRegisteredBeforeAndAfterUntilItUnsubscribes() {
+        PrimitiveRegistry registry = new PrimitiveRegistry();
+        try (SharedLeaderElection before =
+                        registry.register(SharedLeaderElection.create(dir.resolve("before.cxc")));
+                SharedLeaderElection after = SharedLeaderElection.create(dir.resolve("after.cxc"));
+                SharedLeaderElection late = SharedLeaderElection.create(dir.resolve("late.cxc"))) {
+            List<ObservedPrimitive> seen = new CopyOnWriteArrayList<>();
+            PrimitiveRegistry.Subscription subscription = registry.subscribe(seen::add);
+            assertThat(seen).containsExactly(before);
+
+            registry.register(after);
+            registry.register(after); // already registered: not told again
+            assertThat(seen).containsExactly(before, after);
+
+            subscription.close();
+            registry.register(late);
+            assertThat(seen).containsExactly(before, after);
+            assertThat(registry.primitives()).containsExactly(before, after, late);
+        }
+    }
+
+    @Test
+    void aFailingSubscriberDoesNotFailTheRegistration() {
+        PrimitiveRegistry registry = new PrimitiveRegistry();
+        List<ObservedPrimitive> seen = new CopyOnWriteArrayList<>();
+        registry.subscribe(
+                p -> {
+                    throw new IllegalStateException("broken observer");
+                });
+        registry.subscribe(seen::add);
+        try (SharedLeaderElection election =
+                registry.register(SharedLeaderElection.create(dir.resolve("a.cxc")))) {
+            assertThat(registry.primitives()).containsExactly(election);
+            assertThat(seen).containsExactly(election);
+        }
     }
 
     @Test

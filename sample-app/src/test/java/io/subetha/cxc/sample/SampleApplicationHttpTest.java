@@ -80,6 +80,17 @@ class SampleApplicationHttpTest {
         assertThat(election.get("ops").get("beat").asLong()).isPositive();
         assertThat(election.get("ops").get("try_claim").asLong()).isPositive();
 
+        // The only participant in the heartbeat table: this one, alive and leading.
+        JsonNode participants = cxc.get("participants");
+        assertThat(participants).hasSize(1);
+        JsonNode self = participants.get(0);
+        assertThat(self.get("pid").asLong()).isEqualTo(pid);
+        assertThat(self.get("alive").asBoolean()).isTrue();
+        assertThat(self.get("leader").asBoolean()).isTrue();
+        assertThat(self.get("slot").asInt()).isNotNegative();
+        assertThat(self.get("lastBeat").isNumber()).isTrue();
+        assertThat(self.get("lagEpochs").isNumber()).isTrue();
+
         // The bookkeeping job runs here: this process leads.
         await().atMost(Duration.ofSeconds(10)).until(() -> job.runs() >= 2);
     }
@@ -94,7 +105,7 @@ class SampleApplicationHttpTest {
     }
 
     @Test
-    void prometheusHasTheFiveMetrics() throws Exception {
+    void prometheusHasTheCxcMetrics() throws Exception {
         String scrape = get("/actuator/prometheus");
         assertThat(scrape)
                 .contains(
@@ -102,6 +113,9 @@ class SampleApplicationHttpTest {
                         "\ncxc_leader_self 1.0",
                         "\ncxc_leader_heartbeat_lag_epochs ",
                         "\ncxc_epoch ",
+                        "\ncxc_participants_live 1.0",
+                        "cxc_ops_total{kind=\"heartbeat-table\",op=\"beat\","
+                                + "primitive=\"participants.heartbeat\"}",
                         "cxc_ops_total{kind=\"leader-election\",op=\"beat\","
                                 + "primitive=\"leader.cxc\"}");
     }

@@ -16,11 +16,15 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongPredicate;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,10 +32,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Three sample JVMs share one cxc directory: exactly one leads; SIGKILL it and a survivor takes
- * over; stop the new leader gracefully and the last one takes over within about a tick; the term
- * only rises. Failover is timed twice: in the election file (this test maps it too, as an observer)
- * and over HTTP, as an operator would see it.
+ * Three sample JVMs share one cxc directory: exactly one leads and each lists all three as live
+ * participants; SIGKILL the leader and a survivor takes over, and each survivor lists two live
+ * participants and the killed one not alive; stop the new leader gracefully and the last one takes
+ * over within about a tick; the term only rises. Failover is timed twice: in the election file
+ * (this test maps it too, as an observer) and over HTTP, as an operator would see it.
  */
 class SampleMultiProcessTest {
 
@@ -87,6 +92,8 @@ class SampleMultiProcessTest {
         // Exactly one leads, and every instance agrees on which.
         ChildJvm first = awaitOneLeader(ports);
         long firstTerm = cxc(ports.get(first)).get("leader").get("term").asLong();
+        // Each lists all three as live participants, the leader marked.
+        awaitParticipants(ports, ports.keySet(), List.of(), first);
         awaitBookkeeping(first, firstTerm);
 
         try (SharedLeaderElection election = SharedLeaderElection.open(leaderFile(directory))) {
@@ -103,6 +110,8 @@ class SampleMultiProcessTest {
             first.kill(); // reaped
             ChildJvm second = awaitOneLeader(survivors);
             long secondTerm = cxc(survivors.get(second)).get("leader").get("term").asLong();
+            // The killed one never unregistered: its slot stays, listed as not alive.
+            awaitParticipants(survivors, survivors.keySet(), List.of(first), second);
             assertThat(secondTerm).isGreaterThan(firstTerm);
             awaitBookkeeping(second, secondTerm);
             report(
@@ -169,6 +178,47 @@ class SampleMultiProcessTest {
                             return true;
                         });
         return leader[0];
+    }
+
+    /**
+     * Awaits every instance in {@code ports} listing exactly {@code live} as live participants,
+     * each of {@code dead} as a participant not alive, and {@code leader} alone as the leader.
+     */
+    private void awaitParticipants(
+            Map<ChildJvm, Integer> ports,
+            Collection<ChildJvm> live,
+            Collection<ChildJvm> dead,
+            ChildJvm leader) {
+        Set<Long> livePids = live.stream().map(ChildJvm::pid).collect(Collectors.toSet());
+        Set<Long> deadPids = dead.stream().map(ChildJvm::pid).collect(Collectors.toSet());
+        for (Map.Entry<ChildJvm, Integer> entry : ports.entrySet()) {
+            await("participants listed by " + entry.getKey())
+                    .atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(100))
+                    .untilAsserted(
+                            () -> {
+                                JsonNode state = cxc(entry.getValue());
+                                assertThat(state).isNotNull();
+                                Set<Long> alive = new HashSet<>();
+                                Set<Long> notAlive = new HashSet<>();
+                                Set<Long> leaders = new HashSet<>();
+                                for (JsonNode participant : state.get("participants")) {
+                                    long pid = participant.get("pid").asLong();
+                                    (participant.get("alive").asBoolean() ? alive : notAlive)
+                                            .add(pid);
+                                    if (participant.get("leader").asBoolean()) {
+                                        leaders.add(pid);
+                                    }
+                                    assertThat(participant.get("lagEpochs").asLong())
+                                            .isNotNegative();
+                                    assertThat(participant.has("slot")).isTrue();
+                                    assertThat(participant.has("lastBeat")).isTrue();
+                                }
+                                assertThat(alive).isEqualTo(livePids);
+                                assertThat(notAlive).containsAll(deadPids);
+                                assertThat(leaders).containsExactly(leader.pid());
+                            });
+        }
     }
 
     /** Awaits the {@code @LeaderOnly} bookkeeping job's run by {@code child} under {@code term}. */

@@ -3,6 +3,7 @@ package io.subetha.cxc.boot.autoconfigure;
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.LeaderOnlyAdvisor;
+import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import io.subetha.cxc.ownership.ElectionParticipant;
@@ -10,7 +11,6 @@ import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.regex.Pattern;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,17 +21,20 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 /**
  * The core of cxc: the primitive registry, the shared leader election in {@code cxc.directory}, its
- * ticker, the {@link CxcLeadership} facade and {@code @LeaderOnly}. Every bean backs off when the
- * application defines its own.
+ * ticker, the participants' heartbeat table beaten on each tick, the {@link CxcLeadership} facade,
+ * {@code @LeaderOnly}, and the barriers and watchdogs declared under {@code cxc.barriers} and
+ * {@code cxc.watchdogs}. Every bean backs off when the application defines its own.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(CxcProperties.class)
+@Import(DeclaredPrimitivesRegistrar.class)
 public class CxcAutoConfiguration {
 
     /** The process-wide registry, so primitives the application registers show up too. */
@@ -45,34 +48,15 @@ public class CxcAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "cxc.leader.enabled", matchIfMissing = true)
     static class LeaderConfiguration {
 
-        private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]*");
-
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         SharedLeaderElection cxcLeaderElection(
                 CxcProperties properties, Environment environment, PrimitiveRegistry registry) {
             // Every leader property is checked before anything is written to the directory.
-            requireValidTicking(properties.getLeader());
+            requireValidLeader(properties.getLeader());
             String name = properties.getLeader().getName();
-            if (!FILE_NAME.matcher(name).matches()) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.name",
-                        name,
-                        "it must be a plain file name: letters, digits, '.', '_' or '-', not"
-                                + " starting with '.'",
-                        "Set cxc.leader.name to e.g. leader (the default); the file is"
-                                + " {cxc.directory}/{name}.cxc.");
-            }
-            CxcFileOptions options =
-                    new CxcFileOptions(
-                            CxcDirectory.filePermissions(properties),
-                            CxcFileOptions.OWNER_ONLY_DIRECTORY,
-                            CxcFileOptions.DEFAULT_INITIALISATION_TIMEOUT);
-            boolean strict = properties.isStrictPermissions();
-            Path directory =
-                    CxcDirectory.prepare(CxcDirectory.resolve(properties, environment), strict);
-            Path file = directory.resolve(name + ".cxc");
-            CxcDirectory.checkFile(file, strict);
+            CxcFileOptions options = CxcDirectory.fileOptions(properties);
+            Path file = CxcDirectory.file(properties, environment, name + ".cxc");
             return registry.register(SharedLeaderElection.openOrCreate(file, options));
         }
 
@@ -102,6 +86,88 @@ public class CxcAutoConfiguration {
         @ConditionalOnMissingBean
         CxcLeadership cxcLeadership(LeaderTicker ticker) {
             return new TickerLeadership(ticker);
+        }
+
+        /**
+         * The participants' heartbeat table: this process registers in it and beats on each tick,
+         * so every participant can tell which of the others are alive.
+         */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnBooleanProperty(name = "cxc.heartbeat.enabled", matchIfMissing = true)
+        static class HeartbeatConfiguration {
+
+            @Bean(destroyMethod = "close")
+            @ConditionalOnMissingBean
+            HeartbeatTable cxcHeartbeatTable(
+                    CxcProperties properties, Environment environment, PrimitiveRegistry registry) {
+                // Whichever file is created first, every property is checked before it.
+                requireValidLeader(properties.getLeader());
+                CxcProperties.Heartbeat heartbeat = properties.getHeartbeat();
+                requireValidHeartbeat(heartbeat);
+                CxcFileOptions options = CxcDirectory.fileOptions(properties);
+                Path file =
+                        CxcDirectory.file(
+                                properties, environment, heartbeat.getName() + ".heartbeat");
+                return registry.register(
+                        HeartbeatTable.openOrCreate(file, heartbeat.getCapacity(), options));
+            }
+
+            @Bean
+            @ConditionalOnMissingBean
+            ParticipantRegistration cxcParticipantRegistration(
+                    HeartbeatTable table, CxcProperties properties) {
+                return new ParticipantRegistration(
+                        table,
+                        Pids.current(),
+                        properties.getHeartbeat().getGraceEpochs(),
+                        properties.getLeader().getTickInterval());
+            }
+
+            @Bean
+            @ConditionalOnMissingBean
+            CxcParticipants cxcParticipants(
+                    HeartbeatTable table,
+                    CxcProperties properties,
+                    ObjectProvider<SharedLeaderElection> election) {
+                return new CxcParticipants(
+                        table,
+                        properties.getHeartbeat().getGraceEpochs(),
+                        election.getIfAvailable());
+            }
+
+            static void requireValidHeartbeat(CxcProperties.Heartbeat heartbeat) {
+                CxcDirectory.requireFileName(
+                        "cxc.heartbeat.name",
+                        heartbeat.getName(),
+                        "Set cxc.heartbeat.name to e.g. participants (the default); the file is"
+                                + " {cxc.directory}/{name}.heartbeat.");
+                int capacity = heartbeat.getCapacity();
+                if (capacity < 1 || capacity > HeartbeatTable.IN_FLIGHT_SLOTS) {
+                    throw new InvalidCxcPropertyException(
+                            "cxc.heartbeat.capacity",
+                            capacity,
+                            "it must be 1.." + HeartbeatTable.IN_FLIGHT_SLOTS,
+                            "Set cxc.heartbeat.capacity to the most processes that take part at"
+                                    + " once, e.g. 64 (the default).");
+                }
+                if (heartbeat.getGraceEpochs() < 0) {
+                    throw new InvalidCxcPropertyException(
+                            "cxc.heartbeat.grace-epochs",
+                            heartbeat.getGraceEpochs(),
+                            "it must be 0 or more",
+                            "Set cxc.heartbeat.grace-epochs to the ticks a participant may miss"
+                                    + " before it counts as not alive, e.g. 3 (the default).");
+                }
+            }
+        }
+
+        static void requireValidLeader(CxcProperties.Leader leader) {
+            requireValidTicking(leader);
+            CxcDirectory.requireFileName(
+                    "cxc.leader.name",
+                    leader.getName(),
+                    "Set cxc.leader.name to e.g. leader (the default); the file is"
+                            + " {cxc.directory}/{name}.cxc.");
         }
 
         private static void requireValidTicking(CxcProperties.Leader leader) {

@@ -1,6 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.springframework.core.env.Environment;
 
 /**
@@ -32,12 +34,20 @@ final class CxcDirectory {
             PosixFilePermissions.fromString("rwx------");
     private static final Set<PosixFilePermission> WRITE_BY_OTHERS =
             Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
+    private static final int GROUP_OR_OTHERS_WRITE = 0020 | 0002;
+    private static final int STICKY = 01000;
+    private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]*");
     private static final String OPT_OUT =
             " To accept it knowingly, set cxc.strict-permissions=false.";
 
     private CxcDirectory() {}
 
-    /** {@code cxc.directory}, or the per-application default. */
+    /**
+     * {@code cxc.directory}, or the per-user, per-application default {@code
+     * /dev/shm/cxc-<uid>/<application>}. Per user, as tmux's {@code /tmp/tmux-<uid>}: a parent
+     * shared by all users would have to be world-writable, and the first user to create it
+     * owner-only would lock every other user out.
+     */
     static Path resolve(CxcProperties properties, Environment environment) {
         Path configured = properties.getDirectory();
         if (configured != null) {
@@ -55,7 +65,46 @@ final class CxcDirectory {
                 Files.isDirectory(shm)
                         ? shm
                         : Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
-        return base.resolve("cxc").resolve(folder);
+        return base.resolve("cxc-" + currentUid()).resolve(folder);
+    }
+
+    /**
+     * Refuses a name that is not a plain file name: the base name of a cxc file (and, for barriers
+     * and watchdogs, a bean name) must not climb out of the directory or hide itself.
+     *
+     * @param property the property, as {@code application.properties} spells it
+     * @param action what to do instead
+     */
+    static void requireFileName(String property, String name, String action) {
+        if (!FILE_NAME.matcher(name).matches()) {
+            throw new InvalidCxcPropertyException(
+                    property,
+                    name,
+                    "it must be a plain file name: letters, digits, '.', '_' or '-', not starting"
+                            + " with '.'",
+                    action);
+        }
+    }
+
+    /** The options of every file cxc creates: {@code cxc.file-permissions}, owner-only levels. */
+    static CxcFileOptions fileOptions(CxcProperties properties) {
+        return new CxcFileOptions(
+                filePermissions(properties),
+                CxcFileOptions.OWNER_ONLY_DIRECTORY,
+                CxcFileOptions.DEFAULT_INITIALISATION_TIMEOUT);
+    }
+
+    /**
+     * Prepares the directory ({@link #prepare}) and checks the file {@code fileName} in it ({@link
+     * #checkFile}), so every cxc file gets the election file's checks.
+     *
+     * @return the file's path, absolute
+     */
+    static Path file(CxcProperties properties, Environment environment, String fileName) {
+        boolean strict = properties.isStrictPermissions();
+        Path file = prepare(resolve(properties, environment), strict).resolve(fileName);
+        checkFile(file, strict);
+        return file;
     }
 
     /** Parses and checks {@code cxc.file-permissions}. */
@@ -94,7 +143,8 @@ final class CxcDirectory {
      * Creates the directory if missing (each new level {@code rwx------}) and checks it: no
      * symbolic link on its path owned by anyone but the current user or root, a directory (not a
      * file), writable by its owner, and, when strict, owned by the current user and not writable by
-     * group or others.
+     * group or others, below parents owned by the current user or root that group and others may
+     * not write unless they are sticky (as {@code /tmp} and {@code /dev/shm} are).
      *
      * @return the directory, absolute
      */
@@ -131,6 +181,9 @@ final class CxcDirectory {
                                 ? "it is a file, not a directory"
                                 : walked + " on its path is a file, not a directory",
                         "Point cxc.directory at a directory, or remove the file.");
+            }
+            if (strict && !walked.equals(absolute)) {
+                checkAncestor(walked, directory, uid);
             }
         }
         PosixFileAttributes attributes = attributes(absolute, directory);
@@ -172,6 +225,56 @@ final class CxcDirectory {
                     "Run chmod u+w " + absolute + ", or choose another directory.");
         }
         return absolute;
+    }
+
+    /**
+     * A directory above the cxc directory: whoever may rename entries in it may swap the cxc
+     * directory for one of their own. So, as ssh's {@code StrictModes}: owned by you or root, and
+     * not writable by group or others unless sticky ({@code /tmp}, {@code /dev/shm}: there only an
+     * entry's owner may rename it).
+     */
+    private static void checkAncestor(Path ancestor, Path configured, int uid) {
+        int owner = uid(ancestor);
+        if (owner != uid && owner != 0) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    configured,
+                    ancestor
+                            + " on its path is owned by uid "
+                            + owner
+                            + ", neither you (uid "
+                            + uid
+                            + ") nor root: its owner can replace everything below it",
+                    "Use a directory whose parents are yours or root's." + OPT_OUT);
+        }
+        int mode = mode(ancestor, configured);
+        if ((mode & GROUP_OR_OTHERS_WRITE) != 0 && (mode & STICKY) == 0) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    configured,
+                    ancestor
+                            + " on its path may be written by group or others and is not sticky"
+                            + " (mode "
+                            + Integer.toOctalString(mode & 07777)
+                            + "): they can rename the cxc directory away and put their own in its"
+                            + " place",
+                    "Run chmod go-w "
+                            + ancestor
+                            + " (or chmod +t, as /tmp), or choose another directory."
+                            + OPT_OUT);
+        }
+    }
+
+    private static int mode(Path path, Path configured) {
+        try {
+            return (Integer) Files.getAttribute(path, "unix:mode");
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            throw new InvalidCxcPropertyException(
+                    DIRECTORY,
+                    configured,
+                    "cannot read the mode of " + path + ": " + e,
+                    "Use a directory on a POSIX file system, such as /dev/shm or /tmp.");
+        }
     }
 
     /**

@@ -14,9 +14,10 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
- * {@code /actuator/cxc}: who leads, under which term, how fresh its heartbeat is, and every
- * registered primitive with this process's op counts. {@code POST} steps this process down if it
- * leads and answers with the new state.
+ * {@code /actuator/cxc}: who leads, under which term, how fresh its heartbeat is, every participant
+ * in the heartbeat table (alive or not, how far behind), and every registered primitive with this
+ * process's op counts. {@code POST} steps this process down if it leads and answers with the new
+ * state.
  */
 @Endpoint(id = "cxc")
 public class CxcEndpoint {
@@ -24,16 +25,22 @@ public class CxcEndpoint {
     private final PrimitiveRegistry registry;
     private final @Nullable LeaderTicker ticker;
     private final @Nullable Path directory;
+    private final @Nullable CxcParticipants participants;
 
     /**
      * @param ticker null when this process takes no part in the election
      * @param directory the cxc directory, or null to take the election file's
+     * @param participants null when there is no heartbeat table
      */
     public CxcEndpoint(
-            PrimitiveRegistry registry, @Nullable LeaderTicker ticker, @Nullable Path directory) {
+            PrimitiveRegistry registry,
+            @Nullable LeaderTicker ticker,
+            @Nullable Path directory,
+            @Nullable CxcParticipants participants) {
         this.registry = registry;
         this.ticker = ticker;
         this.directory = directory;
+        this.participants = participants;
     }
 
     @ReadOperation
@@ -46,7 +53,11 @@ public class CxcEndpoint {
             dir = ticker.election().file().getParent();
         }
         return new CxcDescriptor(
-                Pids.current(), dir == null ? null : dir.toString(), leader, primitives);
+                Pids.current(),
+                dir == null ? null : dir.toString(),
+                leader,
+                participants == null ? List.of() : participants.participants(),
+                primitives);
     }
 
     @WriteOperation
@@ -84,11 +95,16 @@ public class CxcEndpoint {
                 primitive.opCounts());
     }
 
-    /** The endpoint's answer. */
+    /**
+     * The endpoint's answer.
+     *
+     * @param participants the heartbeat table's held slots, empty when there is none
+     */
     public record CxcDescriptor(
             long pid,
             @Nullable String directory,
             @Nullable LeaderDescriptor leader,
+            List<CxcParticipants.Participant> participants,
             List<PrimitiveDescriptor> primitives) {}
 
     /**

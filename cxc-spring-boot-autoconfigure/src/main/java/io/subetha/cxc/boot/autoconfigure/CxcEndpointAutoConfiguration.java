@@ -26,11 +26,13 @@ public class CxcEndpointAutoConfiguration {
             PrimitiveRegistry registry,
             ObjectProvider<LeaderTicker> ticker,
             ObjectProvider<CxcProperties> properties,
+            ObjectProvider<CxcParticipants> participants,
             Environment environment) {
         CxcProperties props = properties.getIfAvailable();
         return new CxcEndpoint(
                 registry,
                 ticker.getIfAvailable(),
-                props == null ? null : CxcDirectory.resolve(props, environment));
+                props == null ? null : CxcDirectory.resolve(props, environment),
+                participants.getIfAvailable());
     }
 }

@@ -9,21 +9,34 @@ import io.subetha.cxc.observe.OpCounters;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
- * cxc's meters: the leader's term, whether this process leads, the leader's heartbeat lag and the
- * global epoch (gauges read from the mapped file at scrape time), and {@code cxc.ops}, one function
- * counter per op of each primitive registered when the registry is bound.
+ * cxc's meters: the leader's term, whether this process leads, the leader's heartbeat lag, the
+ * global epoch and the live participants (gauges read from the mapped files at scrape time), and
+ * {@code cxc.ops}, one function counter per op of each registered primitive.
+ *
+ * <p>{@code cxc.ops} follows the registry: the binder {@linkplain PrimitiveRegistry#subscribe
+ * subscribes} to it, so a primitive registered after the meters were bound (a barrier bean created
+ * lazily, a primitive the application opens at run time) is metered the moment it is registered,
+ * not at some later re-sync. Closing the binder (with its context) unsubscribes, so a long-lived
+ * registry such as {@link PrimitiveRegistry#global()} does not keep meters of a closed context.
  */
-class CxcMeterBinder implements MeterBinder {
+class CxcMeterBinder implements MeterBinder, AutoCloseable {
 
     private final PrimitiveRegistry primitives;
     private final @Nullable LeaderTicker ticker;
+    private final @Nullable CxcParticipants participants;
+    private final List<PrimitiveRegistry.Subscription> subscriptions = new CopyOnWriteArrayList<>();
 
-    CxcMeterBinder(PrimitiveRegistry primitives, @Nullable LeaderTicker ticker) {
+    CxcMeterBinder(
+            PrimitiveRegistry primitives,
+            @Nullable LeaderTicker ticker,
+            @Nullable CxcParticipants participants) {
         this.primitives = primitives;
         this.ticker = ticker;
+        this.participants = participants;
     }
 
     @Override
@@ -49,18 +62,36 @@ class CxcMeterBinder implements MeterBinder {
                     .strongReference(true)
                     .register(registry);
         }
-        for (ObservedPrimitive primitive : primitives.primitives()) {
-            OpCounters counters = primitive.opCounters();
-            List<String> ops = counters.opNames();
-            for (int i = 0; i < ops.size(); i++) {
-                int op = i + 1;
-                FunctionCounter.builder("cxc.ops", counters, c -> c.get(op))
-                        .description("Operations of a cxc primitive by this process")
-                        .tag("primitive", primitive.name())
-                        .tag("kind", primitive.kind().displayName())
-                        .tag("op", ops.get(i))
-                        .register(registry);
-            }
+        if (participants != null) {
+            Gauge.builder("cxc.participants.live", participants, CxcParticipants::liveCount)
+                    .description(
+                            "Participants in the heartbeat table that are alive: beat within the"
+                                    + " grace, process not known dead")
+                    .strongReference(true)
+                    .register(registry);
         }
+        subscriptions.add(primitives.subscribe(primitive -> bindOps(primitive, registry)));
+    }
+
+    /** Idempotent: registering a meter with an existing id returns the existing one. */
+    private static void bindOps(ObservedPrimitive primitive, MeterRegistry registry) {
+        OpCounters counters = primitive.opCounters();
+        List<String> ops = counters.opNames();
+        for (int i = 0; i < ops.size(); i++) {
+            int op = i + 1;
+            FunctionCounter.builder("cxc.ops", counters, c -> c.get(op))
+                    .description("Operations of a cxc primitive by this process")
+                    .tag("primitive", primitive.name())
+                    .tag("kind", primitive.kind().displayName())
+                    .tag("op", ops.get(i))
+                    .register(registry);
+        }
+    }
+
+    /** Stops metering primitives registered from now on. */
+    @Override
+    public void close() {
+        subscriptions.forEach(PrimitiveRegistry.Subscription::close);
+        subscriptions.clear();
     }
 }

@@ -20,7 +20,10 @@ public class CxcMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "cxcMeterBinder")
-    MeterBinder cxcMeterBinder(PrimitiveRegistry registry, ObjectProvider<LeaderTicker> ticker) {
-        return new CxcMeterBinder(registry, ticker.getIfAvailable());
+    MeterBinder cxcMeterBinder(
+            PrimitiveRegistry registry,
+            ObjectProvider<LeaderTicker> ticker,
+            ObjectProvider<CxcParticipants> participants) {
+        return new CxcMeterBinder(registry, ticker.getIfAvailable(), participants.getIfAvailable());
     }
 }

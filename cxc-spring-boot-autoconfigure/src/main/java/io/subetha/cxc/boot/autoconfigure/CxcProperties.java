@@ -2,10 +2,15 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/** Configuration of cxc: where the files live and how the leader election runs. */
+/**
+ * Configuration of cxc: where the files live, how the leader election runs, the participants'
+ * heartbeat table, and the barriers and watchdogs declared by name.
+ */
 @ConfigurationProperties("cxc")
 public class CxcProperties {
 
@@ -14,8 +19,8 @@ public class CxcProperties {
 
     /**
      * Directory of the cxc files, shared by every process that coordinates through them. Default:
-     * /dev/shm/cxc/{spring.application.name, or "application"} where /dev/shm exists, else the same
-     * under java.io.tmpdir.
+     * /dev/shm/cxc-{uid}/{spring.application.name, or "application"} where /dev/shm exists, else
+     * the same under java.io.tmpdir.
      */
     private @Nullable Path directory;
 
@@ -24,12 +29,28 @@ public class CxcProperties {
 
     /**
      * Whether to refuse a directory (or file) that another user owns or that group or others may
-     * write, and any symbolic link on the directory's path owned by someone other than you or root:
-     * whoever can write there can hijack leadership. Turn off only knowingly.
+     * write, a parent directory owned by someone other than you or root or that group or others may
+     * write unless it is sticky (as /tmp), and any symbolic link on the directory's path owned by
+     * someone other than you or root: whoever can write there can hijack leadership. Turn off only
+     * knowingly.
      */
     private boolean strictPermissions = true;
 
     private final Leader leader = new Leader();
+
+    private final Heartbeat heartbeat = new Heartbeat();
+
+    /**
+     * Epoch barriers by name: each is a bean of that name (inject it with {@code @Qualifier}) over
+     * the file {directory}/{name}.barrier.
+     */
+    private final Map<String, Barrier> barriers = new LinkedHashMap<>();
+
+    /**
+     * Failover watchdogs by name over the participants' heartbeat table: each is a bean of that
+     * name over the file {directory}/{name}.watchdog, scanned by the ticker every tick.
+     */
+    private final Map<String, Watchdog> watchdogs = new LinkedHashMap<>();
 
     public boolean isEnabled() {
         return enabled;
@@ -65,6 +86,18 @@ public class CxcProperties {
 
     public Leader getLeader() {
         return leader;
+    }
+
+    public Heartbeat getHeartbeat() {
+        return heartbeat;
+    }
+
+    public Map<String, Barrier> getBarriers() {
+        return barriers;
+    }
+
+    public Map<String, Watchdog> getWatchdogs() {
+        return watchdogs;
     }
 
     /** The shared leader election and this process's ticker. */
@@ -131,6 +164,135 @@ public class CxcProperties {
 
         public void setStepDownOnShutdown(boolean stepDownOnShutdown) {
             this.stepDownOnShutdown = stepDownOnShutdown;
+        }
+    }
+
+    /**
+     * The participants' heartbeat table: every process registers a slot in it and beats it on each
+     * tick of the leader ticker, so each can tell which of the others are alive.
+     */
+    public static class Heartbeat {
+
+        /** Whether this process registers in the heartbeat table (needs cxc.leader.enabled). */
+        private boolean enabled = true;
+
+        /** Base name of the heartbeat table's file: {directory}/{name}.heartbeat. */
+        private String name = "participants";
+
+        /**
+         * Slots in the table: how many processes may take part at once (1..1024). Fixed when the
+         * file is created; every process must agree on it.
+         */
+        private int capacity = 64;
+
+        /**
+         * Epochs (ticks of cxc.leader.tick-interval) a participant's beat may lag before it counts
+         * as not alive and its slot may be reclaimed.
+         */
+        private long graceEpochs = 3;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        public int getCapacity() {
+            return capacity;
+        }
+
+        public void setCapacity(int capacity) {
+            this.capacity = capacity;
+        }
+
+        public long getGraceEpochs() {
+            return graceEpochs;
+        }
+
+        public void setGraceEpochs(long graceEpochs) {
+            this.graceEpochs = graceEpochs;
+        }
+    }
+
+    /** An epoch barrier declared by name. */
+    public static class Barrier {
+
+        /** Participant slots of the barrier (1..1024). Fixed when the file is created. */
+        private int capacity = 64;
+
+        /**
+         * How often a waiting participant refreshes its heartbeat, and how often one in a long
+         * phase must call beat(). Fixed when the file is created.
+         */
+        private Duration heartbeatInterval = Duration.ofMillis(200);
+
+        /**
+         * Heartbeat intervals a participant may stay silent before the waiters drop it. Fixed when
+         * the file is created.
+         */
+        private int graceEpochs = 5;
+
+        public int getCapacity() {
+            return capacity;
+        }
+
+        public void setCapacity(int capacity) {
+            this.capacity = capacity;
+        }
+
+        public Duration getHeartbeatInterval() {
+            return heartbeatInterval;
+        }
+
+        public void setHeartbeatInterval(Duration heartbeatInterval) {
+            this.heartbeatInterval = heartbeatInterval;
+        }
+
+        public int getGraceEpochs() {
+            return graceEpochs;
+        }
+
+        public void setGraceEpochs(int graceEpochs) {
+            this.graceEpochs = graceEpochs;
+        }
+    }
+
+    /** A failover watchdog declared by name, over the participants' heartbeat table. */
+    public static class Watchdog {
+
+        /**
+         * Epochs a participant's beat may lag before the ticker's scan moves its work to a live
+         * participant.
+         */
+        private long graceEpochs = 3;
+
+        /** Work ids one participant may be assigned (1..4096). Fixed when the file is created. */
+        private int workPerSlot = 64;
+
+        public long getGraceEpochs() {
+            return graceEpochs;
+        }
+
+        public void setGraceEpochs(long graceEpochs) {
+            this.graceEpochs = graceEpochs;
+        }
+
+        public int getWorkPerSlot() {
+            return workPerSlot;
+        }
+
+        public void setWorkPerSlot(int workPerSlot) {
+            this.workPerSlot = workPerSlot;
         }
     }
 }

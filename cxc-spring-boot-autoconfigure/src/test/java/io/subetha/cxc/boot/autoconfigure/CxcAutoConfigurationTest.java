@@ -59,10 +59,12 @@ class CxcAutoConfigurationTest {
     @Test
     void defaultsElectThisProcessInAnOwnerOnlyFileUnderDevShm() throws IOException {
         String application = "cxc-test-" + UUID.randomUUID();
+        // Per user, so that several users of one host each get their own, owner-only.
+        String perUser = "cxc-" + CxcDirectory.currentUid();
         Path base =
                 Files.isDirectory(Path.of("/dev/shm"))
-                        ? Path.of("/dev/shm/cxc")
-                        : Path.of(System.getProperty("java.io.tmpdir"), "cxc");
+                        ? Path.of("/dev/shm", perUser)
+                        : Path.of(System.getProperty("java.io.tmpdir"), perUser);
         boolean baseExisted = Files.exists(base);
         Path expected = base.resolve(application);
         try {
@@ -85,6 +87,12 @@ class CxcAutoConfigurationTest {
                                                 PosixFilePermissions.toString(
                                                         Files.getPosixFilePermissions(expected)))
                                         .isEqualTo("rwx------");
+                                assertThat(
+                                                PosixFilePermissions.toString(
+                                                        Files.getPosixFilePermissions(base)))
+                                        .isEqualTo("rwx------");
+                                assertThat(Files.getAttribute(base, "unix:uid"))
+                                        .isEqualTo(CxcDirectory.currentUid());
                                 assertThat(context)
                                         .hasSingleBean(LeaderTicker.class)
                                         .hasSingleBean(CxcLeadership.class)

@@ -184,6 +184,131 @@ class CxcPropertyValidationTest {
                         });
     }
 
+    @Test
+    void heartbeatCapacityOutOfRange() {
+        for (String capacity : new String[] {"0", "1025"}) {
+            FailureAnalysis analysis =
+                    failure(dir(temp.resolve("d")), "cxc.heartbeat.capacity=" + capacity);
+            assertThat(analysis.getDescription())
+                    .contains("'cxc.heartbeat.capacity'", "'" + capacity + "'", "1..1024");
+            assertThat(analysis.getAction()).contains("cxc.heartbeat.capacity");
+        }
+        assertThat(temp.resolve("d").resolve("participants.heartbeat")).doesNotExist();
+    }
+
+    @Test
+    void heartbeatNameOrGraceRefused() {
+        assertThat(failure(dir(temp.resolve("d")), "cxc.heartbeat.name=a/b").getDescription())
+                .contains("'cxc.heartbeat.name'", "plain file name");
+        assertThat(
+                        failure(dir(temp.resolve("d")), "cxc.heartbeat.grace-epochs=-1")
+                                .getDescription())
+                .contains("'cxc.heartbeat.grace-epochs'", "0 or more");
+    }
+
+    @Test
+    void barrierValuesRefused() {
+        assertThat(
+                        failure(dir(temp.resolve("d")), "cxc.barriers.phases.capacity=0")
+                                .getDescription())
+                .contains("'cxc.barriers.phases.capacity'", "1..1024");
+        assertThat(
+                        failure(dir(temp.resolve("d")), "cxc.barriers.phases.heartbeat-interval=0")
+                                .getDescription())
+                .contains("'cxc.barriers.phases.heartbeat-interval'", "positive");
+        assertThat(
+                        failure(dir(temp.resolve("d")), "cxc.barriers.phases.grace-epochs=0")
+                                .getDescription())
+                .contains("'cxc.barriers.phases.grace-epochs'", "1 or more");
+        assertThat(
+                        failure(dir(temp.resolve("d")), "cxc.barriers[.hidden].capacity=2")
+                                .getDescription())
+                .contains("'cxc.barriers..hidden'", "plain file name");
+        assertThat(temp.resolve("d")).as("nothing written for a refused value").doesNotExist();
+    }
+
+    @Test
+    void aBadLeaderValueStopsADeclaredBarrierFromWritingItsFile() {
+        FailureAnalysis analysis =
+                failure(
+                        dir(temp.resolve("d")),
+                        "cxc.leader.tick-interval=-1s",
+                        "cxc.barriers.phases.capacity=2");
+        assertThat(analysis.getDescription()).contains("'cxc.leader.tick-interval'");
+        assertThat(temp.resolve("d")).as("nothing written for a refused value").doesNotExist();
+    }
+
+    @Test
+    void watchdogValuesRefused() {
+        assertThat(
+                        failure(dir(temp.resolve("d")), "cxc.watchdogs.jobs.work-per-slot=0")
+                                .getDescription())
+                .contains("'cxc.watchdogs.jobs.work-per-slot'", "1..4096");
+        assertThat(
+                        failure(dir(temp.resolve("d")), "cxc.watchdogs.jobs.grace-epochs=-2")
+                                .getDescription())
+                .contains("'cxc.watchdogs.jobs.grace-epochs'", "0 or more");
+        FailureAnalysis withoutTable =
+                failure(
+                        dir(temp.resolve("d")),
+                        "cxc.heartbeat.enabled=false",
+                        "cxc.watchdogs.jobs.grace-epochs=3");
+        assertThat(withoutTable.getDescription()).contains("'cxc.watchdogs.jobs'", "takes no part");
+        assertThat(withoutTable.getAction()).contains("cxc.heartbeat.enabled=true");
+    }
+
+    @Test
+    void aDeclaredNameThatIsTakenIsRefused() {
+        assertThat(
+                        failure(
+                                        dir(temp.resolve("d")),
+                                        "cxc.barriers.work.capacity=2",
+                                        "cxc.watchdogs.work.grace-epochs=3")
+                                .getDescription())
+                .contains("'cxc.watchdogs.work'", "same name");
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        runner.withBean("phases", String.class, () -> "the application's")
+                .withPropertyValues(dir(temp.resolve("d")), "cxc.barriers.phases.capacity=2")
+                .run(
+                        context -> {
+                            assertThat(context).hasFailed();
+                            analysis[0] =
+                                    new InvalidCxcPropertyFailureAnalyzer()
+                                            .analyze(context.getStartupFailure());
+                        });
+        assertThat(analysis[0].getDescription())
+                .contains("'cxc.barriers.phases'", "a bean named 'phases' already exists");
+    }
+
+    @Test
+    void aParentThatOthersMayWriteIsRefusedUnlessSticky() throws IOException {
+        Path parent = ownerOnlyDirectory("parent");
+        Files.setAttribute(parent, "unix:mode", 0777);
+        FailureAnalysis analysis = failure(dir(parent.resolve("cxc")));
+        assertThat(analysis.getDescription())
+                .contains("'cxc.directory'", parent + " on its path", "not sticky", "777");
+        assertThat(parent.resolve("cxc")).doesNotExist();
+
+        // Sticky, as /tmp: only an entry's owner may rename it.
+        Files.setAttribute(parent, "unix:mode", 01777);
+        runner.withPropertyValues(dir(parent.resolve("cxc")))
+                .run(
+                        context -> {
+                            assertThat(context).hasNotFailed();
+                            assertThat(mode(parent.resolve("cxc"))).isEqualTo("rwx------");
+                        });
+    }
+
+    @Test
+    void aParentOwnedByAnotherUserIsRefused() throws IOException {
+        Path parent = ownerOnlyDirectory("their-parent");
+        Files.setOwner(parent, nobody());
+        Files.setAttribute(parent, "unix:mode", 0755);
+        FailureAnalysis analysis = failure(dir(parent.resolve("cxc")));
+        assertThat(analysis.getDescription())
+                .contains("'cxc.directory'", parent + " on its path is owned by uid", "nor root");
+    }
+
     private Path ownerOnlyDirectory(String name) throws IOException {
         return Files.createDirectory(
                 temp.resolve(name),
