@@ -45,6 +45,14 @@ public final class AtomicBuffer {
         this.buffer = region;
     }
 
+    /**
+     * The region itself (little-endian), for a primitive whose hottest read must skip this
+     * wrapper's extra indirection; use it only through a {@code byteBufferViewVarHandle}.
+     */
+    public ByteBuffer byteBuffer() {
+        return buffer;
+    }
+
     /** Region length in bytes. */
     public int capacity() {
         return buffer.capacity();

@@ -15,25 +15,57 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>Counting sits on every fast path (a leadership check is one volatile read), so it must cost
  * less than a second read: an atomic {@code getAndAdd} ({@code lock xadd}, about 9 ns here) would
  * multiply the fast path's cost several times. Instead each thread counts in a cell only it writes
- * (single writer: an opaque store of the incremented value is exact and never torn), found by
- * hashing the thread id into a small table and confirming ownership with one reference compare. A
- * thread that finds its home cell owned by another live thread counts in a shared {@link
- * AtomicLongArray} instead: slower, still exact. A cell whose owner thread has terminated is taken
- * over; the termination happens-before {@link Thread#isAlive()} returning false, so the new owner
- * continues from the dead thread's final counts.
+ * (single writer: an opaque store of the incremented value is exact and never torn). A thread's
+ * home cell is its id modulo the number of cells; the cell's first word holds its owner's thread
+ * id, so finding and confirming the cell is one array load and a compare (the fast path reloads
+ * this chain on every call, since the leadership read's acquire barrier keeps the JIT from hoisting
+ * it, so its length is what counting costs). A thread whose home cell another live thread owns
+ * counts in a shared {@link AtomicLongArray} instead: slower, still exact.
+ *
+ * <p>A cell whose owner thread has terminated is taken over: its termination happens-before {@link
+ * Thread#isAlive()} returning false, so the new owner continues from the dead thread's final
+ * counts. HotSpot never reuses a thread id within a JVM, so an id names one thread for good.
+ *
+ * <p>Memory layout: one {@code long[]} of {@code CELLS} cells, each a whole number of 64-byte lines
+ * so that threads never false-share:
+ *
+ * <pre>
+ *   cell i, at i * 16:  [0] owner thread id (0 = free)   [op] count of op kind op (1-based)
+ * </pre>
+ *
+ * <p>Counting can be switched off for the whole JVM with {@code -Dcxc.op-counting=false}: the
+ * switch is a {@code static final} the JIT folds away, so a fast path then costs exactly its read.
+ * Counts then stay 0.
  *
  * <p>Readers sum the cells with opaque reads. Each cell only grows and reads of one location are
  * coherent, so a later snapshot never shows a smaller count than an earlier one.
  */
 public final class OpCounters {
 
+    /** The JVM-wide switch, read once: {@code -Dcxc.op-counting=false} turns counting off. */
+    public static final boolean ENABLED =
+            !"false".equalsIgnoreCase(System.getProperty("cxc.op-counting"));
+
     private static final int CELLS = 32; // power of two
-    private static final int CELL_PADDING = 8; // longs per cache line: cells never share a line
-    private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(Cell[].class);
+
+    /**
+     * Longs per cell: the owner id and up to 15 op kinds, in two cache lines (the adjacent-line
+     * prefetcher pairs lines, so one line apart is not far enough). A constant, not a field: the
+     * fast path then loads nothing to find its cell but the array.
+     */
+    private static final int STRIDE = 16;
+
+    /** Most op kinds one primitive may have. */
+    public static final int MAX_OPS = STRIDE - 1;
+
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final List<String> opNames;
-    private final Cell[] cells = new Cell[CELLS];
+    private final long[] cells;
+
+    /** The owner of each cell, for the slow path's liveness check; ids alone cannot tell. */
+    private final Thread[] owners = new Thread[CELLS];
+
     private final AtomicLongArray shared;
 
     /**
@@ -41,36 +73,50 @@ public final class OpCounters {
      */
     public OpCounters(List<String> opNames) {
         this.opNames = List.copyOf(opNames);
+        if (this.opNames.size() > MAX_OPS) {
+            throw new IllegalArgumentException(
+                    "at most " + MAX_OPS + " op kinds, got " + this.opNames.size());
+        }
+        this.cells = new long[(CELLS + 1) * STRIDE]; // a spare cell keeps the last one apart
         this.shared = new AtomicLongArray(this.opNames.size() + 1);
     }
 
     /** Counts one operation of kind {@code op} (1-based) by the calling thread. */
     public void increment(int op) {
-        Thread thread = Thread.currentThread();
-        Cell cell = cells[(int) thread.getId() & (CELLS - 1)];
-        if (cell != null && cell.owner == thread) {
-            long[] counts = cell.counts;
-            int index = op * CELL_PADDING;
-            COUNT.setOpaque(counts, index, counts[index] + 1);
+        if (!ENABLED) {
+            return;
+        }
+        long id = Thread.currentThread().getId();
+        int cell = ((int) id & (CELLS - 1)) * STRIDE;
+        long[] slots = cells;
+        if (slots[cell] == id) {
+            int index = cell + op;
+            SLOT.setOpaque(slots, index, slots[index] + 1);
         } else {
-            incrementSlow(thread, op);
+            incrementSlow(op);
         }
     }
 
-    private void incrementSlow(Thread thread, int op) {
-        int home = (int) thread.getId() & (CELLS - 1);
-        Cell cell = (Cell) CELL.getAcquire(cells, home);
-        if (cell == null) {
-            Cell fresh = new Cell(thread, opNames.size());
-            if (CELL.compareAndSet(cells, home, null, fresh)) {
-                increment(op);
-                return;
-            }
-        } else if (cell.owner != thread && !cell.owner.isAlive() && cell.claim(thread)) {
+    private void incrementSlow(int op) {
+        Thread thread = Thread.currentThread();
+        if (claimHomeCell(thread)) {
             increment(op);
-            return;
+        } else {
+            shared.getAndIncrement(op);
         }
-        shared.getAndIncrement(op);
+    }
+
+    private synchronized boolean claimHomeCell(Thread thread) {
+        int home = (int) thread.getId() & (CELLS - 1);
+        Thread owner = owners[home];
+        if (owner != null && owner != thread && owner.isAlive()) {
+            return false;
+        }
+        // Free, or its owner has terminated (which happens-before isAlive() returned false):
+        // the cell's counts are final, and this thread carries them on.
+        owners[home] = thread;
+        SLOT.setRelease(cells, home * STRIDE, thread.getId());
+        return true;
     }
 
     /** Op names in op-kind order. */
@@ -80,12 +126,13 @@ public final class OpCounters {
 
     /** The count of op kind {@code op} (1-based) across all threads of this process. */
     public long get(int op) {
+        if (op < 1 || op > opNames.size()) {
+            throw new IllegalArgumentException(
+                    "op kind " + op + " is outside 1.." + opNames.size() + " " + opNames);
+        }
         long sum = shared.get(op);
-        for (int i = 0; i < CELLS; i++) {
-            Cell cell = (Cell) CELL.getAcquire(cells, i);
-            if (cell != null) {
-                sum += (long) COUNT.getOpaque(cell.counts, op * CELL_PADDING);
-            }
+        for (int cell = 0; cell < CELLS; cell++) {
+            sum += (long) SLOT.getOpaque(cells, cell * STRIDE + op);
         }
         return sum;
     }
@@ -107,33 +154,5 @@ public final class OpCounters {
             counts.put(opNames.get(op - 1), get(op));
         }
         return Collections.unmodifiableMap(counts);
-    }
-
-    /** One thread's counters, each on its own cache line so threads never false-share. */
-    private static final class Cell {
-        private static final VarHandle OWNER;
-
-        static {
-            try {
-                OWNER = MethodHandles.lookup().findVarHandle(Cell.class, "owner", Thread.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        // Volatile so a takeover by claim() is seen by every thread; on x86 and ARMv8 the fast
-        // path's volatile load costs what a plain load does.
-        volatile Thread owner;
-        final long[] counts;
-
-        Cell(Thread owner, int ops) {
-            this.owner = owner;
-            this.counts = new long[(ops + 2) * CELL_PADDING];
-        }
-
-        boolean claim(Thread thread) {
-            Thread previous = owner;
-            return OWNER.compareAndSet(this, previous, thread);
-        }
     }
 }

@@ -13,6 +13,10 @@ import io.subetha.cxc.observe.OpCounters;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -66,13 +70,22 @@ public final class SharedLeaderElection implements ObservedPrimitive, AutoClosea
 
     private static final long OWN_START_TIME = ProcessProbe.startTime(Pids.current());
 
+    /**
+     * The fast paths read the leader word straight from the body's buffer: one dependent load fewer
+     * than through {@link AtomicBuffer}, which is a measurable share of a 1 ns read.
+     */
+    private static final VarHandle LONG =
+            MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private final MappedFile file;
     private final AtomicBuffer body;
+    private final ByteBuffer bodyBytes;
     private final OpCounters counters = new OpCounters(OP_NAMES);
 
     private SharedLeaderElection(MappedFile file) {
         this.file = file;
         this.body = file.body();
+        this.bodyBytes = body.byteBuffer();
         long magic = body.getLongAcquire(MAGIC_OFFSET);
         if (magic != BODY_MAGIC) {
             throw new CxcFormatException(
@@ -132,7 +145,7 @@ public final class SharedLeaderElection implements ObservedPrimitive, AutoClosea
             throw invalid(myPid, graceEpochs);
         }
         counters.increment(OP_TRY_CLAIM);
-        if (leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET)) == myPid) {
+        if (leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == myPid) {
             return true; // the fast path: already leader
         }
         return claimSlow(myPid, graceEpochs);
@@ -305,7 +318,8 @@ public final class SharedLeaderElection implements ObservedPrimitive, AutoClosea
     /** Whether {@code pid} is the leader now: one volatile read and a compare. */
     public boolean isLeader(long pid) {
         counters.increment(OP_READ);
-        return pid != NO_LEADER && leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET)) == pid;
+        return pid != NO_LEADER
+                && leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == pid;
     }
 
     /** The leader's PID, empty when there is no leader. */
