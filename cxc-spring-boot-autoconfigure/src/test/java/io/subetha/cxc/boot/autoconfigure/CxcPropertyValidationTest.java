@@ -11,6 +11,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,10 +27,23 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /**
  * Each refused {@code cxc.*} value fails startup with a failure analysis naming the property, why,
  * and the fix. Permission rules are checked on owner and mode bits, so they hold under root too.
+ * The analyses seen are written to {@code target/bad-property-catalogue.tsv} for
+ * docs/RELIABILITY.md.
  */
 class CxcPropertyValidationTest {
 
+    private static final Map<String, String> OBSERVED = new TreeMap<>();
+
     @TempDir Path temp;
+
+    @AfterAll
+    static void writeObservedAnalyses() throws IOException {
+        List<String> lines = new ArrayList<>();
+        OBSERVED.forEach((properties, seen) -> lines.add(properties + "\t" + seen));
+        Path out = Path.of("target", "bad-property-catalogue.tsv");
+        Files.createDirectories(out.getParent());
+        Files.write(out, lines);
+    }
 
     private final ApplicationContextRunner runner =
             new ApplicationContextRunner()
@@ -43,6 +61,11 @@ class CxcPropertyValidationTest {
                                     .as("a cxc failure analysis of %s", failure)
                                     .isNotNull();
                         });
+        OBSERVED.put(
+                String.join(" ", properties).replace(temp.toString(), "<dir>"),
+                (analysis[0].getDescription() + "\t" + analysis[0].getAction())
+                        .replace(temp.toString(), "<dir>")
+                        .replace("\n", " "));
         return analysis[0];
     }
 
