@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A child JVM for the multi-process leader-election tests. Reads commands from stdin, one per line,
@@ -85,11 +86,8 @@ public final class LeaderChild {
                                     System.out.println(
                                             "gained " + outcome.term() + " " + System.nanoTime());
                                 }
-                                try {
-                                    Thread.sleep(tickMillis); // the tick cadence, not a sync
-                                } catch (InterruptedException e) {
-                                    return;
-                                }
+                                // The tick cadence, as the starter's ticker keeps it.
+                                LockSupport.parkNanos(tickMillis * 1_000_000);
                             }
                         },
                         "participant");
