@@ -11,13 +11,12 @@ import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcException;
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.MappedPrimitive;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.MappedFiles;
 import io.subetha.cxc.mmf.PrimitiveKind;
-import io.subetha.cxc.observe.ObservedPrimitive;
-import io.subetha.cxc.observe.OpCounters;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
@@ -81,7 +80,7 @@ import org.jspecify.annotations.Nullable;
  * slot (one cache line per participant). Every blocking call has a form with a timeout that throws
  * {@link CxcTimeoutException} naming the participants that have not arrived.
  */
-public final class EpochBarrier implements ObservedPrimitive, AutoCloseable {
+public final class EpochBarrier extends MappedPrimitive {
 
     /** Heartbeat intervals a participant may stay silent before waiters drop it. */
     public static final int DEFAULT_BARRIER_GRACE_EPOCHS = 5;
@@ -97,13 +96,10 @@ public final class EpochBarrier implements ObservedPrimitive, AutoCloseable {
     private static final long NO_DEADLINE = Long.MAX_VALUE;
     private static final long MAX_INTERVAL = Duration.ofHours(1).toNanos();
 
-    private final MappedFile file;
-    private final AtomicBuffer body;
     private final int capacity;
     private final long heartbeatIntervalNanos;
     private final long graceNanos;
     private final int graceEpochs;
-    private final OpCounters counters = new OpCounters(LivenessOps.NAMES);
 
     // This handle's participation; written by join/leave, read by the participant's own thread.
     private volatile int slot = -1;
@@ -112,8 +108,7 @@ public final class EpochBarrier implements ObservedPrimitive, AutoCloseable {
     private volatile long lastBeatNanos;
 
     private EpochBarrier(MappedFile file) {
-        this.file = file;
-        this.body = file.body();
+        super(file, PrimitiveKind.EPOCH_BARRIER, LivenessOps.NAMES);
         this.capacity = file.header().capacity(); // validated: 1..IN_FLIGHT_SLOTS
         long magic = body.getLongAcquire(MAGIC_OFFSET);
         if (magic != BODY_MAGIC) {
@@ -675,37 +670,7 @@ public final class EpochBarrier implements ObservedPrimitive, AutoCloseable {
         return body.getLongVolatile(slotOffset(s) + OWNER_WORD_OFFSET);
     }
 
-    // --------------------------------------------------------------------------- observation
-
-    @Override
-    public String name() {
-        Path fileName = file.path().getFileName();
-        return fileName == null ? file.path().toString() : fileName.toString();
-    }
-
-    @Override
-    public PrimitiveKind kind() {
-        return PrimitiveKind.EPOCH_BARRIER;
-    }
-
-    @Override
-    public Path file() {
-        return file.path();
-    }
-
-    public MappedFile mappedFile() {
-        return file;
-    }
-
-    @Override
-    public OpCounters opCounters() {
-        return counters;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return file.isClosed();
-    }
+    // ----------------------------------------------------------------------------- lifecycle
 
     /** Leaves the barrier (if joined), so no one waits for this participant, and closes. */
     @Override

@@ -5,14 +5,13 @@ import static io.subetha.cxc.liveness.LivenessOps.*;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.MappedPrimitive;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.FileSpec;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.MappedFiles;
 import io.subetha.cxc.mmf.PrimitiveKind;
-import io.subetha.cxc.observe.ObservedPrimitive;
-import io.subetha.cxc.observe.OpCounters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +41,7 @@ import java.util.OptionalInt;
  *
  * <p>Thread-safe.
  */
-public final class FailoverWatchdog implements ObservedPrimitive, AutoCloseable {
+public final class FailoverWatchdog extends MappedPrimitive {
 
     /** Epochs a slot's beat may lag before its work is moved. */
     public static final long DEFAULT_GRACE_EPOCHS = HeartbeatTable.DEFAULT_GRACE_EPOCHS;
@@ -50,18 +49,14 @@ public final class FailoverWatchdog implements ObservedPrimitive, AutoCloseable 
     /** Work ids one heartbeat slot may be assigned, unless given at creation. */
     public static final int DEFAULT_WORK_PER_SLOT = 64;
 
-    private final MappedFile file;
-    private final AtomicBuffer body;
     private final HeartbeatTable table;
     private final boolean ownsTable;
     private final int capacity;
     private final int workPerSlot;
     private final int entries;
-    private final OpCounters counters = new OpCounters(LivenessOps.NAMES);
 
     private FailoverWatchdog(MappedFile file, HeartbeatTable table, boolean ownsTable) {
-        this.file = file;
-        this.body = file.body();
+        super(file, PrimitiveKind.FAILOVER_WATCHDOG, LivenessOps.NAMES);
         this.table = table;
         this.ownsTable = ownsTable;
         // Both validated by MappedFiles against BODY_LAYOUT and the real file size.
@@ -492,37 +487,7 @@ public final class FailoverWatchdog implements ObservedPrimitive, AutoCloseable 
         }
     }
 
-    // --------------------------------------------------------------------------- observation
-
-    @Override
-    public String name() {
-        Path fileName = file.path().getFileName();
-        return fileName == null ? file.path().toString() : fileName.toString();
-    }
-
-    @Override
-    public PrimitiveKind kind() {
-        return PrimitiveKind.FAILOVER_WATCHDOG;
-    }
-
-    @Override
-    public Path file() {
-        return file.path();
-    }
-
-    public MappedFile mappedFile() {
-        return file;
-    }
-
-    @Override
-    public OpCounters opCounters() {
-        return counters;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return file.isClosed();
-    }
+    // ----------------------------------------------------------------------------- lifecycle
 
     /** Marks this handle closed, and the heartbeat table too if this watchdog opened it. */
     @Override

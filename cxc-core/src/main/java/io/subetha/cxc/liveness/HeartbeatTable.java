@@ -5,14 +5,13 @@ import static io.subetha.cxc.liveness.LivenessOps.*;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.MappedPrimitive;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.FileSpec;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.MappedFiles;
 import io.subetha.cxc.mmf.PrimitiveKind;
-import io.subetha.cxc.observe.ObservedPrimitive;
-import io.subetha.cxc.observe.OpCounters;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
@@ -46,7 +45,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>Thread-safe; one instance may serve every thread of a process.
  */
-public final class HeartbeatTable implements ObservedPrimitive, AutoCloseable {
+public final class HeartbeatTable extends MappedPrimitive {
 
     /** The largest capacity of a table (and of an {@link EpochBarrier}). */
     public static final int IN_FLIGHT_SLOTS = 1024;
@@ -65,17 +64,13 @@ public final class HeartbeatTable implements ObservedPrimitive, AutoCloseable {
     private static final long OWN_START_TIME = ProcessProbe.startTime(Pids.current());
     private static final int CLAIM_ROUNDS = 8;
 
-    private final MappedFile file;
-    private final AtomicBuffer body;
     private final int capacity;
-    private final OpCounters counters = new OpCounters(LivenessOps.NAMES);
 
     /** The owner word this handle installed per slot, 0 where it holds none. */
     private final AtomicLongArray held;
 
     private HeartbeatTable(MappedFile file) {
-        this.file = file;
-        this.body = file.body();
+        super(file, PrimitiveKind.HEARTBEAT_TABLE, LivenessOps.NAMES);
         // Validated by MappedFiles against BODY_LAYOUT (1..IN_FLIGHT_SLOTS) and the file size.
         this.capacity = file.header().capacity();
         this.held = new AtomicLongArray(capacity);
@@ -451,37 +446,7 @@ public final class HeartbeatTable implements ObservedPrimitive, AutoCloseable {
         }
     }
 
-    // --------------------------------------------------------------------------- observation
-
-    @Override
-    public String name() {
-        Path fileName = file.path().getFileName();
-        return fileName == null ? file.path().toString() : fileName.toString();
-    }
-
-    @Override
-    public PrimitiveKind kind() {
-        return PrimitiveKind.HEARTBEAT_TABLE;
-    }
-
-    @Override
-    public Path file() {
-        return file.path();
-    }
-
-    public MappedFile mappedFile() {
-        return file;
-    }
-
-    @Override
-    public OpCounters opCounters() {
-        return counters;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return file.isClosed();
-    }
+    // ----------------------------------------------------------------------------- lifecycle
 
     /** Unregisters every slot this handle still holds, then marks the handle closed. */
     @Override

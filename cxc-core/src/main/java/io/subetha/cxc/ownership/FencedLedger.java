@@ -3,13 +3,12 @@ package io.subetha.cxc.ownership;
 import static io.subetha.cxc.ownership.FencedLedgerDescriptor.*;
 
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.MappedPrimitive;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.MappedFiles;
 import io.subetha.cxc.mmf.PrimitiveKind;
-import io.subetha.cxc.observe.ObservedPrimitive;
-import io.subetha.cxc.observe.OpCounters;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,7 +37,7 @@ import java.util.List;
  * never decrease. A ledger belongs to one election file: terms restart at 1 in a new election, so
  * recreate the ledger with it. Thread-safe; any number of processes may map the file.
  */
-public final class FencedLedger implements ObservedPrimitive, AutoCloseable {
+public final class FencedLedger extends MappedPrimitive {
 
     /** What the ledger did with one write. */
     public enum WriteOutcome {
@@ -58,13 +57,8 @@ public final class FencedLedger implements ObservedPrimitive, AutoCloseable {
 
     private static final List<String> OP_NAMES = List.of("write", "read");
 
-    private final MappedFile file;
-    private final AtomicBuffer body;
-    private final OpCounters counters = new OpCounters(OP_NAMES);
-
     private FencedLedger(MappedFile file) {
-        this.file = file;
-        this.body = file.body();
+        super(file, PrimitiveKind.FENCED_LEDGER, OP_NAMES);
         long magic = body.getLongAcquire(MAGIC_OFFSET);
         if (magic != BODY_MAGIC) {
             throw new CxcFormatException(
@@ -183,43 +177,7 @@ public final class FencedLedger implements ObservedPrimitive, AutoCloseable {
         return body.getLongVolatile(REJECTED_CONFLICT_OFFSET);
     }
 
-    // --------------------------------------------------------------------------- observation
-
-    @Override
-    public String name() {
-        Path fileName = file.path().getFileName();
-        return fileName == null ? file.path().toString() : fileName.toString();
-    }
-
-    @Override
-    public PrimitiveKind kind() {
-        return PrimitiveKind.FENCED_LEDGER;
-    }
-
-    @Override
-    public Path file() {
-        return file.path();
-    }
-
-    /** The mapped file, with its header. */
-    public MappedFile mappedFile() {
-        return file;
-    }
-
-    @Override
-    public OpCounters opCounters() {
-        return counters;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return file.isClosed();
-    }
-
-    @Override
-    public void close() {
-        file.close();
-    }
+    // ----------------------------------------------------------------------------- lifecycle
 
     @Override
     public String toString() {

@@ -3,13 +3,12 @@ package io.subetha.cxc.ownership;
 import static io.subetha.cxc.ownership.LeaderElectionDescriptor.*;
 
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.MappedPrimitive;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.MappedFiles;
 import io.subetha.cxc.mmf.PrimitiveKind;
-import io.subetha.cxc.observe.ObservedPrimitive;
-import io.subetha.cxc.observe.OpCounters;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
@@ -50,7 +49,7 @@ import java.util.OptionalLong;
  *
  * <p>Thread-safe; one instance may serve every thread of a process.
  */
-public final class SharedLeaderElection implements ObservedPrimitive, AutoCloseable {
+public final class SharedLeaderElection extends MappedPrimitive {
 
     /** The reserved "no leader" PID. */
     public static final long NO_LEADER = 0;
@@ -77,14 +76,10 @@ public final class SharedLeaderElection implements ObservedPrimitive, AutoClosea
     private static final VarHandle LONG =
             MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private final MappedFile file;
-    private final AtomicBuffer body;
     private final ByteBuffer bodyBytes;
-    private final OpCounters counters = new OpCounters(OP_NAMES);
 
     private SharedLeaderElection(MappedFile file) {
-        this.file = file;
-        this.body = file.body();
+        super(file, PrimitiveKind.LEADER_ELECTION, OP_NAMES);
         this.bodyBytes = body.byteBuffer();
         long magic = body.getLongAcquire(MAGIC_OFFSET);
         if (magic != BODY_MAGIC) {
@@ -366,45 +361,9 @@ public final class SharedLeaderElection implements ObservedPrimitive, AutoClosea
                 leaderPid(word), term(word), heartbeat, epoch, leaderStartTime(word));
     }
 
-    // --------------------------------------------------------------------------- observation
-
-    @Override
-    public String name() {
-        Path fileName = file.path().getFileName();
-        return fileName == null ? file.path().toString() : fileName.toString();
-    }
-
-    @Override
-    public PrimitiveKind kind() {
-        return PrimitiveKind.LEADER_ELECTION;
-    }
-
-    @Override
-    public Path file() {
-        return file.path();
-    }
-
-    /** The mapped file, with its header. */
-    public MappedFile mappedFile() {
-        return file;
-    }
-
-    @Override
-    public OpCounters opCounters() {
-        return counters;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return file.isClosed();
-    }
+    // ----------------------------------------------------------------------------- lifecycle
 
     /** Marks this handle closed; leadership is not released (call {@link #stepDown} for that). */
-    @Override
-    public void close() {
-        file.close();
-    }
-
     @Override
     public String toString() {
         LeaderSnapshot s = snapshot();
