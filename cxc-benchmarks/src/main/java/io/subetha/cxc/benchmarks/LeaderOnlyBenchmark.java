@@ -3,7 +3,13 @@ package io.subetha.cxc.benchmarks;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.util.concurrent.TimeUnit;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,6 +24,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -51,12 +59,39 @@ public class LeaderOnlyBenchmark {
         }
     }
 
+    /** Marks the reference method: advised by an interceptor that only proceeds. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.METHOD)
+    public @interface PassThrough {}
+
+    /** The same trivial method under a pass-through advice: what Spring AOP itself costs. */
+    public static class Reference {
+        private final Long result = 42L;
+
+        @PassThrough
+        public Long run() {
+            return result;
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
     public static class Application {
         @Bean
         public Job job() {
             return new Job();
+        }
+
+        @Bean
+        public Reference reference() {
+            return new Reference();
+        }
+
+        @Bean
+        public static DefaultPointcutAdvisor passThroughAdvisor() {
+            MethodInterceptor proceed = MethodInvocation::proceed;
+            return new DefaultPointcutAdvisor(
+                    AnnotationMatchingPointcut.forMethodAnnotation(PassThrough.class), proceed);
         }
     }
 
@@ -67,6 +102,7 @@ public class LeaderOnlyBenchmark {
         SharedLeaderElection election;
         Job proxy;
         Job target;
+        Reference reference;
 
         void start() throws Exception {
             directory = ScratchDirectory.create();
@@ -86,6 +122,10 @@ public class LeaderOnlyBenchmark {
                 throw new IllegalStateException("the @LeaderOnly bean was not proxied: " + proxy);
             }
             target = (Job) ((Advised) proxy).getTargetSource().getTarget();
+            reference = context.getBean(Reference.class);
+            if (!AopUtils.isAopProxy(reference)) {
+                throw new IllegalStateException("the reference bean was not proxied");
+            }
             awaitLeadership(Pids.current());
             if (proxy.run() == null) {
                 throw new IllegalStateException("the leader's @LeaderOnly call was skipped");
@@ -160,6 +200,12 @@ public class LeaderOnlyBenchmark {
     @Benchmark
     public Long proxiedAsLeader(Leading state) {
         return state.proxy.run();
+    }
+
+    /** The same call under an advice that only proceeds: Spring AOP's share of the overhead. */
+    @Benchmark
+    public Long proxiedPassThrough(Leading state) {
+        return state.reference.run();
     }
 
     /** Through the proxy, following: the check fails and the call is skipped (returns null). */
