@@ -1,6 +1,8 @@
 package io.subetha.cxc.benchmarks;
 
 import io.subetha.cxc.observe.OpCounters;
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -12,6 +14,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -40,10 +43,54 @@ public class UncountedLeaderElectionBenchmark {
         }
     }
 
+    /** The raw mapping behind one more object, as an election's buffer is behind the election. */
+    @State(Scope.Thread)
+    public static class Held {
+        ScratchDirectory directory;
+        Holder holder;
+        long pid;
+
+        @Setup(Level.Trial)
+        public void mapFile() throws IOException {
+            directory = ScratchDirectory.create();
+            MappedByteBuffer mapped = BaselineBenchmark.map(directory);
+            pid = ProcessHandle.current().pid();
+            BaselineBenchmark.LONG.setVolatile(mapped, BaselineBenchmark.LEADER_WORD, pid);
+            holder = new Holder(mapped);
+        }
+
+        @TearDown(Level.Trial)
+        public void removeFile() {
+            directory.close();
+        }
+    }
+
+    /** Holds the buffer in a final field, as {@code SharedLeaderElection} does. */
+    static final class Holder {
+        final MappedByteBuffer buffer;
+
+        Holder(MappedByteBuffer buffer) {
+            this.buffer = buffer;
+        }
+    }
+
     /** The baseline, in a fork with the same flags as the rows it is compared with. */
     @Benchmark
     public boolean mappedVolatileReadAndCompare(BaselineBenchmark baseline) {
         return baseline.mappedVolatileReadAndCompare();
+    }
+
+    /**
+     * The baseline's read and compare with the buffer reached through one more object: the load the
+     * election's fast path adds, which the volatile read keeps the JIT from hoisting out of a loop.
+     */
+    @Benchmark
+    public boolean mappedVolatileReadAndCompareThroughObject(Held state) {
+        return ((long)
+                                BaselineBenchmark.LONG.getVolatile(
+                                        state.holder.buffer, BaselineBenchmark.LEADER_WORD)
+                        & 0xFFFF_FFFFL)
+                == state.pid;
     }
 
     @Benchmark
