@@ -17,10 +17,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The op count every cxc fast path pays, alone. The public API offers no uncounted fast path, so
- * this row separates the cost: a leadership check ≈ the baseline read and compare + this. The floor
- * row is the least any exact in-memory count can cost: one load, add and opaque store to a cell
- * only this thread writes, with no lookup of the cell.
+ * The op count every cxc fast path pays, alone: a leadership check ≈ the baseline read and compare
+ * + this ({@link UncountedLeaderElectionBenchmark} measures the fast path with counting switched
+ * off). The floor row is the least any exact in-memory count can cost: one load, add and opaque
+ * store to a cell only this thread writes, with no lookup of the cell.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
