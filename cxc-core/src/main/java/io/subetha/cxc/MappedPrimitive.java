@@ -1,6 +1,7 @@
 package io.subetha.cxc;
 
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.PrimitiveKind;
 import io.subetha.cxc.observe.ObservedPrimitive;
@@ -21,12 +22,28 @@ public abstract class MappedPrimitive implements ObservedPrimitive, AutoCloseabl
 
     /**
      * @param opNames the primitive's op names in op-kind order ({@code OP_*} constants from 1)
+     * @param bodyMagic the u64 every body of this kind starts with ({@link
+     *     HeaderDescriptor#asciiMagic}); a body without it is corrupt and refused untouched
      */
-    protected MappedPrimitive(MappedFile file, PrimitiveKind kind, List<String> opNames) {
+    protected MappedPrimitive(
+            MappedFile file, PrimitiveKind kind, List<String> opNames, long bodyMagic) {
         this.file = file;
         this.body = file.body();
         this.kind = kind;
         this.counters = new OpCounters(opNames);
+        long magic = body.getLongAcquire(0);
+        if (magic != bodyMagic) {
+            throw new CxcFormatException(
+                    String.format(
+                            "cannot open %s as %s file: body magic 0x%016x, expected 0x%016x"
+                                    + " (\"%s\"); the body is corrupt. The file was left"
+                                    + " untouched.",
+                            file.path(),
+                            kind.withArticle(),
+                            magic,
+                            bodyMagic,
+                            HeaderDescriptor.asciiOf(bodyMagic)));
+        }
     }
 
     /** The file's name without its directory. */

@@ -108,17 +108,8 @@ public final class EpochBarrier extends MappedPrimitive {
     private volatile long lastBeatNanos;
 
     private EpochBarrier(MappedFile file) {
-        super(file, PrimitiveKind.EPOCH_BARRIER, LivenessOps.NAMES);
+        super(file, PrimitiveKind.EPOCH_BARRIER, LivenessOps.NAMES, BODY_MAGIC);
         this.capacity = file.header().capacity(); // validated: 1..IN_FLIGHT_SLOTS
-        long magic = body.getLongAcquire(MAGIC_OFFSET);
-        if (magic != BODY_MAGIC) {
-            throw new CxcFormatException(
-                    String.format(
-                            "cannot open %s as an epoch-barrier file: body magic 0x%016x, expected"
-                                    + " 0x%016x (\"BARRIER1\"); the body is corrupt. The file was"
-                                    + " left untouched.",
-                            file.path(), magic, BODY_MAGIC));
-        }
         // Read from the file: check before trusting.
         this.graceEpochs = body.getIntAcquire(GRACE_EPOCHS_OFFSET);
         this.heartbeatIntervalNanos = body.getLongAcquire(HEARTBEAT_INTERVAL_OFFSET);

@@ -2,6 +2,7 @@ package io.subetha.cxc.liveness;
 
 import io.subetha.cxc.mmf.BodyLayout;
 import io.subetha.cxc.mmf.FileSpec;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.mmf.PrimitiveKind;
 
 /**
@@ -83,7 +84,7 @@ public final class EpochBarrierDescriptor {
     public static final int LAYOUT_VERSION = 1;
 
     /** "BARRIER1" read as a little-endian u64. */
-    public static final long BODY_MAGIC = HeartbeatTableDescriptor.asciiMagic("BARRIER1");
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("BARRIER1");
 
     public static final BodyLayout BODY_LAYOUT =
             (capacity, slotSize) -> {

@@ -4,7 +4,6 @@ import static io.subetha.cxc.liveness.FailoverWatchdogDescriptor.*;
 import static io.subetha.cxc.liveness.LivenessOps.*;
 
 import io.subetha.cxc.CxcCapacityException;
-import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.MappedPrimitive;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
@@ -56,22 +55,13 @@ public final class FailoverWatchdog extends MappedPrimitive {
     private final int entries;
 
     private FailoverWatchdog(MappedFile file, HeartbeatTable table, boolean ownsTable) {
-        super(file, PrimitiveKind.FAILOVER_WATCHDOG, LivenessOps.NAMES);
+        super(file, PrimitiveKind.FAILOVER_WATCHDOG, LivenessOps.NAMES, BODY_MAGIC);
         this.table = table;
         this.ownsTable = ownsTable;
         // Both validated by MappedFiles against BODY_LAYOUT and the real file size.
         this.capacity = file.header().capacity();
         this.workPerSlot = file.header().slotSize() / ENTRY_LENGTH;
         this.entries = capacity * workPerSlot;
-        long magic = body.getLongAcquire(MAGIC_OFFSET);
-        if (magic != BODY_MAGIC) {
-            throw new CxcFormatException(
-                    String.format(
-                            "cannot open %s as a failover-watchdog file: body magic 0x%016x,"
-                                    + " expected 0x%016x (\"WATCHDG1\"); the body is corrupt. The"
-                                    + " file was left untouched.",
-                            file.path(), magic, BODY_MAGIC));
-        }
     }
 
     /**

@@ -69,7 +69,7 @@ public final class FailoverWatchdogDescriptor {
     public static final int LAYOUT_VERSION = 1;
 
     /** "WATCHDG1" read as a little-endian u64. */
-    public static final long BODY_MAGIC = HeartbeatTableDescriptor.asciiMagic("WATCHDG1");
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("WATCHDG1");
 
     public static final BodyLayout BODY_LAYOUT =
             (capacity, slotSize) -> {

@@ -4,10 +4,10 @@ import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.*;
 import static io.subetha.cxc.liveness.LivenessOps.*;
 
 import io.subetha.cxc.CxcCapacityException;
-import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.MappedPrimitive;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.EpochPacer;
 import io.subetha.cxc.mmf.FileSpec;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.MappedFiles;
@@ -69,20 +69,14 @@ public final class HeartbeatTable extends MappedPrimitive {
     /** The owner word this handle installed per slot, 0 where it holds none. */
     private final AtomicLongArray held;
 
+    private final EpochPacer pacer;
+
     private HeartbeatTable(MappedFile file) {
-        super(file, PrimitiveKind.HEARTBEAT_TABLE, LivenessOps.NAMES);
+        super(file, PrimitiveKind.HEARTBEAT_TABLE, LivenessOps.NAMES, BODY_MAGIC);
         // Validated by MappedFiles against BODY_LAYOUT (1..IN_FLIGHT_SLOTS) and the file size.
         this.capacity = file.header().capacity();
         this.held = new AtomicLongArray(capacity);
-        long magic = body.getLongAcquire(MAGIC_OFFSET);
-        if (magic != BODY_MAGIC) {
-            throw new CxcFormatException(
-                    String.format(
-                            "cannot open %s as a heartbeat-table file: body magic 0x%016x, expected"
-                                    + " 0x%016x (\"HEARTBT1\"); the body is corrupt. The file was"
-                                    + " left untouched.",
-                            file.path(), magic, BODY_MAGIC));
-        }
+        this.pacer = new EpochPacer(body, LAST_TICK_NANOS_OFFSET);
     }
 
     /**
@@ -303,17 +297,7 @@ public final class HeartbeatTable extends MappedPrimitive {
      * @return true if this call advanced the epoch
      */
     public boolean tickGlobalEpochIfDue(Duration interval) {
-        long intervalNanos = interval.toNanos();
-        if (intervalNanos <= 0) {
-            throw new IllegalArgumentException("tick interval must be positive, got " + interval);
-        }
-        long last = body.getLongVolatile(LAST_TICK_NANOS_OFFSET);
-        long now = System.nanoTime();
-        long elapsed = now - last;
-        if (last != 0 && elapsed >= 0 && elapsed < intervalNanos) {
-            return false;
-        }
-        if (!body.compareAndSetLong(LAST_TICK_NANOS_OFFSET, last, now)) {
+        if (!pacer.claimTick(interval)) {
             return false;
         }
         tickGlobalEpoch();

@@ -2,10 +2,8 @@ package io.subetha.cxc.liveness;
 
 import io.subetha.cxc.mmf.BodyLayout;
 import io.subetha.cxc.mmf.FileSpec;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.mmf.PrimitiveKind;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Body layout of a {@link HeartbeatTable} file: a 64-byte table header, then {@code capacity} slots
@@ -88,7 +86,7 @@ public final class HeartbeatTableDescriptor {
     public static final int LAYOUT_VERSION = 1;
 
     /** "HEARTBT1" read as a little-endian u64. */
-    public static final long BODY_MAGIC = asciiMagic("HEARTBT1");
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("HEARTBT1");
 
     public static final BodyLayout BODY_LAYOUT =
             (capacity, slotSize) -> {
@@ -141,11 +139,5 @@ public final class HeartbeatTableDescriptor {
                             + " (IN_FLIGHT_SLOTS), got "
                             + capacity);
         }
-    }
-
-    static long asciiMagic(String eightChars) {
-        return ByteBuffer.wrap(eightChars.getBytes(StandardCharsets.US_ASCII))
-                .order(ByteOrder.LITTLE_ENDIAN)
-                .getLong();
     }
 }

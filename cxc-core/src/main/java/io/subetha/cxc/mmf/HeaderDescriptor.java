@@ -68,10 +68,7 @@ public final class HeaderDescriptor {
     public static final int ALIGNMENT = 64;
 
     /** "SUBETHA1" read as a little-endian u64: readable in a hex dump of the file. */
-    public static final long MAGIC =
-            ByteBuffer.wrap("SUBETHA1".getBytes(StandardCharsets.US_ASCII))
-                    .order(ByteOrder.LITTLE_ENDIAN)
-                    .getLong();
+    public static final long MAGIC = asciiMagic("SUBETHA1");
 
     /** Value of the initialised marker once the file is complete. Anything else: not ready. */
     public static final int INITIALISED = 0x1D1E_C0DE;
@@ -82,4 +79,23 @@ public final class HeaderDescriptor {
     public static final long MAX_BODY_LENGTH = Integer.MAX_VALUE - HEADER_LENGTH;
 
     private HeaderDescriptor() {}
+
+    /**
+     * Eight ASCII characters read as a little-endian u64: the form of every magic number in a cxc
+     * file, readable in a hex dump.
+     */
+    public static long asciiMagic(String eightChars) {
+        byte[] bytes = eightChars.getBytes(StandardCharsets.US_ASCII);
+        if (bytes.length != 8) {
+            throw new IllegalArgumentException("a magic is 8 ASCII characters: " + eightChars);
+        }
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    }
+
+    /** The eight characters of a magic made by {@link #asciiMagic}. */
+    public static String asciiOf(long magic) {
+        byte[] bytes = new byte[8];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(magic);
+        return new String(bytes, StandardCharsets.US_ASCII);
+    }
 }

@@ -2,7 +2,6 @@ package io.subetha.cxc.ownership;
 
 import static io.subetha.cxc.ownership.FencedLedgerDescriptor.*;
 
-import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.MappedPrimitive;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
@@ -58,16 +57,7 @@ public final class FencedLedger extends MappedPrimitive {
     private static final List<String> OP_NAMES = List.of("write", "read");
 
     private FencedLedger(MappedFile file) {
-        super(file, PrimitiveKind.FENCED_LEDGER, OP_NAMES);
-        long magic = body.getLongAcquire(MAGIC_OFFSET);
-        if (magic != BODY_MAGIC) {
-            throw new CxcFormatException(
-                    String.format(
-                            "cannot open %s as a fenced-ledger file: body magic 0x%016x, expected"
-                                    + " 0x%016x (\"FENCED01\"); the body is corrupt. The file was"
-                                    + " left untouched.",
-                            file.path(), magic, BODY_MAGIC));
-        }
+        super(file, PrimitiveKind.FENCED_LEDGER, OP_NAMES, BODY_MAGIC);
     }
 
     /** Creates a new ledger file with owner-only permissions; fails if it exists. */

@@ -1,10 +1,8 @@
 package io.subetha.cxc.ownership;
 
 import io.subetha.cxc.mmf.FileSpec;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.mmf.PrimitiveKind;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Body layout of a {@link FencedLedger} file. Offsets are relative to the body, which follows the
@@ -56,10 +54,7 @@ public final class FencedLedgerDescriptor {
     public static final int LAYOUT_VERSION = 1;
 
     /** "FENCED01" read as a little-endian u64. */
-    public static final long BODY_MAGIC =
-            ByteBuffer.wrap("FENCED01".getBytes(StandardCharsets.US_ASCII))
-                    .order(ByteOrder.LITTLE_ENDIAN)
-                    .getLong();
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("FENCED01");
 
     public static final FileSpec FILE_SPEC =
             FileSpec.fixed(PrimitiveKind.FENCED_LEDGER, LAYOUT_VERSION, BODY_LENGTH);

@@ -1,10 +1,8 @@
 package io.subetha.cxc.ownership;
 
 import io.subetha.cxc.mmf.FileSpec;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.mmf.PrimitiveKind;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Body layout of a {@link SharedLeaderElection} file: the seed's 64-byte {@code LeaderHeader}
@@ -69,10 +67,7 @@ public final class LeaderElectionDescriptor {
     public static final int LAYOUT_VERSION = 1;
 
     /** "LEADER01" read as a little-endian u64. */
-    public static final long BODY_MAGIC =
-            ByteBuffer.wrap("LEADER01".getBytes(StandardCharsets.US_ASCII))
-                    .order(ByteOrder.LITTLE_ENDIAN)
-                    .getLong();
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("LEADER01");
 
     public static final FileSpec FILE_SPEC =
             FileSpec.fixed(PrimitiveKind.LEADER_ELECTION, LAYOUT_VERSION, BODY_LENGTH);

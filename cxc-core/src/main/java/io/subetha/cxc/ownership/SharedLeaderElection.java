@@ -2,10 +2,10 @@ package io.subetha.cxc.ownership;
 
 import static io.subetha.cxc.ownership.LeaderElectionDescriptor.*;
 
-import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.MappedPrimitive;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.EpochPacer;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.MappedFiles;
 import io.subetha.cxc.mmf.PrimitiveKind;
@@ -77,19 +77,12 @@ public final class SharedLeaderElection extends MappedPrimitive {
             MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final ByteBuffer bodyBytes;
+    private final EpochPacer pacer;
 
     private SharedLeaderElection(MappedFile file) {
-        super(file, PrimitiveKind.LEADER_ELECTION, OP_NAMES);
+        super(file, PrimitiveKind.LEADER_ELECTION, OP_NAMES, BODY_MAGIC);
         this.bodyBytes = body.byteBuffer();
-        long magic = body.getLongAcquire(MAGIC_OFFSET);
-        if (magic != BODY_MAGIC) {
-            throw new CxcFormatException(
-                    String.format(
-                            "cannot open %s as a leader-election file: body magic 0x%016x, expected"
-                                    + " 0x%016x (\"LEADER01\"); the body is corrupt. The file was"
-                                    + " left untouched.",
-                            file.path(), magic, BODY_MAGIC));
-        }
+        this.pacer = new EpochPacer(body, LAST_TICK_NANOS_OFFSET);
     }
 
     /** Creates a new election file with owner-only permissions; fails if it exists. */
@@ -269,25 +262,13 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * participant may call this on its own schedule; together they advance the epoch about once per
      * interval, whatever their number, and a dead leader cannot freeze it.
      *
-     * <p>Timestamps are {@link System#nanoTime()}, which on Linux HotSpot reads {@code
-     * CLOCK_MONOTONIC}, common to every process of a host (not across hosts or time namespaces). A
-     * recorded tick from the future (a file from before a reboot) counts as due.
+     * <p>See {@link EpochPacer} for the clock it relies on.
      *
      * @return true if this call advanced the epoch
      */
     public boolean tickEpochIfDue(Duration interval) {
-        long intervalNanos = interval.toNanos();
-        if (intervalNanos <= 0) {
-            throw new IllegalArgumentException("tick interval must be positive, got " + interval);
-        }
-        long last = body.getLongVolatile(LAST_TICK_NANOS_OFFSET);
-        long now = System.nanoTime();
-        long elapsed = now - last;
-        if (last != 0 && elapsed >= 0 && elapsed < intervalNanos) {
+        if (!pacer.claimTick(interval)) {
             return false;
-        }
-        if (!body.compareAndSetLong(LAST_TICK_NANOS_OFFSET, last, now)) {
-            return false; // another participant ticked this interval
         }
         tickEpoch();
         return true;
