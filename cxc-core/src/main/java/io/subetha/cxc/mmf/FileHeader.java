@@ -70,18 +70,23 @@ public record FileHeader(
                         0);
         ByteBuffer scratch = ByteBuffer.allocate(HEADER_LENGTH);
         unsummed.encodeWithoutMarker(scratch);
+        return unsummed.with(checksumOf(scratch), 0);
+    }
+
+    /** This header with another checksum and initialised marker. */
+    FileHeader with(int newChecksum, int newInitialised) {
         return new FileHeader(
-                MAGIC,
-                spec.layoutVersion(),
-                spec.kind().code(),
+                magic,
+                layoutVersion,
+                kindCode,
                 bodyLength,
-                spec.capacity(),
-                spec.slotSize(),
+                capacity,
+                slotSize,
                 creatorPid,
                 pidNamespace,
-                now,
-                checksumOf(scratch),
-                0);
+                createdAtMillis,
+                newChecksum,
+                newInitialised);
     }
 
     /**

@@ -211,7 +211,11 @@ public final class MappedFiles {
                 return null;
             }
             return new MappedFile(
-                    target, withMarker(header), mapping, keyOrPath(fileKey, target), true);
+                    target,
+                    header.with(header.checksum(), INITIALISED),
+                    mapping,
+                    keyOrPath(fileKey, target),
+                    true);
         } catch (UnsupportedOperationException e) {
             throw new CxcFileAccessException(
                     "cannot create "
@@ -229,21 +233,6 @@ public final class MappedFiles {
                 // A leftover ".creating-" file is harmless: it is never opened under that name.
             }
         }
-    }
-
-    private static FileHeader withMarker(FileHeader h) {
-        return new FileHeader(
-                h.magic(),
-                h.layoutVersion(),
-                h.kindCode(),
-                h.bodyLength(),
-                h.capacity(),
-                h.slotSize(),
-                h.creatorPid(),
-                h.pidNamespace(),
-                h.createdAtMillis(),
-                h.checksum(),
-                INITIALISED);
     }
 
     private static void ensureDirectory(Path directory, Set<PosixFilePermission> permissions) {

@@ -38,6 +38,9 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     // are final and so safely published.
     private @Nullable SharedLeaderElection election;
 
+    /** The supplier found no election: remembered so a skip does not look it up every call. */
+    private volatile boolean noElection;
+
     LeaderOnlyInterceptor(Supplier<@Nullable SharedLeaderElection> election, long pid) {
         this.electionSupplier = election;
         this.pid = pid;
@@ -46,11 +49,15 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         SharedLeaderElection e = election;
-        if (e == null) {
+        if (e == null && !noElection) {
             // No election bean (cxc.leader.enabled=false): this process never leads, so the
             // method never runs here rather than running everywhere.
             e = electionSupplier.get();
-            election = e;
+            if (e == null) {
+                noElection = true;
+            } else {
+                election = e;
+            }
         }
         long word = e == null ? 0 : e.leaderWord();
         if (LeaderElectionDescriptor.leaderPid(word) == pid) {

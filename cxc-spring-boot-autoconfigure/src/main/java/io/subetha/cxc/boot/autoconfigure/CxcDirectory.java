@@ -30,8 +30,6 @@ final class CxcDirectory {
     static final String DIRECTORY = "cxc.directory";
     static final String FILE_PERMISSIONS = "cxc.file-permissions";
 
-    private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY =
-            PosixFilePermissions.fromString("rwx------");
     private static final Set<PosixFilePermission> WRITE_BY_OTHERS =
             Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
     private static final int GROUP_OR_OTHERS_WRITE = 0020 | 0002;
@@ -316,8 +314,11 @@ final class CxcDirectory {
 
     private static void createOwnerOnly(Path path, Path configured) {
         try {
-            Files.createDirectory(path, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
-            Files.setPosixFilePermissions(path, OWNER_ONLY_DIRECTORY); // whatever the umask
+            Files.createDirectory(
+                    path,
+                    PosixFilePermissions.asFileAttribute(CxcFileOptions.OWNER_ONLY_DIRECTORY));
+            Files.setPosixFilePermissions(
+                    path, CxcFileOptions.OWNER_ONLY_DIRECTORY); // whatever the umask
         } catch (FileAlreadyExistsException raced) {
             // Another process made it first; the checks that follow apply to it as to any other.
         } catch (IOException e) {
