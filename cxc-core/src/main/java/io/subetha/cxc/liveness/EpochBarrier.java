@@ -2,10 +2,8 @@ package io.subetha.cxc.liveness;
 
 import static io.subetha.cxc.liveness.EpochBarrierDescriptor.*;
 import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.generation;
-import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.nextGeneration;
-import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.packOwnerWord;
-import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.pid;
 import static io.subetha.cxc.liveness.LivenessOps.*;
+import static io.subetha.cxc.ownership.OwnerRecord.pid;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcException;
@@ -17,9 +15,8 @@ import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.MappedFiles;
 import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.process.Pids;
-import io.subetha.cxc.process.ProcessProbe;
-import io.subetha.cxc.process.ProcessStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -92,7 +89,6 @@ public final class EpochBarrier extends MappedPrimitive {
     public static final long PROBE_PERIOD_MILLIS = 5;
 
     private static final long PROBE_PERIOD_NANOS = PROBE_PERIOD_MILLIS * 1_000_000;
-    private static final long OWN_START_TIME = ProcessProbe.startTime(Pids.current());
     private static final long NO_DEADLINE = Long.MAX_VALUE;
     private static final long MAX_INTERVAL = Duration.ofHours(1).toNanos();
 
@@ -264,17 +260,16 @@ public final class EpochBarrier extends MappedPrimitive {
     }
 
     private boolean claim(int s, long expected, long pid) {
-        int base = slotOffset(s);
-        // Fresh heartbeat before the CAS so no waiter drops the new participant for its
-        // predecessor's stale one. Harmless if the CAS fails: then another joiner won.
-        body.setLongRelease(base + HEARTBEAT_NANOS_OFFSET, System.nanoTime());
-        int generation = nextGeneration(expected);
-        long word = packOwnerWord(pid, generation);
-        if (!body.compareAndSetLong(base + OWNER_WORD_OFFSET, expected, word)) {
+        long word = OwnerRecord.ownerWord(pid, OwnerRecord.nextGeneration(expected));
+        if (!OwnerRecord.claim(
+                body,
+                slotOffset(s),
+                expected,
+                word,
+                OwnerRecord.startTimeOf(pid),
+                System::nanoTime)) {
             return false;
         }
-        body.setLongRelease(base + START_TIME_OFFSET, OWN_START_TIME);
-        body.setIntRelease(base + START_TIME_GENERATION_OFFSET, generation);
         ownerWord = word;
         slot = s;
         beatNow(System.nanoTime());
@@ -293,9 +288,7 @@ public final class EpochBarrier extends MappedPrimitive {
         }
         counters.increment(OP_UNREGISTER);
         slot = -1;
-        long word = ownerWord;
-        return body.compareAndSetLong(
-                slotOffset(s) + OWNER_WORD_OFFSET, word, packOwnerWord(0, generation(word)));
+        return OwnerRecord.release(body, slotOffset(s), ownerWord);
     }
 
     /** Whether this handle is a participant (joined and not dropped). */
@@ -313,12 +306,12 @@ public final class EpochBarrier extends MappedPrimitive {
     public void beat() {
         int s = requireParticipant();
         counters.increment(OP_BEAT);
-        body.setLongRelease(slotOffset(s) + HEARTBEAT_NANOS_OFFSET, System.nanoTime());
+        OwnerRecord.beat(body, slotOffset(s), System.nanoTime());
     }
 
     private void beatNow(long now) {
         lastBeatNanos = now;
-        body.setLongRelease(slotOffset(slot) + HEARTBEAT_NANOS_OFFSET, now);
+        OwnerRecord.beat(body, slotOffset(slot), now);
     }
 
     // -------------------------------------------------------------------------------- wait
@@ -441,30 +434,17 @@ public final class EpochBarrier extends MappedPrimitive {
 
     /** Drops {@code peer} if it is silent beyond the grace or (when probing) provably dead. */
     private boolean dropIfSilentOrDead(int peer, long word, long now, boolean probe) {
-        long silence = now - body.getLongAcquire(slotOffset(peer) + HEARTBEAT_NANOS_OFFSET);
-        boolean drop = silence > graceNanos || (probe && isDead(peer, word));
-        // CAS from exactly the word judged: a peer that rejoined meanwhile is not dropped.
-        return drop
-                && body.compareAndSetLong(
-                        slotOffset(peer) + OWNER_WORD_OFFSET,
-                        word,
-                        packOwnerWord(0, generation(word)));
+        int record = slotOffset(peer);
+        boolean drop =
+                now - OwnerRecord.heartbeat(body, record) > graceNanos
+                        || (probe && OwnerRecord.isDead(body, record, word));
+        // From exactly the word judged: a peer that rejoined meanwhile is not dropped.
+        return drop && OwnerRecord.release(body, record, word);
     }
 
     private boolean isSilentOrDead(int peer, long word) {
-        long silence =
-                System.nanoTime() - body.getLongAcquire(slotOffset(peer) + HEARTBEAT_NANOS_OFFSET);
-        return silence > graceNanos || isDead(peer, word);
-    }
-
-    private boolean isDead(int peer, long word) {
-        int base = slotOffset(peer);
-        long startTime = body.getLongAcquire(base + START_TIME_OFFSET);
-        boolean startTimeValid =
-                body.getIntAcquire(base + START_TIME_GENERATION_OFFSET) == generation(word);
-        return ProcessProbe.status(
-                        pid(word), startTimeValid ? startTime : ProcessProbe.UNKNOWN_START_TIME)
-                == ProcessStatus.DEAD;
+        return OwnerRecord.judge(body, slotOffset(peer), word, System.nanoTime(), graceNanos)
+                .isReclaimable();
     }
 
     private void checkEpoch(int myEpoch, int current) {

@@ -4,6 +4,7 @@ import io.subetha.cxc.mmf.BodyLayout;
 import io.subetha.cxc.mmf.FileSpec;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.ownership.OwnerRecord;
 
 /**
  * Body layout of an {@link EpochBarrier} file: a 64-byte barrier header, then {@code capacity}
@@ -33,23 +34,22 @@ import io.subetha.cxc.mmf.PrimitiveKind;
  *  0                   1                   2                   3
  *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+ -.
- * |                  Participant PID (u32, 0 = free)          0   |  | owner word,
- * +---------------------------------------------------------------+  | CAS'd as one
- * |                  Generation (u32)                         4   |  |
+ * |                  Participant PID (u32, 0 = free)          0   |  |
+ * +---------------------------------------------------------------+  |
+ * |                  Generation (u32)                         4   |  | owner record
+ * +---------------------------------------------------------------+  | (OwnerRecord):
+ * |                  Participant start time, low 32 bits      8   |  | owner word,
+ * +---------------------------------------------------------------+  | identity word,
+ * |                  Generation of the start time (u32)      12   |  | heartbeat
+ * +---------------------------------------------------------------+  |
+ * |                  Last heartbeat, CLOCK_MONOTONIC ns      16   |  |
+ * |                                                               |  |
  * +---------------------------------------------------------------+ -'
- * |                  Arrived at epoch (u32)                   8   |  | arrival word:
+ * |                  Arrived at epoch (u32)                  24   |  | arrival word:
  * +---------------------------------------------------------------+  | counts only while
- * |                  Generation of the arrival (u32)         12   |  | its generation is
+ * |                  Generation of the arrival (u32)         28   |  | its generation is
  * +---------------------------------------------------------------+ -' the owner's
- * |                  Last heartbeat, CLOCK_MONOTONIC ns      16   |
- * |                                                               |
- * +---------------------------------------------------------------+
- * |                  Participant start time (u64)            24   |
- * |                                                               |
- * +---------------------------------------------------------------+
- * |                  Generation of the start time (u32)      32   |
- * +---------------------------------------------------------------+
- * |                  Reserved, zero (28 bytes)               36   |
+ * |                  Reserved, zero (32 bytes)               32   |
  * ~                                                               ~
  * +---------------------------------------------------------------+
  * </pre>
@@ -57,8 +57,9 @@ import io.subetha.cxc.mmf.PrimitiveKind;
  * <ul>
  *   <li><b>Current epoch</b> advances by one CAS from the epoch every live participant (or a
  *       quorum) arrived at; compared with wrap-around arithmetic, as TCP sequence numbers.
- *   <li><b>Owner word</b> as in {@link HeartbeatTableDescriptor}: joining CASes in the PID and the
- *       next generation; dropping or leaving CASes the PID back to 0 and keeps the generation.
+ *   <li><b>Owner record</b> as in {@link HeartbeatTableDescriptor}, through {@link
+ *       io.subetha.cxc.ownership.OwnerRecord}: joining CASes in the PID and the next generation;
+ *       dropping or leaving CASes the PID back to 0 and keeps the generation.
  *   <li><b>Arrival word</b> carries the generation it was written under, so a new participant in a
  *       reused slot never inherits its predecessor's arrival.
  *   <li><b>Last heartbeat</b> is a {@link System#nanoTime()} stamp: on Linux HotSpot that is
@@ -74,14 +75,17 @@ public final class EpochBarrierDescriptor {
     public static final int HEARTBEAT_INTERVAL_OFFSET = 16;
     public static final int BARRIER_HEADER_LENGTH = 64;
 
-    public static final int OWNER_WORD_OFFSET = 0;
-    public static final int ARRIVAL_WORD_OFFSET = 8;
-    public static final int HEARTBEAT_NANOS_OFFSET = 16;
-    public static final int START_TIME_OFFSET = 24;
-    public static final int START_TIME_GENERATION_OFFSET = 32;
+    /** The slot's {@link OwnerRecord}; its heartbeat is a CLOCK_MONOTONIC stamp. */
+    public static final int OWNER_RECORD_OFFSET = 0;
+
+    public static final int OWNER_WORD_OFFSET = OWNER_RECORD_OFFSET + OwnerRecord.OWNER_WORD_OFFSET;
+    public static final int HEARTBEAT_NANOS_OFFSET =
+            OWNER_RECORD_OFFSET + OwnerRecord.HEARTBEAT_OFFSET;
+    public static final int ARRIVAL_WORD_OFFSET = 24;
     public static final int SLOT_LENGTH = 64;
 
-    public static final int LAYOUT_VERSION = 1;
+    /** 2: the owner record's identity word replaced the separate start time and its generation. */
+    public static final int LAYOUT_VERSION = 2;
 
     /** "BARRIER1" read as a little-endian u64. */
     public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("BARRIER1");

@@ -5,12 +5,18 @@ import static io.subetha.cxc.liveness.LivenessOps.*;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.MappedPrimitive;
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.FileSpec;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.MappedFiles;
 import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.ownership.OwnerStatus;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -206,7 +212,8 @@ public final class FailoverWatchdog extends MappedPrimitive {
                                 + file.path()
                                 + "; complete it before assigning it again");
             }
-            if (FailoverWatchdogDescriptor.slot(word) == slot
+            if (state == STATE_OWNED
+                    && FailoverWatchdogDescriptor.slot(word) == slot
                     && FailoverWatchdogDescriptor.generation(word) == generation) {
                 owned++;
             }
@@ -234,28 +241,29 @@ public final class FailoverWatchdog extends MappedPrimitive {
                 continue;
             }
             int tag = tag(word) + 1;
-            long claiming = packOwnerWord(tag, STATE_CLAIMING, slot, generation);
+            long claiming = packClaimWord(tag, slot, Pids.current());
             if (!body.compareAndSetLong(entryOffset(entry) + OWNER_WORD_OFFSET, word, claiming)) {
                 continue;
             }
+            Interleaving.at(Point.ENTRY_CLAIMED);
+            // Safe as a plain store: a claiming entry is freed only once this process is dead, so
+            // while we run it is still ours and holds no one else's work.
             body.setLongRelease(entryOffset(entry) + WORK_ID_OFFSET, workId);
-            // A CAS, not a store: a scanner may have freed the claim meanwhile (it judged this
-            // slot's holder dead), and the entry may already hold someone else's work.
-            if (body.compareAndSetLong(
+            if (!body.compareAndSetLong(
                     entryOffset(entry) + OWNER_WORD_OFFSET,
                     claiming,
                     packOwnerWord(tag, STATE_OWNED, slot, generation))) {
-                return;
+                throw new IllegalStateException(
+                        "entry "
+                                + entry
+                                + " of "
+                                + file.path()
+                                + " changed while this process held its claim: another process"
+                                + " wrote into the file outside the watchdog protocol");
             }
-            throw new SlotLostException(
-                    "could not assign work id "
-                            + workId
-                            + " to heartbeat slot "
-                            + slot
-                            + " of "
-                            + file.path()
-                            + ": a scan judged the slot's holder dead meanwhile (heartbeat stale"
-                            + " beyond the grace window?); register again and reassign");
+            // If the slot's holder was replaced meanwhile, this names its old generation: the
+            // next scan moves the work to a live slot, as for any silent holder.
+            return;
         }
         throw new CxcCapacityException(
                 file.path()
@@ -318,13 +326,13 @@ public final class FailoverWatchdog extends MappedPrimitive {
             if (snapshot.isPresent()) {
                 pids[slot] = snapshot.get().pid();
                 generations[slot] = snapshot.get().generation();
-                live[slot] = table.status(snapshot.get(), graceEpochs) == SlotStatus.LIVE;
+                live[slot] = table.status(snapshot.get(), graceEpochs) == OwnerStatus.LIVE;
             }
         }
         int[] load = new int[capacity];
         for (int entry = 0; entry < entries; entry++) {
             long word = ownerWord(entry);
-            if (state(word) != STATE_FREE && ownerIsLive(word, live, generations)) {
+            if (state(word) == STATE_OWNED && ownerIsLive(word, live, generations)) {
                 load[FailoverWatchdogDescriptor.slot(word)]++;
             }
         }
@@ -334,15 +342,19 @@ public final class FailoverWatchdog extends MappedPrimitive {
         for (int entry = 0; entry < entries; entry++) {
             long word = ownerWord(entry);
             int state = state(word);
-            if (state == STATE_FREE || ownerIsLive(word, live, generations)) {
+            if (state == STATE_FREE
+                    || (state == STATE_OWNED && ownerIsLive(word, live, generations))) {
                 continue;
             }
             int offset = entryOffset(entry) + OWNER_WORD_OFFSET;
             int from = FailoverWatchdogDescriptor.slot(word);
             if (state == STATE_CLAIMING) {
-                // Its assigner is dead or silent and never returned: no work id was handed out.
-                if (body.compareAndSetLong(
-                        offset, word, packOwnerWord(tag(word), STATE_FREE, 0, 0))) {
+                // Only a dead assigner's claim is freed: a slow one still writes its work id here.
+                // Its assign never returned, so no work id was handed out.
+                if (ProcessProbe.status(claimant(word), ProcessProbe.UNKNOWN_START_TIME)
+                                == ProcessStatus.DEAD
+                        && body.compareAndSetLong(
+                                offset, word, packOwnerWord(tag(word), STATE_FREE, 0, 0))) {
                     abandonedClaims++;
                 }
                 continue;

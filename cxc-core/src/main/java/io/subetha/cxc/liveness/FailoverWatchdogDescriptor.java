@@ -30,7 +30,7 @@ import io.subetha.cxc.mmf.PrimitiveKind;
  * |                  Work id (u64)                            0   |
  * |                                                               |
  * +---------------------------------------------------------------+ -.
- * |                  Owner's heartbeat generation (u32)       8   |  | owner word:
+ * |  Owner's heartbeat generation, or claimant's PID (u32)   8   |  | owner word:
  * +-------------------------------+---------------+---------------+  | one aligned u64,
  * |  Owner's heartbeat slot (u16) |  State (u8)   |  Tag (u8)     |  | CAS'd as one
  * +-------------------------------+---------------+---------------+ -'
@@ -43,6 +43,11 @@ import io.subetha.cxc.mmf.PrimitiveKind;
  *       word: a move changes only the owner, in one step, so a work id is never lost and never
  *       owned twice, however many watchdogs scan at once. A free entry has state 0 and keeps its
  *       tag.
+ *   <li><b>Claiming.</b> While an assigner holds a free entry between its two CASes, the word names
+ *       the assigner's PID instead of a generation: the entry is freed again only when that process
+ *       is provably dead, never merely slow, because an assigner that resumes writes the work id
+ *       into the entry it claimed. A dead assigner whose PID is already reused keeps its entry
+ *       claimed until that process exits too: an entry leaked, never a work id lost.
  *   <li><b>Tag</b> rises (mod 256) each time the entry is assigned, so a {@code complete} that read
  *       an entry just before it was completed and re-assigned to the same owner cannot free the new
  *       work id (the ABA problem).
@@ -66,7 +71,8 @@ public final class FailoverWatchdogDescriptor {
     public static final int STATE_CLAIMING = 1;
     public static final int STATE_OWNED = 2;
 
-    public static final int LAYOUT_VERSION = 1;
+    /** 2: a claiming entry names its assigner's PID. */
+    public static final int LAYOUT_VERSION = 2;
 
     /** "WATCHDG1" read as a little-endian u64. */
     public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("WATCHDG1");
@@ -114,6 +120,16 @@ public final class FailoverWatchdogDescriptor {
                 | ((long) (state & 0xFF) << 48)
                 | ((long) (slot & 0xFFFF) << 32)
                 | (generation & 0xFFFF_FFFFL);
+    }
+
+    /** The word of an entry claimed by {@code assignerPid} for heartbeat {@code slot}. */
+    public static long packClaimWord(int tag, int slot, long assignerPid) {
+        return packOwnerWord(tag, STATE_CLAIMING, slot, (int) assignerPid);
+    }
+
+    /** The assigner's PID of a claiming entry's word. */
+    public static long claimant(long ownerWord) {
+        return ownerWord & 0xFFFF_FFFFL;
     }
 
     public static int tag(long ownerWord) {

@@ -12,6 +12,8 @@ import io.subetha.cxc.mmf.FileSpec;
 import io.subetha.cxc.mmf.MappedFile;
 import io.subetha.cxc.mmf.MappedFiles;
 import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.ownership.OwnerStatus;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
@@ -61,7 +63,6 @@ public final class HeartbeatTable extends MappedPrimitive {
     public static final int OP_TICK_EPOCH = LivenessOps.OP_TICK_EPOCH;
     public static final int OP_SCAN = LivenessOps.OP_SCAN;
 
-    private static final long OWN_START_TIME = ProcessProbe.startTime(Pids.current());
     private static final int CLAIM_ROUNDS = 8;
 
     private final int capacity;
@@ -154,7 +155,7 @@ public final class HeartbeatTable extends MappedPrimitive {
             boolean contended = false;
             for (int slot = 0; slot < capacity; slot++) {
                 long word = ownerWord(slot);
-                if (HeartbeatTableDescriptor.pid(word) == 0) {
+                if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
                     if (claim(slot, word, pid)) {
                         return slot;
                     }
@@ -165,7 +166,7 @@ public final class HeartbeatTable extends MappedPrimitive {
             // held slot, paid only on a full table.
             for (int slot = 0; slot < capacity; slot++) {
                 long word = ownerWord(slot);
-                if (HeartbeatTableDescriptor.pid(word) != 0
+                if (OwnerRecord.pid(word) != OwnerRecord.NO_OWNER
                         && statusOf(slot, word, graceEpochs).isReclaimable()) {
                     if (claim(slot, word, pid)) {
                         return slot;
@@ -192,22 +193,15 @@ public final class HeartbeatTable extends MappedPrimitive {
     /** Installs {@code pid} in {@code slot} if its owner word is still {@code expected}. */
     private boolean claim(int slot, long expected, long pid) {
         int base = slotOffset(slot);
-        // Fresh beat before the CAS: the new owner is never visible with its predecessor's stale
-        // beat, which would let a third registrant reclaim it at once. Harmless if the CAS fails:
-        // then another claim won and wrote its own fresh beat.
-        writeBeat(base);
-        int generation = nextGeneration(expected);
-        long word = packOwnerWord(pid, generation);
-        if (!body.compareAndSetLong(base + OWNER_WORD_OFFSET, expected, word)) {
+        long word = OwnerRecord.ownerWord(pid, OwnerRecord.nextGeneration(expected));
+        if (!OwnerRecord.claim(
+                body, base, expected, word, OwnerRecord.startTimeOf(pid), this::globalEpochRaw)) {
             return false;
         }
-        writeBeat(base);
-        body.setLongRelease(base + REGISTERED_AT_OFFSET, globalEpochRaw());
-        long startTime = pid == Pids.current() ? OWN_START_TIME : ProcessProbe.startTime(pid);
-        // Start time first, then its generation: a reader that sees the generation sees the time.
-        body.setLongRelease(base + START_TIME_OFFSET, startTime);
-        body.setIntRelease(base + START_TIME_GENERATION_OFFSET, generation);
+        // Ours from here on: the rest of the slot has one writer.
         held.set(slot, word);
+        body.setLongRelease(base + LAST_BEAT_NANOS_OFFSET, System.nanoTime());
+        body.setLongRelease(base + REGISTERED_AT_OFFSET, globalEpochRaw());
         return true;
     }
 
@@ -224,10 +218,7 @@ public final class HeartbeatTable extends MappedPrimitive {
         if (mine == 0) {
             return false;
         }
-        return body.compareAndSetLong(
-                slotOffset(slot) + OWNER_WORD_OFFSET,
-                mine,
-                packOwnerWord(0, HeartbeatTableDescriptor.generation(mine)));
+        return OwnerRecord.release(body, slotOffset(slot), mine);
     }
 
     // -------------------------------------------------------------------------------- beat
@@ -253,7 +244,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     private void writeBeat(int base) {
-        body.setLongRelease(base + LAST_BEAT_EPOCH_OFFSET, globalEpochRaw());
+        OwnerRecord.beat(body, base, globalEpochRaw());
         body.setLongRelease(base + LAST_BEAT_NANOS_OFFSET, System.nanoTime());
     }
 
@@ -268,14 +259,14 @@ public final class HeartbeatTable extends MappedPrimitive {
                             + " register() returned, through the same HeartbeatTable");
         }
         held.compareAndSet(slot, mine, 0);
-        long newOwner = HeartbeatTableDescriptor.pid(word);
+        long newOwner = OwnerRecord.pid(word);
         return new SlotLostException(
                 "slot "
                         + slot
                         + " of "
                         + file.path()
                         + " no longer belongs to PID "
-                        + HeartbeatTableDescriptor.pid(mine)
+                        + OwnerRecord.pid(mine)
                         + (newOwner == 0 ? ": it was freed" : ": PID " + newOwner + " reclaimed it")
                         + " after its heartbeat went stale (a pause longer than the grace window?);"
                         + " register() again");
@@ -339,14 +330,14 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     /**
-     * The held slots whose owner is {@link SlotStatus#LIVE} under {@code graceEpochs}: beat within
+     * The held slots whose owner is {@link OwnerStatus#LIVE} under {@code graceEpochs}: beat within
      * the window and process not known to be dead. Probes each held slot's process (~10 µs each).
      */
     public List<HeartbeatSnapshot> liveSlots(long graceEpochs) {
         requireGrace(graceEpochs);
         List<HeartbeatSnapshot> live = new ArrayList<>();
         for (HeartbeatSnapshot snapshot : scan()) {
-            if (status(snapshot, graceEpochs) == SlotStatus.LIVE) {
+            if (status(snapshot, graceEpochs) == OwnerStatus.LIVE) {
                 live.add(snapshot);
             }
         }
@@ -354,53 +345,48 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     /** {@link #status(HeartbeatSnapshot, long)} of a slot as it is now. */
-    public SlotStatus status(int slot, long graceEpochs) {
+    public OwnerStatus status(int slot, long graceEpochs) {
         checkSlot(slot);
         requireGrace(graceEpochs);
         counters.increment(OP_READ);
         long word = ownerWord(slot);
-        return HeartbeatTableDescriptor.pid(word) == 0
-                ? SlotStatus.FREE
+        return OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
+                ? OwnerStatus.FREE
                 : statusOf(slot, word, graceEpochs);
     }
 
     /**
-     * Judges a snapshot: {@link SlotStatus#STALE} if its beat lags by more than {@code
-     * graceEpochs}, else {@link SlotStatus#DEAD} if its process is provably gone (or its PID
-     * reused), else {@link SlotStatus#LIVE}. An unknown process status counts as alive: the
+     * Judges a snapshot: {@link OwnerStatus#STALE} if its beat lags by more than {@code
+     * graceEpochs}, else {@link OwnerStatus#DEAD} if its process is provably gone (or its PID
+     * reused), else {@link OwnerStatus#LIVE}. An unknown process status counts as alive: the
      * heartbeat stays the authority, the probe only ever speeds up declaring a death.
      */
-    public SlotStatus status(HeartbeatSnapshot snapshot, long graceEpochs) {
+    public OwnerStatus status(HeartbeatSnapshot snapshot, long graceEpochs) {
         requireGrace(graceEpochs);
         if (snapshot.isStale(graceEpochs)) {
-            return SlotStatus.STALE;
+            return OwnerStatus.STALE;
         }
         return ProcessProbe.status(snapshot.pid(), snapshot.startTime()) == ProcessStatus.DEAD
-                ? SlotStatus.DEAD
-                : SlotStatus.LIVE;
+                ? OwnerStatus.DEAD
+                : OwnerStatus.LIVE;
     }
 
-    private SlotStatus statusOf(int slot, long word, long graceEpochs) {
-        HeartbeatSnapshot snapshot = read(slot, word);
-        return snapshot == null ? SlotStatus.FREE : status(snapshot, graceEpochs);
+    private OwnerStatus statusOf(int slot, long word, long graceEpochs) {
+        return OwnerRecord.judge(body, slotOffset(slot), word, globalEpochRaw(), graceEpochs);
     }
 
     /** The slot as owned by {@code word}, or null if {@code word} holds no PID. */
     private HeartbeatSnapshot read(int slot, long word) {
-        long pid = HeartbeatTableDescriptor.pid(word);
-        if (pid == 0) {
+        long pid = OwnerRecord.pid(word);
+        if (pid == OwnerRecord.NO_OWNER) {
             return null;
         }
         int base = slotOffset(slot);
-        int generation = HeartbeatTableDescriptor.generation(word);
-        long startTime = body.getLongAcquire(base + START_TIME_OFFSET);
-        boolean startTimeValid =
-                body.getIntAcquire(base + START_TIME_GENERATION_OFFSET) == generation;
         return new HeartbeatSnapshot(
                 slot,
                 pid,
-                generation,
-                startTimeValid ? startTime : ProcessProbe.UNKNOWN_START_TIME,
+                HeartbeatTableDescriptor.generation(word),
+                OwnerRecord.startTime(body, base, word),
                 body.getLongAcquire(base + LAST_BEAT_EPOCH_OFFSET),
                 body.getLongAcquire(base + LAST_BEAT_NANOS_OFFSET),
                 body.getLongAcquire(base + REGISTERED_AT_OFFSET),

@@ -4,6 +4,7 @@ import io.subetha.cxc.mmf.BodyLayout;
 import io.subetha.cxc.mmf.FileSpec;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.ownership.OwnerRecord;
 
 /**
  * Body layout of a {@link HeartbeatTable} file: a 64-byte table header, then {@code capacity} slots
@@ -33,39 +34,37 @@ import io.subetha.cxc.mmf.PrimitiveKind;
  *  0                   1                   2                   3
  *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+ -.
- * |                  Owner PID (u32, 0 = free)                0   |  | owner word:
- * +---------------------------------------------------------------+  | one aligned u64,
- * |                  Generation (u32)                         4   |  | CAS'd as one
+ * |                  Owner PID (u32, 0 = free)                0   |  |
+ * +---------------------------------------------------------------+  |
+ * |                  Generation (u32)                         4   |  | owner record
+ * +---------------------------------------------------------------+  | (OwnerRecord):
+ * |                  Owner start time, low 32 bits            8   |  | owner word,
+ * +---------------------------------------------------------------+  | identity word,
+ * |                  Generation of the start time (u32)      12   |  | heartbeat
+ * +---------------------------------------------------------------+  |
+ * |                  Last beat, global epoch (u64)           16   |  |
+ * |                                                               |  |
  * +---------------------------------------------------------------+ -'
- * |                  Owner start time (u64)                   8   |
- * |                                                               |
- * +---------------------------------------------------------------+
- * |                  Last beat, global epoch (u64)           16   |
- * |                                                               |
- * +---------------------------------------------------------------+
  * |                  Last beat, CLOCK_MONOTONIC ns (u64)     24   |
  * |                                                               |
  * +---------------------------------------------------------------+
- * |                  Generation of the start time (u32)      32   |
- * +---------------------------------------------------------------+
- * |                  Reserved, zero (u32)                    36   |
- * +---------------------------------------------------------------+
- * |                  Registered at, global epoch (u64)       40   |
+ * |                  Registered at, global epoch (u64)       32   |
  * |                                                               |
  * +---------------------------------------------------------------+
- * |                  Reserved, zero (16 bytes)               48   |
+ * |                  Reserved, zero (24 bytes)               40   |
  * ~                                                               ~
  * +---------------------------------------------------------------+
  * </pre>
  *
  * <ul>
- *   <li><b>Owner word.</b> PID in the low half, generation in the high half. Every claim raises the
- *       generation (skipping 0) in the same CAS that installs the PID, so two racing registrants
- *       never share a slot, a reclaim from a stale observation fails, and a watchdog can tell a
- *       slot's new owner from the dead one it replaced. Freeing keeps the generation.
- *   <li><b>Owner start time</b> is valid only while the generation beside it equals the owner
- *       word's: it tells a dead owner from a new process that reused its PID.
- *   <li><b>Last beat</b> is written by the owner only; the global epoch by anyone who ticks.
+ *   <li><b>Owner record</b>, claimed and judged through {@link
+ *       io.subetha.cxc.ownership.OwnerRecord}: every claim raises the generation (skipping 0) in
+ *       the same CAS that installs the PID, so two racing registrants never share a slot, a reclaim
+ *       from a stale observation fails, and a watchdog can tell a slot's new owner from the dead
+ *       one it replaced. Freeing keeps the generation. The start time counts only for the
+ *       generation beside it.
+ *   <li><b>Last beat</b> is written by the owner (and raised once by the claim that installed it);
+ *       the global epoch by anyone who ticks.
  * </ul>
  */
 public final class HeartbeatTableDescriptor {
@@ -75,15 +74,18 @@ public final class HeartbeatTableDescriptor {
     public static final int LAST_TICK_NANOS_OFFSET = 16;
     public static final int TABLE_HEADER_LENGTH = 64;
 
-    public static final int OWNER_WORD_OFFSET = 0;
-    public static final int START_TIME_OFFSET = 8;
-    public static final int LAST_BEAT_EPOCH_OFFSET = 16;
+    /** The slot's {@link io.subetha.cxc.ownership.OwnerRecord}; its heartbeat is the last beat. */
+    public static final int OWNER_RECORD_OFFSET = 0;
+
+    public static final int OWNER_WORD_OFFSET = OWNER_RECORD_OFFSET + OwnerRecord.OWNER_WORD_OFFSET;
+    public static final int LAST_BEAT_EPOCH_OFFSET =
+            OWNER_RECORD_OFFSET + OwnerRecord.HEARTBEAT_OFFSET;
     public static final int LAST_BEAT_NANOS_OFFSET = 24;
-    public static final int START_TIME_GENERATION_OFFSET = 32;
-    public static final int REGISTERED_AT_OFFSET = 40;
+    public static final int REGISTERED_AT_OFFSET = 32;
     public static final int SLOT_LENGTH = 64;
 
-    public static final int LAYOUT_VERSION = 1;
+    /** 2: the owner record's identity word replaced the separate start time and its generation. */
+    public static final int LAYOUT_VERSION = 2;
 
     /** "HEARTBT1" read as a little-endian u64. */
     public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("HEARTBT1");
@@ -98,8 +100,6 @@ public final class HeartbeatTableDescriptor {
                 return TABLE_HEADER_LENGTH + (long) capacity * SLOT_LENGTH;
             };
 
-    private static final long PID_MASK = 0xFFFF_FFFFL;
-
     private HeartbeatTableDescriptor() {}
 
     /** What a table of {@code capacity} slots expects of its file. */
@@ -112,23 +112,9 @@ public final class HeartbeatTableDescriptor {
         return TABLE_HEADER_LENGTH + slot * SLOT_LENGTH;
     }
 
-    public static long pid(long ownerWord) {
-        return ownerWord & PID_MASK;
-    }
-
     /** The generation (u32) held in an owner word. */
     public static int generation(long ownerWord) {
-        return (int) (ownerWord >>> 32);
-    }
-
-    public static long packOwnerWord(long pid, int generation) {
-        return ((long) generation << 32) | (pid & PID_MASK);
-    }
-
-    /** The generation a new claim installs: one more, skipping 0 ("never claimed"). */
-    public static int nextGeneration(long ownerWord) {
-        int next = generation(ownerWord) + 1;
-        return next == 0 ? 1 : next;
+        return (int) OwnerRecord.key(ownerWord);
     }
 
     static void requireCapacity(int capacity) {

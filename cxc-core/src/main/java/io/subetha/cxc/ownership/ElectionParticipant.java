@@ -69,10 +69,11 @@ public final class ElectionParticipant {
         if (leads) {
             leads = election.beatAsLeader(pid);
         }
+        long myTerm = election.termIfLeader(pid);
+        leads = myTerm >= 0;
         long word = election.leaderWord();
-        long leaderPid = LeaderElectionDescriptor.leaderPid(word);
-        long term = LeaderElectionDescriptor.term(word);
-        leads = leaderPid == pid;
+        long leaderPid = leads ? pid : LeaderElectionDescriptor.leaderPid(word);
+        long term = leads ? myTerm : LeaderElectionDescriptor.term(word);
 
         // Losing and regaining between two ticks shows as a new term: report both edges.
         boolean lost = wasLeader && (!leads || term != lastTerm);

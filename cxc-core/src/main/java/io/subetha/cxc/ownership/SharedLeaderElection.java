@@ -67,8 +67,6 @@ public final class SharedLeaderElection extends MappedPrimitive {
     private static final List<String> OP_NAMES =
             List.of("try_claim", "beat", "tick_epoch", "step_down", "read", "liveness_check");
 
-    private static final long OWN_START_TIME = ProcessProbe.startTime(Pids.current());
-
     /**
      * The fast paths read the leader word straight from the body's buffer: one dependent load fewer
      * than through {@link AtomicBuffer}, which is a measurable share of a 1 ns read.
@@ -78,6 +76,15 @@ public final class SharedLeaderElection extends MappedPrimitive {
 
     private final ByteBuffer bodyBytes;
     private final EpochPacer pacer;
+
+    /**
+     * The leader word this handle installed, or confirmed to be this very process's (its published
+     * identity names this process's start time): only then does a PID match mean "I lead". A
+     * process that inherited a dead leader's PID finds that PID in the word but not its identity,
+     * and takes the next term instead of continuing the dead leader's. Checked once per word, not
+     * per call: the fast paths compare the word with this field.
+     */
+    private volatile long confirmedWord;
 
     private SharedLeaderElection(MappedFile file) {
         super(file, PrimitiveKind.LEADER_ELECTION, OP_NAMES, BODY_MAGIC);
@@ -132,7 +139,9 @@ public final class SharedLeaderElection extends MappedPrimitive {
         // The fast path first, counted after its read (the count then overlaps the read): a
         // leader PID read from the file is u32, so a match already puts myPid in range but for 0
         // (no leader), and a constant grace folds away. Anything else is checked below.
-        if (leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == myPid
+        long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
+        if (word == confirmedWord
+                && leaderPid(word) == myPid
                 && myPid != NO_LEADER
                 && graceEpochs >= 0) {
             counters.increment(OP_TRY_CLAIM);
@@ -155,37 +164,61 @@ public final class SharedLeaderElection extends MappedPrimitive {
             long word = body.getLongVolatile(LEADER_WORD_OFFSET);
             long leader = leaderPid(word);
             if (leader == myPid) {
-                return true;
+                // Ours, or a dead process's that had our PID: that one's term is not ours to
+                // continue (its fencing token would be accepted twice), so take the next.
+                if (confirm(word, myPid) || takeOver(word, myPid)) {
+                    return true;
+                }
+                continue;
             }
             long epoch = body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
-            long heartbeat = body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
-            boolean stale = epoch - heartbeat > graceEpochs;
+            boolean stale = epoch - OwnerRecord.heartbeat(body, LEADER_RECORD_OFFSET) > graceEpochs;
             if (leader != NO_LEADER && myPid > leader && !stale) {
                 return false;
             }
-            if (takeOver(word, myPid, epoch)) {
+            if (takeOver(word, myPid)) {
                 return true;
             }
             // Lost the CAS to another claimant or a step-down: decide again on the new state.
         }
     }
 
-    /** Replaces exactly the leader word {@code expected} with {@code myPid} under the next term. */
-    private boolean takeOver(long expected, long myPid, long epoch) {
-        // Fresh heartbeat before the CAS: the new leader is never visible with its predecessor's
-        // stale heartbeat, which would let a third process steal it at once. Harmless if the CAS
-        // fails: then another claim succeeded and the heartbeat is fresh for that leader.
-        body.setLongRelease(LEADER_HEARTBEAT_OFFSET, epoch);
-        long term = (term(expected) + 1) & 0xFFFF_FFFFL;
-        if (!body.compareAndSetLong(LEADER_WORD_OFFSET, expected, packLeaderWord(myPid, term))) {
-            return false;
+    /**
+     * Replaces exactly the leader word {@code expected} with {@code myPid} under the next term,
+     * through {@link OwnerRecord#claim}: nothing is written unless the CAS wins.
+     */
+    private boolean takeOver(long expected, long myPid) {
+        long mine = packLeaderWord(myPid, (term(expected) + 1) & 0xFFFF_FFFFL);
+        // Before the CAS, so this handle's other threads take the fast path at once. Only this
+        // PID can ever install this word, and a term is installed once: if the CAS fails, no
+        // leader word will equal it.
+        confirmedWord = mine;
+        return OwnerRecord.claim(
+                body,
+                LEADER_RECORD_OFFSET,
+                expected,
+                mine,
+                OwnerRecord.startTimeOf(myPid),
+                this::globalEpochRaw);
+    }
+
+    /**
+     * Whether {@code word}, which holds {@code pid}, is this very process's; remembers it if so.
+     */
+    private boolean confirm(long word, long pid) {
+        if (word == confirmedWord) {
+            return true;
         }
-        body.setLongRelease(LEADER_HEARTBEAT_OFFSET, body.getLongVolatile(GLOBAL_EPOCH_OFFSET));
-        long startTime = myPid == Pids.current() ? OWN_START_TIME : ProcessProbe.startTime(myPid);
-        // Start time first, then its term: a reader that sees the term sees this start time.
-        body.setLongRelease(LEADER_START_TIME_OFFSET, startTime);
-        body.setIntRelease(START_TIME_TERM_OFFSET, (int) term);
-        return true;
+        if (OwnerRecord.isOwnedBy(
+                body, LEADER_RECORD_OFFSET, word, pid, OwnerRecord.startTimeOf(pid))) {
+            confirmedWord = word;
+            return true;
+        }
+        return false;
+    }
+
+    private long globalEpochRaw() {
+        return body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
     }
 
     /**
@@ -201,17 +234,14 @@ public final class SharedLeaderElection extends MappedPrimitive {
         counters.increment(OP_LIVENESS_CHECK);
         long word = body.getLongVolatile(LEADER_WORD_OFFSET);
         long leader = leaderPid(word);
-        if (leader == myPid) {
-            return true;
-        }
-        if (leader == NO_LEADER) {
+        if (leader == myPid || leader == NO_LEADER) {
             return claimSlow(myPid, DEFAULT_GRACE_EPOCHS);
         }
         if (statusOf(word) != ProcessStatus.DEAD) {
             return false;
         }
         // CAS from exactly the dead leader's word: if anyone else changed it first, they won.
-        return takeOver(word, myPid, body.getLongVolatile(GLOBAL_EPOCH_OFFSET));
+        return takeOver(word, myPid);
     }
 
     /** Whether the current leader's process is alive, per {@link ProcessProbe}. */
@@ -222,18 +252,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
     }
 
     private ProcessStatus statusOf(long word) {
-        long startTime = leaderStartTime(word);
-        return ProcessProbe.status(leaderPid(word), startTime);
-    }
-
-    /** The start time recorded for the leader of {@code word}, or unknown if not (yet) recorded. */
-    private long leaderStartTime(long word) {
-        int recordedTerm = body.getIntAcquire(START_TIME_TERM_OFFSET);
-        long startTime = body.getLongAcquire(LEADER_START_TIME_OFFSET);
-        boolean sameTerm =
-                recordedTerm == (int) term(word)
-                        && body.getLongVolatile(LEADER_WORD_OFFSET) == word;
-        return sameTerm ? startTime : ProcessProbe.UNKNOWN_START_TIME;
+        return OwnerRecord.status(body, LEADER_RECORD_OFFSET, word);
     }
 
     /**
@@ -244,10 +263,11 @@ public final class SharedLeaderElection extends MappedPrimitive {
     public boolean beatAsLeader(long myPid) {
         Pids.requireValid(myPid);
         counters.increment(OP_BEAT);
-        if (leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET)) != myPid) {
+        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+        if (leaderPid(word) != myPid || !confirm(word, myPid)) {
             return false;
         }
-        body.setLongRelease(LEADER_HEARTBEAT_OFFSET, body.getLongVolatile(GLOBAL_EPOCH_OFFSET));
+        OwnerRecord.beat(body, LEADER_RECORD_OFFSET, globalEpochRaw());
         return true;
     }
 
@@ -297,15 +317,34 @@ public final class SharedLeaderElection extends MappedPrimitive {
 
     // ------------------------------------------------------------------------------- reads
 
-    /** Whether {@code pid} is the leader now: one volatile read and a compare. */
+    /**
+     * Whether {@code pid} is the leader now: one volatile read and a compare (the first time after
+     * a handover, also a check that the leader word is this very process's, not a dead process's
+     * that had the same PID).
+     */
     public boolean isLeader(long pid) {
+        return termIfLeader(pid) >= 0;
+    }
+
+    /**
+     * The term {@code pid} leads under, read in the same load as the leadership check, or -1 if it
+     * does not lead: what a caller binds as its fencing token. A PID found in the leader word
+     * counts only when the word is this process's own (see {@link #isLeader}).
+     */
+    public long termIfLeader(long pid) {
         // Read, then count: the count's loads and store then overlap the read (measured: the
         // counted fast path 0.3 ns faster than counting first).
-        boolean leads =
-                leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == pid
-                        && pid != NO_LEADER;
+        long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
+        long term =
+                word == confirmedWord && leaderPid(word) == pid && pid != NO_LEADER
+                        ? term(word)
+                        : termIfConfirmed(word, pid);
         counters.increment(OP_READ);
-        return leads;
+        return term;
+    }
+
+    private long termIfConfirmed(long word, long pid) {
+        return leaderPid(word) == pid && pid != NO_LEADER && confirm(word, pid) ? term(word) : -1;
     }
 
     /** The leader's PID, empty when there is no leader. */
@@ -350,7 +389,11 @@ public final class SharedLeaderElection extends MappedPrimitive {
         long heartbeat = body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
         long epoch = body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
         return new LeaderSnapshot(
-                leaderPid(word), term(word), heartbeat, epoch, leaderStartTime(word));
+                leaderPid(word),
+                term(word),
+                heartbeat,
+                epoch,
+                OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word));
     }
 
     // ----------------------------------------------------------------------------- lifecycle

@@ -43,8 +43,8 @@ public final class ProcessProbe {
     }
 
     /**
-     * @param expectedStartTime the start time recorded when the process registered, or {@link
-     *     #UNKNOWN_START_TIME} to check presence only
+     * @param expectedStartTime the start time recorded when the process registered (its low 32 bits
+     *     are compared), or {@link #UNKNOWN_START_TIME} to check presence only
      */
     public static ProcessStatus status(long pid, long expectedStartTime) {
         if (pid <= 0 || pid > Pids.MAX_PID) {
@@ -62,7 +62,8 @@ public final class ProcessProbe {
             if (stat.state == 'Z' || stat.state == 'X' || stat.state == 'x') {
                 return ProcessStatus.DEAD;
             }
-            if (expectedStartTime != UNKNOWN_START_TIME && stat.startTime != expectedStartTime) {
+            if (expectedStartTime != UNKNOWN_START_TIME
+                    && !sameStartTime(stat.startTime, expectedStartTime)) {
                 return ProcessStatus.DEAD;
             }
             return ProcessStatus.ALIVE;
@@ -78,11 +79,19 @@ public final class ProcessProbe {
                             .startInstant()
                             .map(Instant::toEpochMilli)
                             .orElse(UNKNOWN_START_TIME);
-            if (actual != UNKNOWN_START_TIME && actual != expectedStartTime) {
+            if (actual != UNKNOWN_START_TIME && !sameStartTime(actual, expectedStartTime)) {
                 return ProcessStatus.DEAD;
             }
         }
         return ProcessStatus.ALIVE;
+    }
+
+    /**
+     * Start times compare in their low 32 bits: that is what a cxc file keeps, in one word with the
+     * owner key it belongs to (see {@code OwnerRecord}).
+     */
+    public static boolean sameStartTime(long a, long b) {
+        return (int) a == (int) b;
     }
 
     private record Stat(char state, long startTime) {}

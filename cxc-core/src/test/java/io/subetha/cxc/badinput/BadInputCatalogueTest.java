@@ -129,7 +129,7 @@ class BadInputCatalogueTest {
                         "an unknown kind (code 999)"),
                 new BadInput(
                         "future layout version",
-                        (t, v, p) -> Files.write(t, header(v, LAYOUT_VERSION_OFFSET, 2)),
+                        (t, v, p) -> Files.write(t, header(v, LAYOUT_VERSION_OFFSET, 99)),
                         CxcFormatException.class,
                         "written by a newer CXC release"),
                 new BadInput(

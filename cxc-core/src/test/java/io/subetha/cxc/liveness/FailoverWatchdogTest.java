@@ -133,15 +133,13 @@ class FailoverWatchdogTest {
     @Test
     void aClaimAbandonedByADeadAssignerIsFreed() {
         int dead = table.register(DEAD_PID);
-        int generation = table.snapshot(dead).orElseThrow().generation();
         // What an assigner that died between its two CASes leaves behind.
         watchdog.mappedFile()
                 .body()
                 .setLongVolatile(
                         FailoverWatchdogDescriptor.entryOffset(0)
                                 + FailoverWatchdogDescriptor.OWNER_WORD_OFFSET,
-                        FailoverWatchdogDescriptor.packOwnerWord(
-                                1, FailoverWatchdogDescriptor.STATE_CLAIMING, dead, generation));
+                        FailoverWatchdogDescriptor.packClaimWord(1, dead, DEAD_PID));
         table.register(ME);
 
         ReclaimReport report = watchdog.scan();

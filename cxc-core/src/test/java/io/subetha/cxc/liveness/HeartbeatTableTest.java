@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.ownership.OwnerStatus;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import java.nio.file.Path;
@@ -63,11 +64,11 @@ class HeartbeatTableTest {
         assertThat(beaten.lastBeatEpoch()).isEqualTo(2);
         assertThat(beaten.lag()).isZero();
         assertThat(beaten.lastBeatNanos()).isGreaterThanOrEqualTo(registered.lastBeatNanos());
-        assertThat(table.status(slot, 3)).isEqualTo(SlotStatus.LIVE);
+        assertThat(table.status(slot, 3)).isEqualTo(OwnerStatus.LIVE);
 
         assertThat(table.unregister(slot)).isTrue();
         assertThat(table.snapshot(slot)).isEmpty();
-        assertThat(table.status(slot, 3)).isEqualTo(SlotStatus.FREE);
+        assertThat(table.status(slot, 3)).isEqualTo(OwnerStatus.FREE);
         assertThat(table.unregister(slot)).isFalse();
         assertThatThrownBy(() -> table.beat(slot))
                 .isInstanceOf(IllegalStateException.class)
@@ -108,7 +109,7 @@ class HeartbeatTableTest {
             table.register(ME);
         }
         int dead = table.register(DEAD_PID);
-        assertThat(table.status(dead, 3)).isEqualTo(SlotStatus.DEAD);
+        assertThat(table.status(dead, 3)).isEqualTo(OwnerStatus.DEAD);
 
         int reclaimed = table.register(ME);
 
@@ -131,7 +132,7 @@ class HeartbeatTableTest {
                     other.beat(slot);
                 }
             }
-            assertThat(table.status(3, 3)).isEqualTo(SlotStatus.STALE);
+            assertThat(table.status(3, 3)).isEqualTo(OwnerStatus.STALE);
 
             assertThat(table.register(ME, 3)).isEqualTo(3);
 

@@ -187,7 +187,9 @@ class SharedLeaderElectionTest {
         assertThat(election.tryClaimLeadership(me, 3)).isTrue();
         election.mappedFile()
                 .body()
-                .setLongRelease(LeaderElectionDescriptor.LEADER_START_TIME_OFFSET, 12345);
+                .setLongRelease(
+                        LeaderElectionDescriptor.LEADER_IDENTITY_OFFSET,
+                        (election.electionTerm() << 32) | 12345);
         assertThat(election.leaderStatus()).isEqualTo(ProcessStatus.DEAD);
         assertThat(election.claimIfLeaderDead(me + 1)).isTrue();
     }

@@ -2,7 +2,6 @@ package io.subetha.cxc.boot;
 
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.annotation.OnNotLeader;
-import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.lang.reflect.Method;
 import java.util.Optional;
@@ -18,9 +17,9 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
- * The {@link LeaderOnly} advice. The leadership check reads the election's leader word once (PID
- * and term together), so the term bound in {@link LeaderContext} is exactly the term the check
- * passed under. Neither path allocates once a method has been seen.
+ * The {@link LeaderOnly} advice. The leadership check reads the election's leader word once ({@link
+ * SharedLeaderElection#termIfLeader}), so the term bound in {@link LeaderContext} is exactly the
+ * term the check passed under. Neither path allocates once a method has been seen.
  */
 final class LeaderOnlyInterceptor implements MethodInterceptor {
 
@@ -59,11 +58,11 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
                 election = e;
             }
         }
-        long word = e == null ? 0 : e.leaderWord();
-        if (LeaderElectionDescriptor.leaderPid(word) == pid) {
+        long term = e == null ? -1 : e.termIfLeader(pid);
+        if (term >= 0) {
             long[] slot = LeaderContext.slot();
             long outer = slot[0]; // a @LeaderOnly method may call another
-            slot[0] = LeaderElectionDescriptor.term(word);
+            slot[0] = term;
             try {
                 return invocation.proceed();
             } finally {
@@ -88,7 +87,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
             throw new NotLeaderException(
                     method.getDeclaringClass().getSimpleName() + "." + method.getName() + "()",
                     pid,
-                    LeaderElectionDescriptor.leaderPid(word));
+                    e == null ? SharedLeaderElection.NO_LEADER : e.currentLeader().orElse(0));
         }
         return result == NULL ? null : result;
     }

@@ -2,7 +2,7 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.liveness.HeartbeatSnapshot;
 import io.subetha.cxc.liveness.HeartbeatTable;
-import io.subetha.cxc.liveness.SlotStatus;
+import io.subetha.cxc.ownership.OwnerStatus;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +44,7 @@ public final class CxcParticipants {
                             slot.pid(),
                             slot.lastBeatEpoch(),
                             slot.lag(),
-                            table.status(slot, graceEpochs) == SlotStatus.LIVE,
+                            table.status(slot, graceEpochs) == OwnerStatus.LIVE,
                             leader != SharedLeaderElection.NO_LEADER && slot.pid() == leader));
         }
         return participants;

@@ -4,7 +4,6 @@ import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
 import io.subetha.cxc.ownership.ElectionParticipant;
 import io.subetha.cxc.ownership.ElectionParticipant.TickOutcome;
-import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.time.Duration;
 import java.util.List;
@@ -156,12 +155,10 @@ public final class LeaderTicker implements SmartLifecycle {
     public boolean stepDown() {
         long lostTerm;
         synchronized (tickLock) {
-            long word = participant.election().leaderWord();
-            if (LeaderElectionDescriptor.leaderPid(word) != participant.pid()
-                    || !participant.stepDown()) {
+            lostTerm = participant.election().termIfLeader(participant.pid());
+            if (lostTerm < 0 || !participant.stepDown()) {
                 return false;
             }
-            lostTerm = LeaderElectionDescriptor.term(word);
             holdOffTicks = (int) Math.min(1000, participant.graceEpochs() + 1);
         }
         logger.info("cxc: pid " + participant.pid() + " stepped down from term " + lostTerm);

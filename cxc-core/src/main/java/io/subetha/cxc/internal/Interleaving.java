@@ -1,0 +1,55 @@
+package io.subetha.cxc.internal;
+
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A test seam at the steps of the ownership protocols where a pause changes what other processes
+ * see: a test installs an observer that holds the calling thread at one {@link Point}, lets another
+ * claimant run, then releases it. With no observer installed (always, outside tests) each point
+ * costs one volatile read, and only off the fast paths: claims, releases, takeovers.
+ *
+ * <p>Not API: this package may change in any release.
+ */
+public final class Interleaving {
+
+    /** The steps a test can hold a thread at. */
+    public enum Point {
+        /** A claimant has read the owner word and judged it (free, stale, dead): before its CAS. */
+        JUDGED,
+        /** A claimant won its CAS: before it publishes its heartbeat and identity. */
+        WON,
+        /** A new owner published its heartbeat: before it publishes its identity (start time). */
+        HEARTBEAT_PUBLISHED,
+        /** A watchdog assigner claimed a free entry: before it writes the work id. */
+        ENTRY_CLAIMED
+    }
+
+    private static volatile @Nullable Consumer<Point> observer;
+
+    private Interleaving() {}
+
+    /** Called by the protocols at each point. */
+    public static void at(Point point) {
+        Consumer<Point> current = observer;
+        if (current != null) {
+            current.accept(point);
+        }
+    }
+
+    /**
+     * Installs {@code newObserver} for every thread of this process until the returned handle is
+     * closed. For tests only.
+     */
+    public static Installed install(Consumer<Point> newObserver) {
+        observer = newObserver;
+        return () -> observer = null;
+    }
+
+    /** Closing it removes the observer. */
+    @FunctionalInterface
+    public interface Installed extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

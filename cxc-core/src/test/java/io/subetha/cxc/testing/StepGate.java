@@ -1,0 +1,108 @@
+package io.subetha.cxc.testing;
+
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * Holds one thread at one {@link Point} of an ownership protocol, as a debugger breakpoint would,
+ * while the test plays another claimant; then lets it go on. Only the gate's own thread is held,
+ * and only the first time it reaches the point.
+ */
+public final class StepGate<T> implements AutoCloseable {
+
+    private static final long WAIT_SECONDS = 10;
+
+    private final CountDownLatch reached = new CountDownLatch(1);
+    private final CountDownLatch released = new CountDownLatch(1);
+    private final AtomicBoolean held = new AtomicBoolean();
+    private final Interleaving.Installed installed;
+    private final CompletableFuture<T> result = new CompletableFuture<>();
+    private final Thread thread;
+
+    private StepGate(Point point, Supplier<T> action) {
+        thread =
+                new Thread(
+                        () -> {
+                            try {
+                                result.complete(action.get());
+                            } catch (Throwable t) {
+                                result.completeExceptionally(t);
+                            }
+                        },
+                        "held-at-" + point);
+        installed =
+                Interleaving.install(
+                        p -> {
+                            if (p == point
+                                    && Thread.currentThread() == thread
+                                    && held.compareAndSet(false, true)) {
+                                reached.countDown();
+                                awaitUninterruptibly(released);
+                            }
+                        });
+    }
+
+    /**
+     * Starts {@code action} on its own thread and returns once that thread is held at {@code
+     * point}.
+     *
+     * @throws AssertionError if the action finished or failed without reaching the point
+     */
+    public static <T> StepGate<T> holdAt(Point point, Supplier<T> action) {
+        StepGate<T> gate = new StepGate<>(point, action);
+        gate.thread.setDaemon(true);
+        gate.thread.start();
+        try {
+            while (!gate.reached.await(10, TimeUnit.MILLISECONDS)) {
+                if (gate.result.isDone()) {
+                    gate.close();
+                    throw new AssertionError(
+                            "the action finished without reaching " + point + ": " + gate.result);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+        return gate;
+    }
+
+    /** Lets the held thread go on and returns what its action returned. */
+    public T release() {
+        released.countDown();
+        installed.close();
+        try {
+            return result.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new AssertionError(e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new AssertionError("the released action did not finish", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        released.countDown();
+        installed.close();
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            if (!latch.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                throw new AssertionError("held for more than " + WAIT_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
