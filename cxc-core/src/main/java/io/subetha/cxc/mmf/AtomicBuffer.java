@@ -22,6 +22,8 @@ public final class AtomicBuffer {
             MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT =
             MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORT =
+            MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final ByteBuffer buffer;
 
@@ -141,6 +143,14 @@ public final class AtomicBuffer {
 
     public int getAndAddInt(int offset, int delta) {
         return (int) INT.getAndAdd(buffer, offset, delta);
+    }
+
+    public short getShortPlain(int offset) {
+        return (short) SHORT.get(buffer, offset);
+    }
+
+    public void setShortPlain(int offset, short value) {
+        SHORT.set(buffer, offset, value);
     }
 
     public byte getByte(int offset) {

@@ -47,4 +47,19 @@ class AtomicBufferTest {
         assertThat(slice.getLongVolatile(0)).isEqualTo(10);
         assertThat(slice.capacity()).isEqualTo(16);
     }
+
+    @Test
+    void shortsAreLittleEndianPlainAndBoundsChecked() {
+        AtomicBuffer buffer = new AtomicBuffer(ByteBuffer.allocateDirect(16));
+        buffer.setShortPlain(3, (short) 0x0201);
+        assertThat(buffer.getByte(3)).isEqualTo((byte) 1);
+        assertThat(buffer.getByte(4)).isEqualTo((byte) 2);
+        assertThat(buffer.getShortPlain(3)).isEqualTo((short) 0x0201);
+        buffer.setShortPlain(14, Short.MIN_VALUE);
+        assertThat(buffer.getShortPlain(14)).isEqualTo(Short.MIN_VALUE);
+        assertThatThrownBy(() -> buffer.setShortPlain(15, (short) 1))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> buffer.getShortPlain(-1))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+    }
 }
