@@ -2,25 +2,26 @@ package io.subetha.cxc.liveness;
 
 import static io.subetha.cxc.liveness.EpochBarrierDescriptor.*;
 import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.generation;
-import static io.subetha.cxc.liveness.LivenessOps.*;
 import static io.subetha.cxc.ownership.OwnerRecord.pid;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcException;
-import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.CxcTimeoutException;
-import io.subetha.cxc.MappedPrimitive;
+import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.mmf.MappedFile;
-import io.subetha.cxc.mmf.MappedFiles;
-import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
@@ -92,6 +93,90 @@ public final class EpochBarrier extends MappedPrimitive {
     private static final long NO_DEADLINE = Long.MAX_VALUE;
     private static final long MAX_INTERVAL = Duration.ofHours(1).toNanos();
 
+    public static final int OP_BEAT = LivenessOps.OP_BEAT;
+    public static final int OP_REGISTER = LivenessOps.OP_REGISTER;
+    public static final int OP_WAIT = LivenessOps.OP_WAIT;
+    public static final int OP_SCAN = LivenessOps.OP_SCAN;
+    public static final int OP_UNREGISTER = LivenessOps.OP_UNREGISTER;
+    public static final int OP_READ = LivenessOps.OP_READ;
+
+    /** The ops a barrier counts, exported under these names. */
+    public enum Op implements OpKind {
+        BEAT(OP_BEAT),
+        REGISTER(OP_REGISTER),
+        WAIT(OP_WAIT),
+        SCAN(OP_SCAN),
+        UNREGISTER(OP_UNREGISTER),
+        READ(OP_READ);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
+    }
+
+    /**
+     * A barrier's creation settings; the grace and interval are stored in the file, so every
+     * participant uses the creator's.
+     *
+     * @param capacity participant slots, 1..{@link HeartbeatTable#IN_FLIGHT_SLOTS}
+     * @param heartbeatInterval how often a waiting participant refreshes its heartbeat (and a
+     *     participant in a long phase must {@link #beat()}), 1 ns..1 h
+     * @param graceEpochs heartbeat intervals of silence after which a participant is dropped, 1 or
+     *     more
+     */
+    public record Settings(int capacity, Duration heartbeatInterval, int graceEpochs) {
+        public Settings {
+            CxcSettingsException.requireInRange(
+                    "capacity",
+                    capacity,
+                    1,
+                    HeartbeatTable.IN_FLIGHT_SLOTS,
+                    " (HeartbeatTable.IN_FLIGHT_SLOTS)");
+            long nanos = heartbeatInterval.toNanos();
+            if (nanos < 1 || nanos > MAX_INTERVAL) {
+                throw new CxcSettingsException(
+                        "heartbeatInterval",
+                        "heartbeatInterval must be 1 ns..1 h, got " + heartbeatInterval);
+            }
+            if (graceEpochs < 1) {
+                throw new CxcSettingsException(
+                        "graceEpochs", "graceEpochs must be 1 or more, got " + graceEpochs);
+            }
+        }
+
+        /** {@code capacity} slots with the default interval and grace. */
+        public Settings(int capacity) {
+            this(capacity, DEFAULT_HEARTBEAT_INTERVAL, DEFAULT_BARRIER_GRACE_EPOCHS);
+        }
+    }
+
+    public static final PrimitiveType<EpochBarrier, Settings> TYPE =
+            PrimitiveType.<EpochBarrier, Settings>define(
+                            PrimitiveKinds.EPOCH_BARRIER, Settings.class)
+                    .layoutVersion(LAYOUT_VERSION)
+                    .bodyMagic(MAGIC)
+                    .ops(Op.class)
+                    .shape(
+                            settings -> new PrimitiveType.Shape(settings.capacity(), SLOT_LENGTH),
+                            BODY_LAYOUT)
+                    .initialiser(
+                            (body, settings) -> {
+                                body.setIntPlain(GRACE_EPOCHS_OFFSET, settings.graceEpochs());
+                                body.setLongPlain(
+                                        HEARTBEAT_INTERVAL_OFFSET,
+                                        settings.heartbeatInterval().toNanos());
+                            })
+                    .bodyCheck(EpochBarrier::timingProblem)
+                    .defaults(new Settings(HeartbeatTable.Settings.DEFAULT_CAPACITY))
+                    .wrap((file, options) -> new EpochBarrier(file));
+
     private final int capacity;
     private final long heartbeatIntervalNanos;
     private final long graceNanos;
@@ -104,28 +189,33 @@ public final class EpochBarrier extends MappedPrimitive {
     private volatile long lastBeatNanos;
 
     private EpochBarrier(MappedFile file) {
-        super(file, PrimitiveKind.EPOCH_BARRIER, LivenessOps.NAMES, BODY_MAGIC);
+        super(file, TYPE);
         this.capacity = file.header().capacity(); // validated: 1..IN_FLIGHT_SLOTS
-        // Read from the file: check before trusting.
+        // Checked by timingProblem before this constructor runs.
         this.graceEpochs = body.getIntAcquire(GRACE_EPOCHS_OFFSET);
         this.heartbeatIntervalNanos = body.getLongAcquire(HEARTBEAT_INTERVAL_OFFSET);
-        if (graceEpochs < 1
-                || heartbeatIntervalNanos < 1
-                || heartbeatIntervalNanos > MAX_INTERVAL) {
-            throw new CxcFormatException(
-                    "cannot open "
-                            + file.path()
-                            + " as an epoch-barrier file: it declares a grace of "
-                            + Integer.toUnsignedString(graceEpochs)
-                            + " epochs and a heartbeat interval of "
-                            + heartbeatIntervalNanos
-                            + " ns; expected at least 1 epoch and 1 ns..1 h. The body is corrupt."
-                            + " The file was left untouched.");
-        }
         this.graceNanos =
                 Math.multiplyHigh(graceEpochs, heartbeatIntervalNanos) != 0
                         ? Long.MAX_VALUE
                         : graceEpochs * heartbeatIntervalNanos;
+    }
+
+    /** The grace and interval a file declares must be ones a barrier may be created with. */
+    private static @Nullable String timingProblem(AtomicBuffer body) {
+        int grace = body.getIntAcquire(GRACE_EPOCHS_OFFSET);
+        long interval = body.getLongAcquire(HEARTBEAT_INTERVAL_OFFSET);
+        try {
+            new Settings(1, Duration.ofNanos(interval), grace);
+            return null;
+        } catch (CxcSettingsException e) {
+            return "it declares a grace of "
+                    + Integer.toUnsignedString(grace)
+                    + " epochs and a heartbeat interval of "
+                    + interval
+                    + " ns ("
+                    + e.getMessage()
+                    + ")";
+        }
     }
 
     /**
@@ -133,12 +223,7 @@ public final class EpochBarrier extends MappedPrimitive {
      * HeartbeatTable#IN_FLIGHT_SLOTS}) with the default grace; fails if the file exists.
      */
     public static EpochBarrier create(Path path, int capacity) {
-        return create(
-                path,
-                capacity,
-                DEFAULT_HEARTBEAT_INTERVAL,
-                DEFAULT_BARRIER_GRACE_EPOCHS,
-                CxcFileOptions.defaults());
+        return TYPE.create(path, new Settings(capacity), CxcFileOptions.defaults());
     }
 
     /**
@@ -152,14 +237,7 @@ public final class EpochBarrier extends MappedPrimitive {
             Duration heartbeatInterval,
             int graceEpochs,
             CxcFileOptions options) {
-        HeartbeatTableDescriptor.requireCapacity(capacity);
-        long intervalNanos = checkTiming(heartbeatInterval, graceEpochs);
-        return new EpochBarrier(
-                MappedFiles.create(
-                        path,
-                        fileSpec(capacity),
-                        body -> initialise(body, intervalNanos, graceEpochs),
-                        options));
+        return TYPE.create(path, new Settings(capacity, heartbeatInterval, graceEpochs), options);
     }
 
     /**
@@ -172,18 +250,12 @@ public final class EpochBarrier extends MappedPrimitive {
     }
 
     public static EpochBarrier open(Path path, int expectedCapacity, CxcFileOptions options) {
-        HeartbeatTableDescriptor.requireCapacity(expectedCapacity);
-        return new EpochBarrier(MappedFiles.open(path, fileSpec(expectedCapacity), options));
+        return TYPE.open(path, new Settings(expectedCapacity), options);
     }
 
     /** Opens the barrier, or creates it with the default grace; race-safe across processes. */
     public static EpochBarrier openOrCreate(Path path, int capacity) {
-        return openOrCreate(
-                path,
-                capacity,
-                DEFAULT_HEARTBEAT_INTERVAL,
-                DEFAULT_BARRIER_GRACE_EPOCHS,
-                CxcFileOptions.defaults());
+        return TYPE.openOrCreate(path, new Settings(capacity), CxcFileOptions.defaults());
     }
 
     public static EpochBarrier openOrCreate(
@@ -192,32 +264,8 @@ public final class EpochBarrier extends MappedPrimitive {
             Duration heartbeatInterval,
             int graceEpochs,
             CxcFileOptions options) {
-        HeartbeatTableDescriptor.requireCapacity(capacity);
-        long intervalNanos = checkTiming(heartbeatInterval, graceEpochs);
-        return new EpochBarrier(
-                MappedFiles.openOrCreate(
-                        path,
-                        fileSpec(capacity),
-                        body -> initialise(body, intervalNanos, graceEpochs),
-                        options));
-    }
-
-    private static long checkTiming(Duration heartbeatInterval, int graceEpochs) {
-        long nanos = heartbeatInterval.toNanos();
-        if (nanos < 1 || nanos > MAX_INTERVAL) {
-            throw new IllegalArgumentException(
-                    "heartbeatInterval must be 1 ns..1 h, got " + heartbeatInterval);
-        }
-        if (graceEpochs < 1) {
-            throw new IllegalArgumentException("graceEpochs must be 1 or more, got " + graceEpochs);
-        }
-        return nanos;
-    }
-
-    private static void initialise(AtomicBuffer body, long intervalNanos, int graceEpochs) {
-        body.setLongPlain(MAGIC_OFFSET, BODY_MAGIC);
-        body.setIntPlain(GRACE_EPOCHS_OFFSET, graceEpochs);
-        body.setLongPlain(HEARTBEAT_INTERVAL_OFFSET, intervalNanos);
+        return TYPE.openOrCreate(
+                path, new Settings(capacity, heartbeatInterval, graceEpochs), options);
     }
 
     // -------------------------------------------------------------------------- membership
@@ -652,14 +700,41 @@ public final class EpochBarrier extends MappedPrimitive {
         }
     }
 
+    /** Epoch, timing, and each participant's slot, PID, arrival and silence. */
     @Override
-    public String toString() {
-        return "EpochBarrier["
-                + file.path()
-                + ", epoch="
-                + Integer.toUnsignedString(currentEpochRaw())
-                + ", capacity="
-                + capacity
-                + "]";
+    public Map<String, Object> describe() {
+        long now = System.nanoTime();
+        List<Map<String, Object>> joined = new ArrayList<>();
+        for (int peer = 0; peer < capacity; peer++) {
+            long word = ownerWord(peer);
+            if (pid(word) == 0) {
+                continue;
+            }
+            long arrival = body.getLongAcquire(slotOffset(peer) + ARRIVAL_WORD_OFFSET);
+            joined.add(
+                    fields(
+                            "slot",
+                            peer,
+                            "pid",
+                            pid(word),
+                            "arrivedAt",
+                            arrivalGeneration(arrival) == generation(word)
+                                    ? Integer.toUnsignedLong(arrivalEpoch(arrival))
+                                    : -1L,
+                            "silentMillis",
+                            Math.max(0, now - OwnerRecord.heartbeat(body, slotOffset(peer)))
+                                    / 1_000_000));
+        }
+        return fields(
+                "capacity",
+                capacity,
+                "epoch",
+                Integer.toUnsignedLong(currentEpochRaw()),
+                "heartbeatIntervalMillis",
+                heartbeatIntervalNanos / 1_000_000,
+                "graceEpochs",
+                graceEpochs,
+                "participants",
+                List.copyOf(joined));
     }
 }

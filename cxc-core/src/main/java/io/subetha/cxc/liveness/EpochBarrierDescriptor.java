@@ -1,9 +1,7 @@
 package io.subetha.cxc.liveness;
 
-import io.subetha.cxc.mmf.BodyLayout;
-import io.subetha.cxc.mmf.FileSpec;
+import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.mmf.PrimitiveKind;
 import io.subetha.cxc.ownership.OwnerRecord;
 
 /**
@@ -87,8 +85,11 @@ public final class EpochBarrierDescriptor {
     /** 2: the owner record's identity word replaced the separate start time and its generation. */
     public static final int LAYOUT_VERSION = 2;
 
-    /** "BARRIER1" read as a little-endian u64. */
-    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("BARRIER1");
+    /** The body magic, in ASCII. */
+    public static final String MAGIC = "BARRIER1";
+
+    /** {@link #MAGIC} read as a little-endian u64. */
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic(MAGIC);
 
     public static final BodyLayout BODY_LAYOUT =
             (capacity, slotSize) -> {
@@ -101,11 +102,6 @@ public final class EpochBarrierDescriptor {
             };
 
     private EpochBarrierDescriptor() {}
-
-    public static FileSpec fileSpec(int capacity) {
-        return new FileSpec(
-                PrimitiveKind.EPOCH_BARRIER, LAYOUT_VERSION, capacity, SLOT_LENGTH, BODY_LAYOUT);
-    }
 
     public static int slotOffset(int slot) {
         return BARRIER_HEADER_LENGTH + slot * SLOT_LENGTH;

@@ -1,27 +1,31 @@
 package io.subetha.cxc.liveness;
 
 import static io.subetha.cxc.liveness.FailoverWatchdogDescriptor.*;
-import static io.subetha.cxc.liveness.LivenessOps.*;
 
 import io.subetha.cxc.CxcCapacityException;
-import io.subetha.cxc.MappedPrimitive;
+import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.mmf.FileSpec;
-import io.subetha.cxc.mmf.MappedFile;
-import io.subetha.cxc.mmf.MappedFiles;
-import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.ownership.OwnerStatus;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The detection side of a {@link HeartbeatTable}: holds the work in progress each heartbeat slot
@@ -54,20 +58,170 @@ public final class FailoverWatchdog extends MappedPrimitive {
     /** Work ids one heartbeat slot may be assigned, unless given at creation. */
     public static final int DEFAULT_WORK_PER_SLOT = 64;
 
+    /** The table a watchdog created without one watches: the Spring Boot starter's. */
+    public static final Path DEFAULT_HEARTBEAT_TABLE = Path.of("participants.heartbeat");
+
+    public static final int OP_SCAN = LivenessOps.OP_SCAN;
+    public static final int OP_READ = LivenessOps.OP_READ;
+    public static final int OP_ASSIGN = LivenessOps.OP_ASSIGN;
+    public static final int OP_COMPLETE = LivenessOps.OP_COMPLETE;
+
+    /** The ops a watchdog counts, exported under these names. */
+    public enum Op implements OpKind {
+        SCAN(OP_SCAN),
+        READ(OP_READ),
+        ASSIGN(OP_ASSIGN),
+        COMPLETE(OP_COMPLETE);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
+    }
+
+    /**
+     * A watchdog's creation settings.
+     *
+     * @param heartbeatTable the table whose slots own the work: relative to the watchdog file's
+     *     directory, or absolute; at most {@value FailoverWatchdogDescriptor#MAX_TABLE_PATH_BYTES}
+     *     UTF-8 bytes as given. Its capacity is the watchdog's.
+     * @param workPerSlot work ids one heartbeat slot may be assigned, 1..{@value
+     *     FailoverWatchdogDescriptor#MAX_WORK_PER_SLOT}; fixed when the file is created
+     */
+    public record Settings(Path heartbeatTable, int workPerSlot) {
+        public Settings {
+            int bytes = heartbeatTable.toString().getBytes(StandardCharsets.UTF_8).length;
+            if (bytes == 0 || bytes > MAX_TABLE_PATH_BYTES) {
+                throw new CxcSettingsException(
+                        "heartbeatTable",
+                        "heartbeatTable must name the table in 1.."
+                                + MAX_TABLE_PATH_BYTES
+                                + " UTF-8 bytes, got "
+                                + bytes
+                                + " ("
+                                + heartbeatTable
+                                + "); keep the table beside the watchdog and name it relatively");
+            }
+            CxcSettingsException.requireInRange(
+                    "workPerSlot", workPerSlot, 1, MAX_WORK_PER_SLOT, "");
+        }
+
+        /** The table at {@code path}, as a watchdog file at {@code watchdog} names it. */
+        static Settings watching(Path watchdog, Path table, int workPerSlot) {
+            Path directory = watchdog.toAbsolutePath().getParent();
+            Path absolute = table.toAbsolutePath();
+            Path relative =
+                    directory != null && absolute.startsWith(directory)
+                            ? directory.relativize(absolute)
+                            : absolute;
+            return new Settings(relative, workPerSlot);
+        }
+    }
+
+    public static final PrimitiveType<FailoverWatchdog, Settings> TYPE =
+            PrimitiveType.<FailoverWatchdog, Settings>define(
+                            PrimitiveKinds.FAILOVER_WATCHDOG, Settings.class)
+                    .layoutVersion(LAYOUT_VERSION)
+                    .bodyMagic(MAGIC)
+                    .ops(Op.class)
+                    .shape(
+                            (path, settings) ->
+                                    new PrimitiveType.Shape(
+                                            tableCapacity(path, settings.heartbeatTable()),
+                                            settings.workPerSlot() * ENTRY_LENGTH),
+                            BODY_LAYOUT)
+                    .initialiser(
+                            (body, settings) -> {
+                                byte[] name =
+                                        settings.heartbeatTable()
+                                                .toString()
+                                                .getBytes(StandardCharsets.UTF_8);
+                                body.setIntPlain(TABLE_PATH_LENGTH_OFFSET, name.length);
+                                body.putBytes(TABLE_PATH_OFFSET, name);
+                            })
+                    .bodyCheck(FailoverWatchdog::tablePathProblem)
+                    .defaults(
+                            new Settings(DEFAULT_HEARTBEAT_TABLE, DEFAULT_WORK_PER_SLOT),
+                            directory ->
+                                    HeartbeatTable.openOrCreate(
+                                                    directory.resolve(DEFAULT_HEARTBEAT_TABLE),
+                                                    HeartbeatTable.Settings.DEFAULT_CAPACITY)
+                                            .close())
+                    .wrap(FailoverWatchdog::new);
+
     private final HeartbeatTable table;
     private final boolean ownsTable;
     private final int capacity;
     private final int workPerSlot;
     private final int entries;
 
-    private FailoverWatchdog(MappedFile file, HeartbeatTable table, boolean ownsTable) {
-        super(file, PrimitiveKind.FAILOVER_WATCHDOG, LivenessOps.NAMES, BODY_MAGIC);
-        this.table = table;
-        this.ownsTable = ownsTable;
-        // Both validated by MappedFiles against BODY_LAYOUT and the real file size.
+    private FailoverWatchdog(MappedFile file, CxcFileOptions options) {
+        super(file, TYPE);
+        // Both validated against BODY_LAYOUT and the real file size.
         this.capacity = file.header().capacity();
         this.workPerSlot = file.header().slotSize() / ENTRY_LENGTH;
         this.entries = capacity * workPerSlot;
+        this.ownsTable = true;
+        Path tablePath = resolve(file.path(), storedTablePath(body));
+        try {
+            this.table = HeartbeatTable.open(tablePath, capacity, options);
+        } catch (CxcCapacityException e) {
+            throw new CxcCapacityException(
+                    file.path()
+                            + " watches a heartbeat table of "
+                            + capacity
+                            + " slots, but "
+                            + tablePath
+                            + " is not one: "
+                            + e.getMessage());
+        }
+    }
+
+    /** The same watchdog, through {@code shared} (which it will not close) instead of its own. */
+    private FailoverWatchdog(FailoverWatchdog own, HeartbeatTable shared) {
+        super(own.file, TYPE);
+        this.ownsTable = false;
+        this.table = shared;
+        this.capacity = own.capacity;
+        this.workPerSlot = own.workPerSlot;
+        this.entries = own.entries;
+        own.table.close();
+    }
+
+    private static int tableCapacity(Path watchdog, Path table) {
+        try (HeartbeatTable peek =
+                HeartbeatTable.open(
+                        resolve(watchdog, table), CxcFileOptions.defaults().asReadOnly())) {
+            return peek.capacity();
+        }
+    }
+
+    private static Path resolve(Path watchdog, Path table) {
+        Path directory = watchdog.toAbsolutePath().getParent();
+        return directory == null ? table : directory.resolve(table);
+    }
+
+    private static Path storedTablePath(AtomicBuffer body) {
+        byte[] name = new byte[body.getIntAcquire(TABLE_PATH_LENGTH_OFFSET)];
+        body.getBytes(TABLE_PATH_OFFSET, name);
+        return Path.of(new String(name, StandardCharsets.UTF_8));
+    }
+
+    private static @Nullable String tablePathProblem(AtomicBuffer body) {
+        int length = body.getIntAcquire(TABLE_PATH_LENGTH_OFFSET);
+        if (length < 1 || length > MAX_TABLE_PATH_BYTES) {
+            return "it declares a "
+                    + Integer.toUnsignedString(length)
+                    + "-byte heartbeat table path, outside 1.."
+                    + MAX_TABLE_PATH_BYTES;
+        }
+        return null;
     }
 
     /**
@@ -80,103 +234,81 @@ public final class FailoverWatchdog extends MappedPrimitive {
 
     public static FailoverWatchdog create(
             Path path, Path heartbeatPath, int workPerSlot, CxcFileOptions options) {
-        HeartbeatTable table = HeartbeatTable.open(heartbeatPath, options);
-        try {
-            return create(path, table, workPerSlot, options, true);
-        } catch (RuntimeException e) {
-            table.close();
-            throw e;
-        }
+        return TYPE.create(path, Settings.watching(path, heartbeatPath, workPerSlot), options);
     }
 
     /**
-     * Creates a watchdog over an open table (which it will not close), so that a process beats and
-     * assigns work through the same handle.
+     * Creates a watchdog over the table {@code table} has open, and works through that handle
+     * (which it will not close), so a process beats and assigns work through one handle.
      */
     public static FailoverWatchdog create(
             Path path, HeartbeatTable table, int workPerSlot, CxcFileOptions options) {
-        return create(path, table, workPerSlot, options, false);
+        return new FailoverWatchdog(create(path, table.file(), workPerSlot, options), table);
     }
 
-    private static FailoverWatchdog create(
-            Path path,
-            HeartbeatTable table,
-            int workPerSlot,
-            CxcFileOptions options,
-            boolean ownsTable) {
-        requireWorkPerSlot(workPerSlot);
-        return new FailoverWatchdog(
-                MappedFiles.create(
-                        path,
-                        fileSpec(table.capacity(), workPerSlot),
-                        FailoverWatchdog::initialise,
-                        options),
-                table,
-                ownsTable);
+    /** Opens an existing watchdog, and the heartbeat table it names. */
+    public static FailoverWatchdog open(Path path) {
+        return open(path, CxcFileOptions.defaults());
     }
 
-    /** Opens an existing watchdog over the heartbeat table at {@code heartbeatPath}. */
+    public static FailoverWatchdog open(Path path, CxcFileOptions options) {
+        return TYPE.open(path, options);
+    }
+
+    /**
+     * Opens an existing watchdog that must watch the heartbeat table at {@code heartbeatPath}.
+     *
+     * @throws io.subetha.cxc.CxcFormatException if it names another table
+     */
+    public static FailoverWatchdog open(Path path, Path heartbeatPath, CxcFileOptions options) {
+        FailoverWatchdog watchdog = TYPE.open(path, options);
+        Path watched = watchdog.table.file().toAbsolutePath().normalize();
+        if (!watched.equals(heartbeatPath.toAbsolutePath().normalize())) {
+            watchdog.close();
+            int expected = tableCapacity(path, heartbeatPath.toAbsolutePath());
+            if (expected != watchdog.capacity) {
+                throw new CxcCapacityException(
+                        path
+                                + " watches a heartbeat table of another capacity than "
+                                + heartbeatPath
+                                + " ("
+                                + expected
+                                + " slots): it was created with capacity "
+                                + watchdog.capacity
+                                + ", for "
+                                + watched);
+            }
+            throw new CxcFormatException(
+                    "cannot open "
+                            + path
+                            + " as a watchdog of "
+                            + heartbeatPath
+                            + ": it watches "
+                            + watched
+                            + ". The file was left untouched.");
+        }
+        return watchdog;
+    }
+
     public static FailoverWatchdog open(Path path, Path heartbeatPath) {
         return open(path, heartbeatPath, CxcFileOptions.defaults());
     }
 
-    public static FailoverWatchdog open(Path path, Path heartbeatPath, CxcFileOptions options) {
-        HeartbeatTable table = HeartbeatTable.open(heartbeatPath, options);
-        try {
-            return open(path, table, options, true);
-        } catch (RuntimeException e) {
-            table.close();
-            throw e;
-        }
-    }
-
-    /** Opens an existing watchdog over an open table (which it will not close). */
+    /** Opens an existing watchdog of the table {@code table} has open, through that handle. */
     public static FailoverWatchdog open(Path path, HeartbeatTable table, CxcFileOptions options) {
-        return open(path, table, options, false);
+        return new FailoverWatchdog(open(path, table.file(), options), table);
     }
 
-    private static FailoverWatchdog open(
-            Path path, HeartbeatTable table, CxcFileOptions options, boolean ownsTable) {
-        try {
-            return new FailoverWatchdog(
-                    MappedFiles.open(path, fileSpec(table.capacity(), FileSpec.ANY), options),
-                    table,
-                    ownsTable);
-        } catch (CxcCapacityException e) {
-            throw new CxcCapacityException(
-                    path
-                            + " watches a heartbeat table of another capacity than "
-                            + table.file()
-                            + " ("
-                            + table.capacity()
-                            + " slots): "
-                            + e.getMessage());
-        }
-    }
-
-    /** Opens the watchdog, or creates it; race-safe across processes. */
+    /**
+     * Opens the watchdog, or creates it, working through {@code table}'s handle; race-safe across
+     * processes.
+     */
     public static FailoverWatchdog openOrCreate(
             Path path, HeartbeatTable table, int workPerSlot, CxcFileOptions options) {
-        requireWorkPerSlot(workPerSlot);
         return new FailoverWatchdog(
-                MappedFiles.openOrCreate(
-                        path,
-                        fileSpec(table.capacity(), workPerSlot),
-                        FailoverWatchdog::initialise,
-                        options),
-                table,
-                false);
-    }
-
-    private static void initialise(AtomicBuffer body) {
-        body.setLongPlain(MAGIC_OFFSET, BODY_MAGIC);
-    }
-
-    private static void requireWorkPerSlot(int workPerSlot) {
-        if (workPerSlot < 1 || workPerSlot > MAX_WORK_PER_SLOT) {
-            throw new IllegalArgumentException(
-                    "workPerSlot must be 1.." + MAX_WORK_PER_SLOT + ", got " + workPerSlot);
-        }
+                TYPE.openOrCreate(
+                        path, Settings.watching(path, table.file(), workPerSlot), options),
+                table);
     }
 
     // ------------------------------------------------------------------------------ assign
@@ -429,6 +561,10 @@ public final class FailoverWatchdog extends MappedPrimitive {
     /** Every owned work id with its owner, in pool order. */
     public List<WorkAssignment> assignments() {
         counters.increment(OP_READ);
+        return readAssignments();
+    }
+
+    private List<WorkAssignment> readAssignments() {
         List<WorkAssignment> all = new ArrayList<>();
         for (int entry = 0; entry < entries; entry++) {
             long word = ownerWord(entry);
@@ -491,7 +627,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
 
     // ----------------------------------------------------------------------------- lifecycle
 
-    /** Marks this handle closed, and the heartbeat table too if this watchdog opened it. */
+    /** Marks this handle closed, and the heartbeat table's too if this watchdog opened it. */
     @Override
     public void close() {
         file.close();
@@ -500,8 +636,22 @@ public final class FailoverWatchdog extends MappedPrimitive {
         }
     }
 
+    /** The table watched, the pool's size and every owned work id with its owner. */
     @Override
-    public String toString() {
-        return "FailoverWatchdog[" + file.path() + ", watching " + table.file() + "]";
+    public Map<String, Object> describe() {
+        List<Map<String, Object>> owned = new ArrayList<>();
+        for (WorkAssignment a : readAssignments()) {
+            owned.add(
+                    fields(
+                            "workId", a.workId(),
+                            "slot", a.slot(),
+                            "generation", Integer.toUnsignedLong(a.generation())));
+        }
+        return fields(
+                "heartbeatTable", table.file().toString(),
+                "capacity", capacity,
+                "workPerSlot", workPerSlot,
+                "owned", owned.size(),
+                "assignments", List.copyOf(owned));
     }
 }

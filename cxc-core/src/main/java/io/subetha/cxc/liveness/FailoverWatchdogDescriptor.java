@@ -1,9 +1,7 @@
 package io.subetha.cxc.liveness;
 
-import io.subetha.cxc.mmf.BodyLayout;
-import io.subetha.cxc.mmf.FileSpec;
+import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.mmf.PrimitiveKind;
 
 /**
  * Body layout of a {@link FailoverWatchdog} file: a 64-byte header, then a pool of {@code capacity
@@ -19,8 +17,10 @@ import io.subetha.cxc.mmf.PrimitiveKind;
  * |                  Magic "WATCHDG1" (ASCII)                 0   |
  * |                                                               |
  * +---------------------------------------------------------------+
- * |                  Reserved, zero (56 bytes)                8   |
- * ~                                                               ~
+ * |                  Heartbeat table path length (u32)        8   |
+ * +---------------------------------------------------------------+
+ * |                  Heartbeat table path, UTF-8 (52 bytes,  12   |
+ * ~                  zero-padded)                                 ~
  * +---------------------------------------------------------------+
  *
  * Work entry e, at 64 + 16 * e
@@ -37,6 +37,9 @@ import io.subetha.cxc.mmf.PrimitiveKind;
  * </pre>
  *
  * <ul>
+ *   <li><b>Heartbeat table path</b> names the table whose slots own the work: relative to the
+ *       watchdog file's directory, or absolute. Opening the watchdog opens that table, so a file is
+ *       never paired with another table by mistake.
  *   <li><b>Owner word.</b> The entry's state (free, claiming, owned) and its owner: a heartbeat
  *       slot <em>and</em> that slot's generation, so work of a dead owner is told apart from the
  *       slot's next owner. Assigning, completing and moving a work id are each one CAS on this
@@ -58,6 +61,12 @@ import io.subetha.cxc.mmf.PrimitiveKind;
 public final class FailoverWatchdogDescriptor {
 
     public static final int MAGIC_OFFSET = 0;
+    public static final int TABLE_PATH_LENGTH_OFFSET = 8;
+    public static final int TABLE_PATH_OFFSET = 12;
+
+    /** The most UTF-8 bytes of the heartbeat table's path a watchdog file holds. */
+    public static final int MAX_TABLE_PATH_BYTES = 52;
+
     public static final int WATCHDOG_HEADER_LENGTH = 64;
 
     public static final int WORK_ID_OFFSET = 0;
@@ -74,8 +83,11 @@ public final class FailoverWatchdogDescriptor {
     /** 2: a claiming entry names its assigner's PID. */
     public static final int LAYOUT_VERSION = 2;
 
-    /** "WATCHDG1" read as a little-endian u64. */
-    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("WATCHDG1");
+    /** The body magic, in ASCII. */
+    public static final String MAGIC = "WATCHDG1";
+
+    /** {@link #MAGIC} read as a little-endian u64. */
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic(MAGIC);
 
     public static final BodyLayout BODY_LAYOUT =
             (capacity, slotSize) -> {
@@ -100,16 +112,6 @@ public final class FailoverWatchdogDescriptor {
             };
 
     private FailoverWatchdogDescriptor() {}
-
-    /** What a watchdog over {@code capacity} heartbeat slots expects of its file. */
-    public static FileSpec fileSpec(int capacity, int workPerSlot) {
-        return new FileSpec(
-                PrimitiveKind.FAILOVER_WATCHDOG,
-                LAYOUT_VERSION,
-                capacity,
-                workPerSlot == FileSpec.ANY ? FileSpec.ANY : workPerSlot * ENTRY_LENGTH,
-                BODY_LAYOUT);
-    }
 
     public static int entryOffset(int entry) {
         return WATCHDOG_HEADER_LENGTH + entry * ENTRY_LENGTH;

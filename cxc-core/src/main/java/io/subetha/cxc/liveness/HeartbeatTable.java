@@ -4,16 +4,16 @@ import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.*;
 import static io.subetha.cxc.liveness.LivenessOps.*;
 
 import io.subetha.cxc.CxcCapacityException;
-import io.subetha.cxc.MappedPrimitive;
-import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.internal.EpochPacer;
+import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.mmf.EpochPacer;
-import io.subetha.cxc.mmf.FileSpec;
-import io.subetha.cxc.mmf.MappedFile;
-import io.subetha.cxc.mmf.MappedFiles;
-import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.ownership.OwnerStatus;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -55,13 +56,63 @@ public final class HeartbeatTable extends MappedPrimitive {
     /** Epochs a slot's beat may lag the global epoch before the slot counts as stale. */
     public static final long DEFAULT_GRACE_EPOCHS = 3;
 
-    /** Seed op kinds, also in {@link LivenessOps}. */
+    /** Op kinds, numbered family-wide by {@link LivenessOps}. */
     public static final int OP_BEAT = LivenessOps.OP_BEAT;
 
     public static final int OP_REGISTER = LivenessOps.OP_REGISTER;
-    public static final int OP_WAIT = LivenessOps.OP_WAIT;
     public static final int OP_TICK_EPOCH = LivenessOps.OP_TICK_EPOCH;
     public static final int OP_SCAN = LivenessOps.OP_SCAN;
+    public static final int OP_UNREGISTER = LivenessOps.OP_UNREGISTER;
+    public static final int OP_READ = LivenessOps.OP_READ;
+
+    /** The ops a heartbeat table counts, exported under these names. */
+    public enum Op implements OpKind {
+        BEAT(OP_BEAT),
+        REGISTER(OP_REGISTER),
+        TICK_EPOCH(OP_TICK_EPOCH),
+        SCAN(OP_SCAN),
+        UNREGISTER(OP_UNREGISTER),
+        READ(OP_READ);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
+    }
+
+    /**
+     * A table's creation settings.
+     *
+     * @param capacity slots, 1..{@link #IN_FLIGHT_SLOTS}: the most processes registered at once;
+     *     fixed when the file is created
+     */
+    public record Settings(int capacity) {
+        /** The capacity of a table created without one. */
+        public static final int DEFAULT_CAPACITY = 64;
+
+        public Settings {
+            CxcSettingsException.requireInRange(
+                    "capacity", capacity, 1, IN_FLIGHT_SLOTS, " (IN_FLIGHT_SLOTS)");
+        }
+    }
+
+    public static final PrimitiveType<HeartbeatTable, Settings> TYPE =
+            PrimitiveType.<HeartbeatTable, Settings>define(
+                            PrimitiveKinds.HEARTBEAT_TABLE, Settings.class)
+                    .layoutVersion(LAYOUT_VERSION)
+                    .bodyMagic(MAGIC)
+                    .ops(Op.class)
+                    .shape(
+                            settings -> new PrimitiveType.Shape(settings.capacity(), SLOT_LENGTH),
+                            BODY_LAYOUT)
+                    .defaults(new Settings(Settings.DEFAULT_CAPACITY))
+                    .wrap((file, options) -> new HeartbeatTable(file));
 
     private static final int CLAIM_ROUNDS = 8;
 
@@ -73,8 +124,8 @@ public final class HeartbeatTable extends MappedPrimitive {
     private final EpochPacer pacer;
 
     private HeartbeatTable(MappedFile file) {
-        super(file, PrimitiveKind.HEARTBEAT_TABLE, LivenessOps.NAMES, BODY_MAGIC);
-        // Validated by MappedFiles against BODY_LAYOUT (1..IN_FLIGHT_SLOTS) and the file size.
+        super(file, TYPE);
+        // Validated against BODY_LAYOUT (1..IN_FLIGHT_SLOTS) and the file size.
         this.capacity = file.header().capacity();
         this.held = new AtomicLongArray(capacity);
         this.pacer = new EpochPacer(body, LAST_TICK_NANOS_OFFSET);
@@ -88,9 +139,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     public static HeartbeatTable create(Path path, int capacity, CxcFileOptions options) {
-        requireCapacity(capacity);
-        return new HeartbeatTable(
-                MappedFiles.create(path, fileSpec(capacity), HeartbeatTable::initialise, options));
+        return TYPE.create(path, new Settings(capacity), options);
     }
 
     /**
@@ -103,8 +152,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     public static HeartbeatTable open(Path path, int expectedCapacity, CxcFileOptions options) {
-        requireCapacity(expectedCapacity);
-        return new HeartbeatTable(MappedFiles.open(path, fileSpec(expectedCapacity), options));
+        return TYPE.open(path, new Settings(expectedCapacity), options);
     }
 
     /** Opens an existing table with whatever capacity it was created with (an observer's view). */
@@ -113,7 +161,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     public static HeartbeatTable open(Path path, CxcFileOptions options) {
-        return new HeartbeatTable(MappedFiles.open(path, fileSpec(FileSpec.ANY), options));
+        return TYPE.open(path, options);
     }
 
     /** Opens the table, or creates it with {@code capacity} slots; race-safe across processes. */
@@ -122,14 +170,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     public static HeartbeatTable openOrCreate(Path path, int capacity, CxcFileOptions options) {
-        requireCapacity(capacity);
-        return new HeartbeatTable(
-                MappedFiles.openOrCreate(
-                        path, fileSpec(capacity), HeartbeatTable::initialise, options));
-    }
-
-    private static void initialise(AtomicBuffer body) {
-        body.setLongPlain(MAGIC_OFFSET, BODY_MAGIC);
+        return TYPE.openOrCreate(path, new Settings(capacity), options);
     }
 
     // ---------------------------------------------------------------------------- register
@@ -432,8 +473,24 @@ public final class HeartbeatTable extends MappedPrimitive {
         file.close();
     }
 
+    /** Capacity, epoch, and each held slot's owner, generation and lag; probes no process. */
     @Override
-    public String toString() {
-        return "HeartbeatTable[" + file.path() + ", capacity=" + capacity + "]";
+    public Map<String, Object> describe() {
+        long epoch = globalEpochRaw();
+        List<Map<String, Object>> slots = new ArrayList<>();
+        for (int slot = 0; slot < capacity; slot++) {
+            HeartbeatSnapshot s = read(slot, ownerWord(slot));
+            if (s != null) {
+                slots.add(
+                        fields(
+                                "slot", s.slot(),
+                                "pid", s.pid(),
+                                "generation", Integer.toUnsignedLong(s.generation()),
+                                "lastBeatEpoch", s.lastBeatEpoch(),
+                                "lagEpochs", s.lag(),
+                                "startTime", s.startTime()));
+            }
+        }
+        return fields("capacity", capacity, "globalEpoch", epoch, "slots", List.copyOf(slots));
     }
 }

@@ -1,9 +1,7 @@
 package io.subetha.cxc.liveness;
 
-import io.subetha.cxc.mmf.BodyLayout;
-import io.subetha.cxc.mmf.FileSpec;
+import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.mmf.PrimitiveKind;
 import io.subetha.cxc.ownership.OwnerRecord;
 
 /**
@@ -87,8 +85,11 @@ public final class HeartbeatTableDescriptor {
     /** 2: the owner record's identity word replaced the separate start time and its generation. */
     public static final int LAYOUT_VERSION = 2;
 
-    /** "HEARTBT1" read as a little-endian u64. */
-    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("HEARTBT1");
+    /** The body magic, in ASCII. */
+    public static final String MAGIC = "HEARTBT1";
+
+    /** {@link #MAGIC} read as a little-endian u64. */
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic(MAGIC);
 
     public static final BodyLayout BODY_LAYOUT =
             (capacity, slotSize) -> {
@@ -102,12 +103,6 @@ public final class HeartbeatTableDescriptor {
 
     private HeartbeatTableDescriptor() {}
 
-    /** What a table of {@code capacity} slots expects of its file. */
-    public static FileSpec fileSpec(int capacity) {
-        return new FileSpec(
-                PrimitiveKind.HEARTBEAT_TABLE, LAYOUT_VERSION, capacity, SLOT_LENGTH, BODY_LAYOUT);
-    }
-
     public static int slotOffset(int slot) {
         return TABLE_HEADER_LENGTH + slot * SLOT_LENGTH;
     }
@@ -117,13 +112,8 @@ public final class HeartbeatTableDescriptor {
         return (int) OwnerRecord.key(ownerWord);
     }
 
+    /** A table's (and a barrier's) capacity rule, as its settings record states it. */
     static void requireCapacity(int capacity) {
-        if (capacity < 1 || capacity > HeartbeatTable.IN_FLIGHT_SLOTS) {
-            throw new IllegalArgumentException(
-                    "capacity must be 1.."
-                            + HeartbeatTable.IN_FLIGHT_SLOTS
-                            + " (IN_FLIGHT_SLOTS), got "
-                            + capacity);
-        }
+        new HeartbeatTable.Settings(capacity);
     }
 }

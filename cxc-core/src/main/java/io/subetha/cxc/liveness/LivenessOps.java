@@ -1,11 +1,9 @@
 package io.subetha.cxc.liveness;
 
-import java.util.List;
-
 /**
- * Op kinds of the liveness family, shared by its three primitives so that a dashboard reads one
- * numbering. Kinds 1 to 5 are the seed's; the later ones count what this family adds. Each
- * primitive counts only the ops it performs; the others stay at zero.
+ * Op numbers of the liveness family, one numbering for its three primitives so that a dashboard
+ * reads one scheme. Kinds 1 to 5 are the original family's; the later ones count what this family
+ * adds. Each primitive's {@code Op} enum declares, and exports, only the ops it performs.
  */
 public final class LivenessOps {
 
@@ -35,19 +33,6 @@ public final class LivenessOps {
 
     /** A work id completed by its owner (watchdog). */
     public static final int OP_COMPLETE = 9;
-
-    /** Op names in op-kind order: {@code NAMES.get(0)} names op kind 1. */
-    public static final List<String> NAMES =
-            List.of(
-                    "beat",
-                    "register",
-                    "wait",
-                    "tick_epoch",
-                    "scan",
-                    "unregister",
-                    "read",
-                    "assign",
-                    "complete");
 
     private LivenessOps() {}
 }

@@ -15,11 +15,15 @@ import java.util.Set;
  *     rwx------}
  * @param initialisationTimeout how long {@code open} waits for the initialised marker of a file
  *     another process is still creating before it reports the file as never initialised
+ * @param readOnly map files read-only: an observer's view (an inspector, a dashboard) that can
+ *     never write, needs only read permission, and works on files of another user that the mode
+ *     lets it read; {@code create} is refused, and so is every operation that writes
  */
 public record CxcFileOptions(
         Set<PosixFilePermission> filePermissions,
         Set<PosixFilePermission> directoryPermissions,
-        Duration initialisationTimeout) {
+        Duration initialisationTimeout,
+        boolean readOnly) {
 
     public static final Set<PosixFilePermission> OWNER_ONLY_FILE =
             PosixFilePermissions.fromString("rw-------");
@@ -29,7 +33,15 @@ public record CxcFileOptions(
 
     private static final CxcFileOptions DEFAULTS =
             new CxcFileOptions(
-                    OWNER_ONLY_FILE, OWNER_ONLY_DIRECTORY, DEFAULT_INITIALISATION_TIMEOUT);
+                    OWNER_ONLY_FILE, OWNER_ONLY_DIRECTORY, DEFAULT_INITIALISATION_TIMEOUT, false);
+
+    /** The three settings that apply to a writable view. */
+    public CxcFileOptions(
+            Set<PosixFilePermission> filePermissions,
+            Set<PosixFilePermission> directoryPermissions,
+            Duration initialisationTimeout) {
+        this(filePermissions, directoryPermissions, initialisationTimeout, false);
+    }
 
     public CxcFileOptions {
         filePermissions = Set.copyOf(Objects.requireNonNull(filePermissions, "filePermissions"));
@@ -58,7 +70,8 @@ public record CxcFileOptions(
         return new CxcFileOptions(
                 PosixFilePermissions.fromString(permissions),
                 directoryPermissions,
-                initialisationTimeout);
+                initialisationTimeout,
+                readOnly);
     }
 
     /** The same options with directory permissions given as {@code "rwxrwx---"}. */
@@ -66,10 +79,17 @@ public record CxcFileOptions(
         return new CxcFileOptions(
                 filePermissions,
                 PosixFilePermissions.fromString(permissions),
-                initialisationTimeout);
+                initialisationTimeout,
+                readOnly);
     }
 
     public CxcFileOptions withInitialisationTimeout(Duration timeout) {
-        return new CxcFileOptions(filePermissions, directoryPermissions, timeout);
+        return new CxcFileOptions(filePermissions, directoryPermissions, timeout, readOnly);
+    }
+
+    /** The same options, mapping read-only (see {@link #readOnly()}). */
+    public CxcFileOptions asReadOnly() {
+        return new CxcFileOptions(
+                filePermissions, directoryPermissions, initialisationTimeout, true);
     }
 }

@@ -1,6 +1,5 @@
 package io.subetha.cxc.observe;
 
-import io.subetha.cxc.mmf.PrimitiveKind;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -10,7 +9,8 @@ public interface ObservedPrimitive {
     /** A name for people: by default the file's name without directory. */
     String name();
 
-    PrimitiveKind kind();
+    /** The primitive's kind name: "leader-election", "heartbeat-table"... */
+    String kind();
 
     /** The mapped file. */
     Path file();
@@ -25,6 +25,14 @@ public interface ObservedPrimitive {
 
     /** The live counters behind {@link #opCounts()}, for meters that read one op at a time. */
     OpCounters opCounters();
+
+    /**
+     * The primitive's current state as a small map of plain values (numbers, strings, booleans, and
+     * lists and maps of those), with stable keys: the leader and term, the slots held, depths,
+     * bytes used. What {@code toString}, the starter's actuator endpoint and the inspector show.
+     * Reads shared memory only; it probes no process and writes nothing.
+     */
+    Map<String, Object> describe();
 
     /** Whether {@code close()} was called; a registry drops closed primitives. */
     boolean isClosed();

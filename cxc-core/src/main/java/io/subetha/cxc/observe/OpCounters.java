@@ -2,7 +2,9 @@ package io.subetha.cxc.observe;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Per-process op counts of one primitive, by op kind. Op kinds are the primitive's {@code OP_*}
- * constants, numbered from 1 as in the seed.
+ * constants, numbered from 1 ({@link OpKind}).
  *
  * <p>Counting sits on every fast path (a leadership check is one volatile read), so it must cost
  * less than a second read: an atomic {@code getAndAdd} ({@code lock xadd}, about 9 ns here) would
@@ -60,7 +62,10 @@ public final class OpCounters {
 
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
 
-    private final List<String> opNames;
+    /** Name of each op code, null where the numbering has a gap; index 0 unused. */
+    private final String[] namesByCode;
+
+    private final List<Op> ops;
     private final long[] cells;
 
     /** The owner of each cell, for the slow path's liveness check; ids alone cannot tell. */
@@ -68,17 +73,59 @@ public final class OpCounters {
 
     private final AtomicLongArray shared;
 
+    /** One counted op: its number and exported name. */
+    public record Op(int code, String name) {}
+
     /**
      * @param opNames op names in op-kind order: {@code opNames.get(0)} is op kind 1
      */
     public OpCounters(List<String> opNames) {
-        this.opNames = List.copyOf(opNames);
-        if (this.opNames.size() > MAX_OPS) {
-            throw new IllegalArgumentException(
-                    "at most " + MAX_OPS + " op kinds, got " + this.opNames.size());
+        this(numbered(opNames).toArray(new Op[0]));
+    }
+
+    private OpCounters(Op[] ops) {
+        this.ops = List.of(ops);
+        int max = 0;
+        for (Op op : this.ops) {
+            if (op.code() < 1 || op.code() > MAX_OPS) {
+                throw new IllegalArgumentException(
+                        "op " + op.name() + " has code " + op.code() + ", outside 1.." + MAX_OPS);
+            }
+            max = Math.max(max, op.code());
+        }
+        this.namesByCode = new String[max + 1];
+        for (Op op : this.ops) {
+            if (namesByCode[op.code()] != null) {
+                throw new IllegalArgumentException(
+                        "ops "
+                                + namesByCode[op.code()]
+                                + " and "
+                                + op.name()
+                                + " share code "
+                                + op.code());
+            }
+            namesByCode[op.code()] = op.name();
         }
         this.cells = new long[(CELLS + 1) * STRIDE]; // a spare cell keeps the last one apart
-        this.shared = new AtomicLongArray(this.opNames.size() + 1);
+        this.shared = new AtomicLongArray(max + 1);
+    }
+
+    /** Counters for the ops an {@link OpKind} enum declares, in code order. */
+    public static <E extends Enum<E> & OpKind> OpCounters of(Class<E> opKinds) {
+        List<Op> ops = new ArrayList<>();
+        for (E kind : opKinds.getEnumConstants()) {
+            ops.add(new Op(kind.code(), kind.opName()));
+        }
+        ops.sort(Comparator.comparingInt(Op::code));
+        return new OpCounters(ops.toArray(new Op[0]));
+    }
+
+    private static List<Op> numbered(List<String> opNames) {
+        List<Op> ops = new ArrayList<>();
+        for (int i = 0; i < opNames.size(); i++) {
+            ops.add(new Op(i + 1, opNames.get(i)));
+        }
+        return ops;
     }
 
     /** Counts one operation of kind {@code op} (1-based) by the calling thread. */
@@ -119,16 +166,23 @@ public final class OpCounters {
         return true;
     }
 
-    /** Op names in op-kind order. */
-    public List<String> opNames() {
-        return opNames;
+    /** The counted ops, in code order. */
+    public List<Op> ops() {
+        return ops;
     }
 
-    /** The count of op kind {@code op} (1-based) across all threads of this process. */
+    /** Op names in code order. */
+    public List<String> opNames() {
+        List<String> names = new ArrayList<>(ops.size());
+        ops.forEach(op -> names.add(op.name()));
+        return names;
+    }
+
+    /** The count of op kind {@code op} across all threads of this process. */
     public long get(int op) {
-        if (op < 1 || op > opNames.size()) {
+        if (op < 1 || op >= namesByCode.length || namesByCode[op] == null) {
             throw new IllegalArgumentException(
-                    "op kind " + op + " is outside 1.." + opNames.size() + " " + opNames);
+                    "op kind " + op + " is not counted here; the ops are " + ops);
         }
         long sum = shared.get(op);
         for (int cell = 0; cell < CELLS; cell++) {
@@ -139,19 +193,20 @@ public final class OpCounters {
 
     /** The count of the op named {@code opName}. */
     public long get(String opName) {
-        int index = opNames.indexOf(opName);
-        if (index < 0) {
-            throw new IllegalArgumentException(
-                    "no op named '" + opName + "'; the ops are " + opNames);
+        for (Op op : ops) {
+            if (op.name().equals(opName)) {
+                return get(op.code());
+            }
         }
-        return get(index + 1);
+        throw new IllegalArgumentException(
+                "no op named '" + opName + "'; the ops are " + opNames());
     }
 
-    /** Every op's count, keyed by name in op-kind order. */
+    /** Every op's count, keyed by name in code order. */
     public Map<String, Long> snapshot() {
         Map<String, Long> counts = new LinkedHashMap<>();
-        for (int op = 1; op <= opNames.size(); op++) {
-            counts.put(opNames.get(op - 1), get(op));
+        for (Op op : ops) {
+            counts.put(op.name(), get(op.code()));
         }
         return Collections.unmodifiableMap(counts);
     }

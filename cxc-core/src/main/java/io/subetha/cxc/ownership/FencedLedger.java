@@ -2,15 +2,15 @@ package io.subetha.cxc.ownership;
 
 import static io.subetha.cxc.ownership.FencedLedgerDescriptor.*;
 
-import io.subetha.cxc.MappedPrimitive;
-import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.mmf.MappedFile;
-import io.subetha.cxc.mmf.MappedFiles;
-import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Map;
 
 /**
  * A fence in a memory-mapped file: the downstream end of a fencing token. A leader stamps each
@@ -54,10 +54,38 @@ public final class FencedLedger extends MappedPrimitive {
     public static final int OP_WRITE = 1;
     public static final int OP_READ = 2;
 
-    private static final List<String> OP_NAMES = List.of("write", "read");
+    /** The ops a ledger counts, exported under these names. */
+    public enum Op implements OpKind {
+        WRITE(OP_WRITE),
+        READ(OP_READ);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
+    }
+
+    /** A ledger's creation settings: it has none. */
+    public record Settings() {}
+
+    public static final PrimitiveType<FencedLedger, Settings> TYPE =
+            PrimitiveType.<FencedLedger, Settings>define(
+                            PrimitiveKinds.FENCED_LEDGER, Settings.class)
+                    .layoutVersion(LAYOUT_VERSION)
+                    .bodyMagic(MAGIC)
+                    .ops(Op.class)
+                    .fixedBody(BODY_LENGTH)
+                    .defaults(new Settings())
+                    .wrap((file, options) -> new FencedLedger(file));
 
     private FencedLedger(MappedFile file) {
-        super(file, PrimitiveKind.FENCED_LEDGER, OP_NAMES, BODY_MAGIC);
+        super(file, TYPE);
     }
 
     /** Creates a new ledger file with owner-only permissions; fails if it exists. */
@@ -66,8 +94,7 @@ public final class FencedLedger extends MappedPrimitive {
     }
 
     public static FencedLedger create(Path path, CxcFileOptions options) {
-        return new FencedLedger(
-                MappedFiles.create(path, FILE_SPEC, FencedLedger::initialise, options));
+        return TYPE.create(path, TYPE.defaults(), options);
     }
 
     /** Opens and validates an existing ledger file; fails if it does not exist. */
@@ -76,7 +103,7 @@ public final class FencedLedger extends MappedPrimitive {
     }
 
     public static FencedLedger open(Path path, CxcFileOptions options) {
-        return new FencedLedger(MappedFiles.open(path, FILE_SPEC, options));
+        return TYPE.open(path, TYPE.defaults(), options);
     }
 
     /** Opens the file, or creates it if absent; race-safe across processes. */
@@ -85,12 +112,7 @@ public final class FencedLedger extends MappedPrimitive {
     }
 
     public static FencedLedger openOrCreate(Path path, CxcFileOptions options) {
-        return new FencedLedger(
-                MappedFiles.openOrCreate(path, FILE_SPEC, FencedLedger::initialise, options));
-    }
-
-    private static void initialise(AtomicBuffer body) {
-        body.setLongPlain(MAGIC_OFFSET, BODY_MAGIC);
+        return TYPE.openOrCreate(path, TYPE.defaults(), options);
     }
 
     // ------------------------------------------------------------------------------- writes
@@ -167,19 +189,15 @@ public final class FencedLedger extends MappedPrimitive {
         return body.getLongVolatile(REJECTED_CONFLICT_OFFSET);
     }
 
-    // ----------------------------------------------------------------------------- lifecycle
-
+    /** The fence and the write counts, as every process sees them. */
     @Override
-    public String toString() {
+    public Map<String, Object> describe() {
         long word = body.getLongVolatile(FENCE_WORD_OFFSET);
-        return "FencedLedger["
-                + file.path()
-                + ", highestTerm="
-                + FencedLedgerDescriptor.highestTerm(word)
-                + ", holder="
-                + FencedLedgerDescriptor.holderPid(word)
-                + ", accepted="
-                + body.getLongVolatile(ACCEPTED_OFFSET)
-                + "]";
+        return fields(
+                "highestTerm", FencedLedgerDescriptor.highestTerm(word),
+                "holderPid", FencedLedgerDescriptor.holderPid(word),
+                "acceptedWrites", body.getLongVolatile(ACCEPTED_OFFSET),
+                "rejectedStaleWrites", body.getLongVolatile(REJECTED_STALE_OFFSET),
+                "rejectedConflictingWrites", body.getLongVolatile(REJECTED_CONFLICT_OFFSET));
     }
 }

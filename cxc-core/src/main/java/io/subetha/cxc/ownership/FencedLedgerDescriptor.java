@@ -1,8 +1,6 @@
 package io.subetha.cxc.ownership;
 
-import io.subetha.cxc.mmf.FileSpec;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.mmf.PrimitiveKind;
 
 /**
  * Body layout of a {@link FencedLedger} file. Offsets are relative to the body, which follows the
@@ -53,11 +51,11 @@ public final class FencedLedgerDescriptor {
     public static final int BODY_LENGTH = 64;
     public static final int LAYOUT_VERSION = 1;
 
-    /** "FENCED01" read as a little-endian u64. */
-    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("FENCED01");
+    /** The body magic, in ASCII. */
+    public static final String MAGIC = "FENCED01";
 
-    public static final FileSpec FILE_SPEC =
-            FileSpec.fixed(PrimitiveKind.FENCED_LEDGER, LAYOUT_VERSION, BODY_LENGTH);
+    /** {@link #MAGIC} read as a little-endian u64. */
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic(MAGIC);
 
     /** Terms are u32, as the election's: the largest term a write may carry. */
     public static final long MAX_TERM = 0xFFFF_FFFFL;

@@ -1,8 +1,6 @@
 package io.subetha.cxc.ownership;
 
-import io.subetha.cxc.mmf.FileSpec;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.mmf.PrimitiveKind;
 
 /**
  * Body layout of a {@link SharedLeaderElection} file: 64 bytes holding the magic, the leader's seat
@@ -71,11 +69,11 @@ public final class LeaderElectionDescriptor {
     /** 2: the leader's seat is an owner record (identity word with its term). */
     public static final int LAYOUT_VERSION = 2;
 
-    /** "LEADER01" read as a little-endian u64. */
-    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic("LEADER01");
+    /** The body magic, in ASCII. */
+    public static final String MAGIC = "LEADER01";
 
-    public static final FileSpec FILE_SPEC =
-            FileSpec.fixed(PrimitiveKind.LEADER_ELECTION, LAYOUT_VERSION, BODY_LENGTH);
+    /** {@link #MAGIC} read as a little-endian u64. */
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic(MAGIC);
 
     private LeaderElectionDescriptor() {}
 

@@ -2,15 +2,15 @@ package io.subetha.cxc.ownership;
 
 import static io.subetha.cxc.ownership.LeaderElectionDescriptor.*;
 
-import io.subetha.cxc.MappedPrimitive;
+import io.subetha.cxc.internal.EpochPacer;
+import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.mmf.EpochPacer;
-import io.subetha.cxc.mmf.MappedFile;
-import io.subetha.cxc.mmf.MappedFiles;
-import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
-import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -64,8 +64,39 @@ public final class SharedLeaderElection extends MappedPrimitive {
     public static final int OP_READ = 5;
     public static final int OP_LIVENESS_CHECK = 6;
 
-    private static final List<String> OP_NAMES =
-            List.of("try_claim", "beat", "tick_epoch", "step_down", "read", "liveness_check");
+    /** The ops an election counts, exported under these names. */
+    public enum Op implements OpKind {
+        TRY_CLAIM(OP_TRY_CLAIM),
+        BEAT(OP_BEAT),
+        TICK_EPOCH(OP_TICK_EPOCH),
+        STEP_DOWN(OP_STEP_DOWN),
+        READ(OP_READ),
+        LIVENESS_CHECK(OP_LIVENESS_CHECK);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
+    }
+
+    /** An election's creation settings: it has none (yet). */
+    public record Settings() {}
+
+    public static final PrimitiveType<SharedLeaderElection, Settings> TYPE =
+            PrimitiveType.<SharedLeaderElection, Settings>define(
+                            PrimitiveKinds.LEADER_ELECTION, Settings.class)
+                    .layoutVersion(LAYOUT_VERSION)
+                    .bodyMagic(MAGIC)
+                    .ops(Op.class)
+                    .fixedBody(BODY_LENGTH)
+                    .defaults(new Settings())
+                    .wrap((file, options) -> new SharedLeaderElection(file));
 
     /**
      * The fast paths read the leader word straight from the body's buffer: one dependent load fewer
@@ -87,7 +118,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
     private volatile long confirmedWord;
 
     private SharedLeaderElection(MappedFile file) {
-        super(file, PrimitiveKind.LEADER_ELECTION, OP_NAMES, BODY_MAGIC);
+        super(file, TYPE);
         this.bodyBytes = body.byteBuffer();
         this.pacer = new EpochPacer(body, LAST_TICK_NANOS_OFFSET);
     }
@@ -98,8 +129,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
     }
 
     public static SharedLeaderElection create(Path path, CxcFileOptions options) {
-        return new SharedLeaderElection(
-                MappedFiles.create(path, FILE_SPEC, SharedLeaderElection::initialise, options));
+        return TYPE.create(path, TYPE.defaults(), options);
     }
 
     /** Opens and validates an existing election file; fails if it does not exist. */
@@ -108,7 +138,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
     }
 
     public static SharedLeaderElection open(Path path, CxcFileOptions options) {
-        return new SharedLeaderElection(MappedFiles.open(path, FILE_SPEC, options));
+        return TYPE.open(path, TYPE.defaults(), options);
     }
 
     /** Opens the file, or creates it if absent; race-safe across processes. */
@@ -117,13 +147,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
     }
 
     public static SharedLeaderElection openOrCreate(Path path, CxcFileOptions options) {
-        return new SharedLeaderElection(
-                MappedFiles.openOrCreate(
-                        path, FILE_SPEC, SharedLeaderElection::initialise, options));
-    }
-
-    private static void initialise(AtomicBuffer body) {
-        body.setLongPlain(MAGIC_OFFSET, BODY_MAGIC);
+        return TYPE.openOrCreate(path, TYPE.defaults(), options);
     }
 
     // --------------------------------------------------------------------------- election
@@ -398,19 +422,28 @@ public final class SharedLeaderElection extends MappedPrimitive {
 
     // ----------------------------------------------------------------------------- lifecycle
 
-    /** Marks this handle closed; leadership is not released (call {@link #stepDown} for that). */
+    /**
+     * Leader, term, heartbeat, epoch, heartbeat lag and the leader's recorded start time, read from
+     * shared memory without probing the leader's process.
+     */
     @Override
-    public String toString() {
-        LeaderSnapshot s = snapshot();
-        return "SharedLeaderElection["
-                + file.path()
-                + ", leader="
-                + s.leaderPid()
-                + ", term="
-                + s.term()
-                + ", epoch="
-                + s.globalEpoch()
-                + "]";
+    public Map<String, Object> describe() {
+        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+        long heartbeat = OwnerRecord.heartbeat(body, LEADER_RECORD_OFFSET);
+        long epoch = globalEpochRaw();
+        return fields(
+                "leaderPid", leaderPid(word),
+                "term", term(word),
+                "globalEpoch", epoch,
+                "leaderHeartbeat", heartbeat,
+                "heartbeatLagEpochs", Math.max(0, epoch - heartbeat),
+                "leaderStartTime", OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word));
+    }
+
+    /** Closing marks this handle closed; leadership is not released (call {@link #stepDown}). */
+    @Override
+    public void close() {
+        super.close();
     }
 
     private static IllegalArgumentException invalid(long pid, long graceEpochs) {

@@ -11,12 +11,14 @@ import io.subetha.cxc.CxcFileAccessException;
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcPidNamespaceException;
 import io.subetha.cxc.CxcTimeoutException;
-import io.subetha.cxc.mmf.BodyLayout;
+import io.subetha.cxc.internal.BodyLayout;
+import io.subetha.cxc.internal.FileSpec;
+import io.subetha.cxc.internal.MappedFiles;
+import io.subetha.cxc.internal.PidNamespace;
+import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.mmf.FileSpec;
-import io.subetha.cxc.mmf.MappedFiles;
-import io.subetha.cxc.mmf.PidNamespace;
-import io.subetha.cxc.mmf.PrimitiveKind;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -39,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -243,6 +246,12 @@ class BadInputCatalogueTest {
 
     @TempDir Path dir;
 
+    /** What the kinds' defaults refer to (a watchdog's heartbeat table) exists beforehand. */
+    @BeforeEach
+    void prepareCompanions() {
+        PrimitiveOpener.ALL.forEach(primitive -> primitive.prepare(dir));
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @MethodSource("rows")
     void badFileIsRefusedClearlyAndLeftUntouched(BadInput bad, PrimitiveOpener primitive)
@@ -260,7 +269,7 @@ class BadInputCatalogueTest {
         FileBytes linkTargetBefore =
                 Files.isSymbolicLink(target) ? FileBytes.of(Files.readSymbolicLink(target)) : null;
 
-        Throwable thrown = catchThrowable(() -> primitive.open().apply(target, QUICK).close());
+        Throwable thrown = catchThrowable(() -> primitive.open(target, QUICK).close());
 
         assertThat(thrown)
                 .isInstanceOf(bad.expected())
@@ -291,7 +300,7 @@ class BadInputCatalogueTest {
     @MethodSource("primitives")
     void missingDirectoryIsReportedAndNotCreated(PrimitiveOpener primitive) {
         Path target = dir.resolve("absent").resolve("x.cxc");
-        assertThatThrownBy(() -> primitive.open().apply(target, QUICK))
+        assertThatThrownBy(() -> primitive.open(target, QUICK))
                 .isInstanceOf(CxcFileAccessException.class)
                 .hasMessageContaining(target.toString())
                 .hasMessageContaining("does not exist");
@@ -304,7 +313,7 @@ class BadInputCatalogueTest {
     void pidZeroAndOutOfRangePidsAreRefusedWithoutWriting(PrimitiveOpener primitive)
             throws Exception {
         Path file = dir.resolve("p.cxc");
-        try (AutoCloseable opened = primitive.create().apply(file, CxcFileOptions.defaults())) {
+        try (MappedPrimitive opened = primitive.create(file, CxcFileOptions.defaults())) {
             FileBytes before = FileBytes.of(file);
             for (long pid : new long[] {0, -1, 1L << 32, Long.MAX_VALUE}) {
                 assertThatThrownBy(() -> primitive.usePid().accept(opened, pid))
@@ -332,7 +341,7 @@ class BadInputCatalogueTest {
             String name, PrimitiveOpener primitive, OpenWithCapacity openWithCapacity)
             throws Exception {
         Path file = dir.resolve("sized.cxc");
-        primitive.create().apply(file, CxcFileOptions.defaults()).close();
+        primitive.create(file, CxcFileOptions.defaults()).close();
         Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
         FileBytes before = FileBytes.of(file);
 
@@ -341,7 +350,8 @@ class BadInputCatalogueTest {
         assertThat(thrown)
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessageContaining(file.toString())
-                .hasMessageContaining("created with capacity " + PrimitiveOpener.CAPACITY)
+                .hasMessageContaining(
+                        "created with capacity " + HeartbeatTable.Settings.DEFAULT_CAPACITY)
                 .hasMessageContaining("expecting capacity 16");
         assertThat(FileBytes.of(file).sameAs(before)).isTrue();
         OBSERVED.put(
@@ -387,14 +397,35 @@ class BadInputCatalogueTest {
     @Test
     void substrateCapacityMismatchIsACapacityErrorAndLeavesTheFile() throws Exception {
         BodyLayout perSlot = (capacity, slotSize) -> 64L * Math.max(1, capacity);
-        FileSpec eight = new FileSpec(PrimitiveKind.HEARTBEAT_TABLE, 1, 8, 0, perSlot);
+        FileSpec eight =
+                new FileSpec(
+                        PrimitiveKinds.HEARTBEAT_TABLE.code(),
+                        PrimitiveKinds.HEARTBEAT_TABLE.name(),
+                        1,
+                        8,
+                        0,
+                        perSlot,
+                        PrimitiveKinds::nameOf);
         Path file = dir.resolve("table.cxc");
         MappedFiles.create(file, eight, body -> {}, CxcFileOptions.defaults()).close();
         Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
         FileBytes before = FileBytes.of(file);
 
         Throwable thrown =
-                catchThrowable(() -> MappedFiles.open(file, eight.withCapacity(16), QUICK).close());
+                catchThrowable(
+                        () ->
+                                MappedFiles.open(
+                                                file,
+                                                new FileSpec(
+                                                        eight.kindCode(),
+                                                        eight.kindName(),
+                                                        1,
+                                                        16,
+                                                        0,
+                                                        perSlot,
+                                                        PrimitiveKinds::nameOf),
+                                                QUICK)
+                                        .close());
 
         assertThat(thrown)
                 .isInstanceOf(CxcCapacityException.class)
@@ -418,12 +449,12 @@ class BadInputCatalogueTest {
         Files.write(file, unfinished.array());
         CxcFileOptions patient =
                 CxcFileOptions.defaults().withInitialisationTimeout(Duration.ofSeconds(20));
-        var opened = new CompletableFuture<AutoCloseable>();
+        var opened = new CompletableFuture<MappedPrimitive>();
         Thread opener =
                 new Thread(
                         () -> {
                             try {
-                                opened.complete(primitive.open().apply(file, patient));
+                                opened.complete(primitive.open(file, patient));
                             } catch (Throwable t) {
                                 opened.completeExceptionally(t);
                             }
@@ -439,8 +470,8 @@ class BadInputCatalogueTest {
             channel.write(marker, INITIALISED_OFFSET);
         }
 
-        try (AutoCloseable primitiveHandle = opened.get(10, TimeUnit.SECONDS)) {
-            primitive.readState().accept(primitiveHandle);
+        try (MappedPrimitive primitiveHandle = opened.get(10, TimeUnit.SECONDS)) {
+            PrimitiveOpener.readState(primitiveHandle);
         }
         assertThat(Files.readAllBytes(file)).isEqualTo(valid);
     }
@@ -467,17 +498,23 @@ class BadInputCatalogueTest {
     private byte[] validFile(PrimitiveOpener primitive) throws Exception {
         Path scratch = Files.createTempDirectory(dir, "valid");
         Path file = scratch.resolve("valid.cxc");
-        primitive.create().apply(file, CxcFileOptions.defaults()).close();
+        primitive.prepare(scratch);
+        primitive.create(file, CxcFileOptions.defaults()).close();
         byte[] bytes = Files.readAllBytes(file);
-        Files.delete(file);
+        try (Stream<Path> files = Files.list(scratch)) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+        }
         Files.delete(scratch);
         return bytes;
     }
 
-    static PrimitiveKind otherKind(PrimitiveOpener primitive) {
-        return primitive.kind() == PrimitiveKind.LEADER_ELECTION
-                ? PrimitiveKind.FENCED_LEDGER
-                : PrimitiveKind.LEADER_ELECTION;
+    static PrimitiveKinds.Kind otherKind(PrimitiveOpener primitive) {
+        return PrimitiveKinds.all().stream()
+                .filter(kind -> kind.code() != primitive.type().code())
+                .findFirst()
+                .orElseThrow();
     }
 
     /** A valid file with one u32 header field replaced and the checksum fixed. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.CxcException;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.primitive.MappedPrimitive;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,9 +72,10 @@ class OpenFuzzTest {
     void randomFilesOpenConsistentlyOrThrowCxcExceptionAndAreNeverWritten(PrimitiveOpener primitive)
             throws Exception {
         Path valid = dir.resolve("valid.cxc");
-        primitive.create().apply(valid, CxcFileOptions.defaults()).close();
+        primitive.prepare(dir);
+        primitive.create(valid, CxcFileOptions.defaults()).close();
         byte[] template = Files.readAllBytes(valid);
-        Random random = new Random(SEED ^ primitive.kind().code());
+        Random random = new Random(SEED ^ primitive.type().code());
         Map<String, Integer> outcomes = new TreeMap<>();
 
         for (int i = 0; i < CASES; i++) {
@@ -86,8 +88,8 @@ class OpenFuzzTest {
             Path file = dir.resolve("fuzz-" + i + ".cxc");
             Files.write(file, bytes);
             String outcome;
-            try (AutoCloseable opened = primitive.open().apply(file, NO_WAIT)) {
-                primitive.readState().accept(opened);
+            try (MappedPrimitive opened = primitive.open(file, NO_WAIT)) {
+                PrimitiveOpener.readState(opened);
                 outcome = "opened";
             } catch (CxcException expected) {
                 outcome = expected.getClass().getSimpleName();

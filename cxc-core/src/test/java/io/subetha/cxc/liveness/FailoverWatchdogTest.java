@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
@@ -134,8 +135,7 @@ class FailoverWatchdogTest {
     void aClaimAbandonedByADeadAssignerIsFreed() {
         int dead = table.register(DEAD_PID);
         // What an assigner that died between its two CASes leaves behind.
-        watchdog.mappedFile()
-                .body()
+        RawBody.of(watchdog.file())
                 .setLongVolatile(
                         FailoverWatchdogDescriptor.entryOffset(0)
                                 + FailoverWatchdogDescriptor.OWNER_WORD_OFFSET,

@@ -23,7 +23,7 @@ class PrimitiveRegistryTest {
         registry.register(raw);
         assertThat(registered).isSameAs(raw);
         assertThat(registry.primitives()).containsExactly(raw);
-        assertThat(registry.primitives().get(0).kind().displayName()).isEqualTo("leader-election");
+        assertThat(registry.primitives().get(0).kind()).isEqualTo("leader-election");
 
         raw.close();
         assertThat(registry.primitives()).isEmpty();

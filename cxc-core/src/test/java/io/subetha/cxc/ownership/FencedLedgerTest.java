@@ -129,7 +129,7 @@ class FencedLedgerTest {
             assertThat(second.highestTerm()).isEqualTo(2);
             assertThat(third.write(1, 600)).isEqualTo(WriteOutcome.REJECTED_STALE_TERM);
             assertThat(first.rejectedStaleWrites()).isEqualTo(1);
-            assertThat(third.mappedFile().created()).isFalse();
+            assertThat(third.createdFile()).isFalse();
         }
         assertThatThrownBy(() -> FencedLedger.create(path))
                 .isInstanceOf(CxcFileAccessException.class)
@@ -145,7 +145,7 @@ class FencedLedgerTest {
             ledger.write(1, 5);
             ledger.highestTerm();
             assertThat(ledger.opCounts()).containsEntry("write", 2L).containsEntry("read", 1L);
-            assertThat(ledger.kind().displayName()).isEqualTo("fenced-ledger");
+            assertThat(ledger.kind()).isEqualTo("fenced-ledger");
             assertThat(ledger.name()).isEqualTo("ledger.cxc");
         }
     }

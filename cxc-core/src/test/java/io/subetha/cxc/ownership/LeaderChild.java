@@ -44,10 +44,7 @@ public final class LeaderChild {
                 case "open" -> {
                     election = SharedLeaderElection.openOrCreate(Path.of(words[1]));
                     System.out.println(
-                            "opened "
-                                    + election.mappedFile().created()
-                                    + " "
-                                    + election.mappedFile().fileKey());
+                            "opened " + election.createdFile() + " " + election.fileKey());
                 }
                 case "participate" ->
                         participate(Long.parseLong(words[1]), Long.parseLong(words[2]));

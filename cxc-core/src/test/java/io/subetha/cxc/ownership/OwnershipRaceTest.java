@@ -14,6 +14,7 @@ import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import io.subetha.cxc.testing.RawBody;
 import io.subetha.cxc.testing.StepGate;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -179,7 +180,7 @@ class OwnershipRaceTest {
             // What a dead leader that had this process's PID left behind: term 7, its own start
             // time, a fresh heartbeat; and the write it made downstream.
             long predecessorStartTime = (MY_START_TIME + 1) & 0xFFFF_FFFFL;
-            var body = election.mappedFile().body();
+            var body = RawBody.of(election.file());
             body.setLongVolatile(
                     LeaderElectionDescriptor.LEADER_IDENTITY_OFFSET,
                     (7L << 32) | predecessorStartTime);
@@ -262,7 +263,7 @@ class OwnershipRaceTest {
                         FailoverWatchdog.create(
                                 dir.resolve("watchdog.cxc"), table, 4, CxcFileOptions.defaults())) {
             int slot = table.register(ME, GRACE);
-            var body = watchdog.mappedFile().body();
+            var body = RawBody.of(watchdog.file());
             int word = FailoverWatchdogDescriptor.OWNER_WORD_OFFSET;
             int e0 = FailoverWatchdogDescriptor.entryOffset(0);
             int e1 = FailoverWatchdogDescriptor.entryOffset(1);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessStatus;
+import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.OptionalLong;
@@ -185,8 +186,7 @@ class SharedLeaderElectionTest {
         long me = Pids.current();
         // Claim as this process from another "process" view: record a start time that is not ours.
         assertThat(election.tryClaimLeadership(me, 3)).isTrue();
-        election.mappedFile()
-                .body()
+        RawBody.of(election.file())
                 .setLongRelease(
                         LeaderElectionDescriptor.LEADER_IDENTITY_OFFSET,
                         (election.electionTerm() << 32) | 12345);
@@ -211,8 +211,7 @@ class SharedLeaderElectionTest {
     @Test
     void tickFromTheFutureCountsAsDue() {
         // a file that survived a reboot holds a CLOCK_MONOTONIC reading from the old boot
-        election.mappedFile()
-                .body()
+        RawBody.of(election.file())
                 .setLongRelease(
                         LeaderElectionDescriptor.LAST_TICK_NANOS_OFFSET,
                         System.nanoTime() + Duration.ofDays(30).toNanos());

@@ -90,9 +90,10 @@ public class CxcEndpoint {
     private static PrimitiveDescriptor describe(ObservedPrimitive primitive) {
         return new PrimitiveDescriptor(
                 primitive.name(),
-                primitive.kind().displayName(),
+                primitive.kind(),
                 primitive.file().toString(),
-                primitive.opCounts());
+                primitive.opCounts(),
+                primitive.describe());
     }
 
     /**
@@ -123,7 +124,14 @@ public class CxcEndpoint {
             long tickIntervalMillis,
             boolean ticking) {}
 
-    /** A registered primitive and this process's op counts by op name. */
+    /**
+     * A registered primitive, this process's op counts by op name, and its current state (the
+     * primitive's {@code describe()}).
+     */
     public record PrimitiveDescriptor(
-            String name, String kind, String file, Map<String, Long> ops) {}
+            String name,
+            String kind,
+            String file,
+            Map<String, Long> ops,
+            Map<String, Object> state) {}
 }

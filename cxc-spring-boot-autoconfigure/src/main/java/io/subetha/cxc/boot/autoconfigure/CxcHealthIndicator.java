@@ -64,7 +64,7 @@ class CxcHealthIndicator extends AbstractHealthIndicator {
             Object key =
                     Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
                             .fileKey();
-            if (!Objects.equals(key, election.mappedFile().fileKey())) {
+            if (!Objects.equals(key, election.fileKey())) {
                 return file
                         + " was replaced by another file: processes that open it now elect"
                         + " separately from this one";

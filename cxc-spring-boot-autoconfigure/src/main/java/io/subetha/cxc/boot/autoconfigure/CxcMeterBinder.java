@@ -76,14 +76,13 @@ class CxcMeterBinder implements MeterBinder, AutoCloseable {
     /** Idempotent: registering a meter with an existing id returns the existing one. */
     private static void bindOps(ObservedPrimitive primitive, MeterRegistry registry) {
         OpCounters counters = primitive.opCounters();
-        List<String> ops = counters.opNames();
-        for (int i = 0; i < ops.size(); i++) {
-            int op = i + 1;
-            FunctionCounter.builder("cxc.ops", counters, c -> c.get(op))
+        for (OpCounters.Op op : counters.ops()) {
+            int code = op.code();
+            FunctionCounter.builder("cxc.ops", counters, c -> c.get(code))
                     .description("Operations of a cxc primitive by this process")
                     .tag("primitive", primitive.name())
-                    .tag("kind", primitive.kind().displayName())
-                    .tag("op", ops.get(i))
+                    .tag("kind", primitive.kind())
+                    .tag("op", op.name())
                     .register(registry);
         }
     }

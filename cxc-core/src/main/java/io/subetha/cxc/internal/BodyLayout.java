@@ -1,4 +1,4 @@
-package io.subetha.cxc.mmf;
+package io.subetha.cxc.internal;
 
 /**
  * How a primitive's body length follows from its capacity and slot size. Used both to size a new
@@ -8,7 +8,8 @@ package io.subetha.cxc.mmf;
 public interface BodyLayout {
 
     /**
-     * @return the body length in bytes, a multiple of {@link HeaderDescriptor#ALIGNMENT}
+     * @return the body length in bytes, a multiple of {@link
+     *     io.subetha.cxc.mmf.HeaderDescriptor#ALIGNMENT}
      * @throws IllegalArgumentException if this primitive does not allow the capacity or slot size;
      *     the message says which values are allowed
      */

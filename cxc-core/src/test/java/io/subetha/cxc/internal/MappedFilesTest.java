@@ -1,11 +1,14 @@
-package io.subetha.cxc.mmf;
+package io.subetha.cxc.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcFileAccessException;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.primitive.PrimitiveKinds;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -86,7 +89,7 @@ class MappedFilesTest {
                 .hasMessageContaining("no such file");
 
         try (SharedLeaderElection created = SharedLeaderElection.create(deep)) {
-            assertThat(created.mappedFile().created()).isTrue();
+            assertThat(created.createdFile()).isTrue();
         }
         assertThat(Files.getPosixFilePermissions(dir.resolve("a")))
                 .isEqualTo(PosixFilePermissions.fromString("rwx------"));
@@ -128,9 +131,9 @@ class MappedFilesTest {
     @Test
     void aNewFileHasAConsistentHeaderAndNoTemporaryFileRemains() throws Exception {
         try (SharedLeaderElection election = SharedLeaderElection.create(file())) {
-            FileHeader header = election.mappedFile().header();
+            FileHeader header = MappedFiles.readHeader(file());
             assertThat(header.magic()).isEqualTo(HeaderDescriptor.MAGIC);
-            assertThat(header.kindCode()).isEqualTo(PrimitiveKind.LEADER_ELECTION.code());
+            assertThat(header.kindCode()).isEqualTo(PrimitiveKinds.LEADER_ELECTION.code());
             assertThat(header.bodyLength()).isEqualTo(LeaderElectionDescriptor.BODY_LENGTH);
             assertThat(header.creatorPid()).isEqualTo(ProcessHandle.current().pid());
             assertThat(header.pidNamespace()).isEqualTo(PidNamespace.current());

@@ -1,4 +1,4 @@
-package io.subetha.cxc.mmf;
+package io.subetha.cxc.internal;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
-package io.subetha.cxc.mmf;
+package io.subetha.cxc.internal;
 
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 
@@ -69,7 +71,9 @@ public final class MappedFile implements AutoCloseable {
      * only where state must survive a power loss.
      */
     public void force() {
-        mapping.force();
+        if (!mapping.isReadOnly()) {
+            mapping.force();
+        }
     }
 
     public boolean isClosed() {
@@ -83,6 +87,6 @@ public final class MappedFile implements AutoCloseable {
 
     @Override
     public String toString() {
-        return header.kindName() + " file " + path;
+        return "cxc file " + path;
     }
 }

@@ -1,4 +1,4 @@
-package io.subetha.cxc.mmf;
+package io.subetha.cxc.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

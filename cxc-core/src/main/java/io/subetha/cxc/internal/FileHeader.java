@@ -1,7 +1,8 @@
-package io.subetha.cxc.mmf;
+package io.subetha.cxc.internal;
 
 import static io.subetha.cxc.mmf.HeaderDescriptor.*;
 
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
@@ -12,7 +13,7 @@ import java.util.zip.CRC32C;
  *
  * @param magic should be {@link HeaderDescriptor#MAGIC}
  * @param layoutVersion layout version of the body
- * @param kindCode the primitive's {@link PrimitiveKind#code()}
+ * @param kindCode the primitive's kind code
  * @param bodyLength bytes after the header
  * @param capacity the primitive's capacity (0 if none)
  * @param slotSize bytes per slot (0 if none)
@@ -59,7 +60,7 @@ public record FileHeader(
                 new FileHeader(
                         MAGIC,
                         spec.layoutVersion(),
-                        spec.kind().code(),
+                        spec.kindCode(),
                         bodyLength,
                         spec.capacity(),
                         spec.slotSize(),
@@ -113,12 +114,5 @@ public record FileHeader(
         CRC32C crc = new CRC32C();
         crc.update(bytes.duplicate().position(0).limit(CHECKSUM_OFFSET));
         return (int) crc.getValue();
-    }
-
-    /** The primitive kind, if the code is one this library knows. */
-    public String kindName() {
-        return PrimitiveKind.ofCode(kindCode)
-                .map(PrimitiveKind::displayName)
-                .orElse("unknown kind " + kindCode);
     }
 }

@@ -1,4 +1,4 @@
-package io.subetha.cxc.mmf;
+package io.subetha.cxc.internal;
 
 import static io.subetha.cxc.mmf.HeaderDescriptor.*;
 
@@ -8,6 +8,8 @@ import io.subetha.cxc.CxcFileAccessException;
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcPidNamespaceException;
 import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -19,6 +21,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -133,6 +136,13 @@ public final class MappedFiles {
      */
     private static MappedFile tryCreate(
             Path path, FileSpec spec, Consumer<AtomicBuffer> initialiser, CxcFileOptions options) {
+        if (options.readOnly()) {
+            throw new CxcFileAccessException(
+                    "cannot create "
+                            + path
+                            + " with read-only options: a read-only view only opens existing"
+                            + " files");
+        }
         if (spec.capacity() < 0 || spec.slotSize() < 0) {
             throw new IllegalArgumentException(
                     "create needs a concrete capacity and slot size, got capacity "
@@ -293,7 +303,7 @@ public final class MappedFiles {
                     "cannot open "
                             + path
                             + " as "
-                            + expected.kind().withArticle()
+                            + expected.kindWithArticle()
                             + " file: it is a directory; remove it or choose another file name");
         }
         if (!attributes.isRegularFile()) {
@@ -302,15 +312,23 @@ public final class MappedFiles {
                             + path
                             + ": it is not a regular file (a device, FIFO or socket)");
         }
-        try (FileChannel channel =
-                FileChannel.open(
-                        path,
-                        StandardOpenOption.READ,
-                        StandardOpenOption.WRITE,
-                        LinkOption.NOFOLLOW_LINKS)) {
+        Set<OpenOption> modes =
+                options.readOnly()
+                        ? Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)
+                        : Set.of(
+                                StandardOpenOption.READ,
+                                StandardOpenOption.WRITE,
+                                LinkOption.NOFOLLOW_LINKS);
+        try (FileChannel channel = FileChannel.open(path, modes)) {
             FileHeader header = awaitValidHeader(path, channel, expected, options);
             long fileLength = HEADER_LENGTH + header.bodyLength();
-            MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength);
+            MappedByteBuffer mapping =
+                    channel.map(
+                            options.readOnly()
+                                    ? FileChannel.MapMode.READ_ONLY
+                                    : FileChannel.MapMode.READ_WRITE,
+                            0,
+                            fileLength);
             if (mapping.alignmentOffset(0, ALIGNMENT) != 0) {
                 throw new CxcException(
                         "mapping of " + path + " is not " + ALIGNMENT + "-byte aligned");
@@ -417,16 +435,14 @@ public final class MappedFiles {
                                     + " is corrupt",
                             header.checksum(), checksum));
         }
-        if (header.kindCode() != expected.kind().code()) {
+        if (header.kindCode() != expected.kindCode()) {
             throw format(
                     path,
                     expected,
                     "it holds "
-                            + PrimitiveKind.ofCode(header.kindCode())
-                                    .map(PrimitiveKind::withArticle)
-                                    .orElse("an unknown kind (code " + header.kindCode() + ")")
+                            + expected.describeKind(header.kindCode())
                             + ", not "
-                            + expected.kind().withArticle()
+                            + expected.kindWithArticle()
                             + "; each primitive needs a file of its own");
         }
         long bodyLength = header.bodyLength();
@@ -457,7 +473,7 @@ public final class MappedFiles {
                             + " and slot size "
                             + header.slotSize()
                             + ", which "
-                            + expected.kind().withArticle()
+                            + expected.kindWithArticle()
                             + " cannot have ("
                             + e.getMessage()
                             + ")");
@@ -520,7 +536,7 @@ public final class MappedFiles {
                 "cannot open "
                         + path
                         + " as "
-                        + expected.kind().withArticle()
+                        + expected.kindWithArticle()
                         + " file (layout version "
                         + expected.layoutVersion()
                         + "): "

@@ -1,5 +1,6 @@
-package io.subetha.cxc.mmf;
+package io.subetha.cxc.internal;
 
+import io.subetha.cxc.mmf.AtomicBuffer;
 import java.time.Duration;
 
 /**
