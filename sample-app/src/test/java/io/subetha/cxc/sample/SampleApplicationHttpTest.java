@@ -107,17 +107,19 @@ class SampleApplicationHttpTest {
     @Test
     void prometheusHasTheCxcMetrics() throws Exception {
         String scrape = get("/actuator/prometheus");
+        // Every meter carries the application tag (management.metrics.tags.application).
         assertThat(scrape)
                 .contains(
-                        "\ncxc_leader_term ",
-                        "\ncxc_leader_self 1.0",
-                        "\ncxc_leader_heartbeat_lag_epochs ",
-                        "\ncxc_epoch ",
-                        "\ncxc_participants_live 1.0",
-                        "cxc_ops_total{kind=\"heartbeat-table\",op=\"beat\","
-                                + "primitive=\"participants.heartbeat\"}",
-                        "cxc_ops_total{kind=\"leader-election\",op=\"beat\","
-                                + "primitive=\"leader.cxc\"}");
+                        "\ncxc_leader_term{application=\"cxc-sample\"} ",
+                        "\ncxc_leader_self{application=\"cxc-sample\"} 1.0",
+                        "\ncxc_leader_heartbeat_lag_epochs{application=\"cxc-sample\"} ",
+                        "\ncxc_leader_grace_epochs{application=\"cxc-sample\"} 3.0",
+                        "\ncxc_epoch{application=\"cxc-sample\"} ",
+                        "\ncxc_participants_live{application=\"cxc-sample\"} 1.0",
+                        "cxc_ops_total{application=\"cxc-sample\",kind=\"heartbeat-table\","
+                                + "op=\"beat\",primitive=\"participants.heartbeat\"}",
+                        "cxc_ops_total{application=\"cxc-sample\",kind=\"leader-election\","
+                                + "op=\"beat\",primitive=\"leader.cxc\"}");
     }
 
     @Test
