@@ -11,6 +11,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -23,7 +28,10 @@ import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
-/** The sample over real HTTP: the cxc endpoint, the health contributor and the meters. */
+/**
+ * The sample over real HTTP: the cxc endpoint, the health contributor and the meters, and the
+ * operator files in docs/ checked against its real scrape.
+ */
 @SpringBootTest(
         webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = "sample.bookkeeping.interval=100ms")
@@ -107,17 +115,65 @@ class SampleApplicationHttpTest {
     @Test
     void prometheusHasTheCxcMetrics() throws Exception {
         String scrape = get("/actuator/prometheus");
+        // Every meter carries the application tag (management.metrics.tags.application).
         assertThat(scrape)
                 .contains(
-                        "\ncxc_leader_term ",
-                        "\ncxc_leader_self 1.0",
-                        "\ncxc_leader_heartbeat_lag_epochs ",
-                        "\ncxc_epoch ",
-                        "\ncxc_participants_live 1.0",
-                        "cxc_ops_total{kind=\"heartbeat-table\",op=\"beat\","
-                                + "primitive=\"participants.heartbeat\"}",
-                        "cxc_ops_total{kind=\"leader-election\",op=\"beat\","
-                                + "primitive=\"leader.cxc\"}");
+                        "\ncxc_leader_term{application=\"cxc-sample\"} ",
+                        "\ncxc_leader_self{application=\"cxc-sample\"} 1.0",
+                        "\ncxc_leader_heartbeat_lag_epochs{application=\"cxc-sample\"} ",
+                        "\ncxc_leader_grace_epochs{application=\"cxc-sample\"} 3.0",
+                        "\ncxc_epoch{application=\"cxc-sample\"} ",
+                        "\ncxc_participants_live{application=\"cxc-sample\"} 1.0",
+                        "cxc_ops_total{application=\"cxc-sample\",kind=\"heartbeat-table\","
+                                + "op=\"beat\",primitive=\"participants.heartbeat\"}",
+                        "cxc_ops_total{application=\"cxc-sample\",kind=\"leader-election\","
+                                + "op=\"beat\",primitive=\"leader.cxc\"}");
+    }
+
+    /**
+     * Every cxc metric the Grafana dashboard, the alert rules and the rules' unit tests name is one
+     * this scrape has a sample of (a counter as {@code _total}, a timer as {@code _seconds_count}
+     * and so on; see {@link OperatorFiles#sampleNames}), and every recording rule they use is one
+     * the rules file records.
+     */
+    @Test
+    void theDashboardAndTheAlertRulesUseOnlyMetricsTheStarterExports() throws Exception {
+        Set<String> exported = OperatorFiles.sampleNames(get("/actuator/prometheus"));
+        Map<String, List<String>> sources = new LinkedHashMap<>();
+        sources.put(
+                "docs/grafana/cxc-dashboard.json targets",
+                OperatorFiles.dashboardTargetExpressions());
+        sources.put(
+                "docs/grafana/cxc-dashboard.json variables",
+                OperatorFiles.dashboardVariableQueries());
+        sources.put("docs/prometheus/cxc-alerts.yml", OperatorFiles.ruleExpressions());
+        sources.put(
+                "docs/prometheus/cxc-alerts.test.yml input series", OperatorFiles.ruleTestSeries());
+        Set<String> used = new TreeSet<>();
+        for (Map.Entry<String, List<String>> source : sources.entrySet()) {
+            assertThat(source.getValue()).as(source.getKey()).isNotEmpty();
+            for (String promql : source.getValue()) {
+                Set<String> names = OperatorFiles.metricNames(promql);
+                used.addAll(names);
+                assertThat(exported)
+                        .as("cxc metrics of %s: %s, in the scrape", source.getKey(), promql)
+                        .containsAll(names);
+                assertThat(OperatorFiles.recordedNames())
+                        .as("recording rules of %s: %s", source.getKey(), promql)
+                        .containsAll(OperatorFiles.recordingRuleNames(promql));
+            }
+        }
+        // The extraction found what the files are about: a broken pattern cannot pass by finding
+        // nothing.
+        assertThat(used)
+                .contains(
+                        "cxc_leader_self",
+                        "cxc_leader_term",
+                        "cxc_leader_heartbeat_lag_epochs",
+                        "cxc_leader_grace_epochs",
+                        "cxc_epoch",
+                        "cxc_participants_live",
+                        "cxc_ops_total");
     }
 
     @Test

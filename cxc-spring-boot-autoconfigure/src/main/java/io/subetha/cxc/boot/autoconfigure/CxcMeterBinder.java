@@ -7,15 +7,17 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.subetha.cxc.observe.ObservedPrimitive;
 import io.subetha.cxc.observe.OpCounters;
 import io.subetha.cxc.observe.PrimitiveRegistry;
+import io.subetha.cxc.ownership.ElectionParticipant;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
- * cxc's meters: the leader's term, whether this process leads, the leader's heartbeat lag, the
- * global epoch and the live participants (gauges read from the mapped files at scrape time), and
- * {@code cxc.ops}, one function counter per op of each registered primitive.
+ * cxc's meters: the leader's term, whether this process leads, the leader's heartbeat lag and this
+ * process's grace for it, the global epoch and the live participants (gauges read from the mapped
+ * files at scrape time), and {@code cxc.ops}, one function counter per op of each registered
+ * primitive.
  *
  * <p>{@code cxc.ops} follows the registry: the binder {@linkplain PrimitiveRegistry#subscribe
  * subscribes} to it, so a primitive registered after the meters were bound (a barrier bean created
@@ -54,6 +56,17 @@ class CxcMeterBinder implements MeterBinder, AutoCloseable {
                     .register(registry);
             Gauge.builder("cxc.leader.heartbeat.lag", election, e -> e.snapshot().heartbeatLag())
                     .description("How far the leader's heartbeat is behind the global epoch")
+                    .baseUnit("epochs")
+                    .strongReference(true)
+                    .register(registry);
+            // The threshold for the lag above, so an alert can compare the two per process.
+            Gauge.builder(
+                            "cxc.leader.grace",
+                            ticker.participant(),
+                            ElectionParticipant::graceEpochs)
+                    .description(
+                            "How far the leader's heartbeat may lag before this process replaces"
+                                    + " it (cxc.leader.grace-epochs)")
                     .baseUnit("epochs")
                     .strongReference(true)
                     .register(registry);

@@ -247,7 +247,9 @@ class CxcAutoConfigurationTest {
 
     @Test
     void withActuatorAndMicrometerTheEndpointHealthAndMetersLightUp() {
-        runner().withPropertyValues("management.endpoints.web.exposure.include=cxc")
+        runner().withPropertyValues(
+                        "management.endpoints.web.exposure.include=cxc",
+                        "cxc.leader.grace-epochs=7")
                 .withBean(SimpleMeterRegistry.class)
                 .run(
                         context -> {
@@ -264,6 +266,9 @@ class CxcAutoConfigurationTest {
                                                     .gauge()
                                                     .getId()
                                                     .getBaseUnit())
+                                    .isEqualTo("epochs");
+                            assertThat(meters.get("cxc.leader.grace").gauge().value()).isEqualTo(7);
+                            assertThat(meters.get("cxc.leader.grace").gauge().getId().getBaseUnit())
                                     .isEqualTo("epochs");
                             assertThat(meters.get("cxc.epoch").gauge()).isNotNull();
                             assertThat(
