@@ -143,7 +143,8 @@ public final class EpochBarrier extends MappedPrimitive {
             if (nanos < 1 || nanos > MAX_INTERVAL) {
                 throw new CxcSettingsException(
                         "heartbeatInterval",
-                        "heartbeatInterval must be 1 ns..1 h, got " + heartbeatInterval);
+                        "heartbeatInterval must be positive and at most 1 h, got "
+                                + heartbeatInterval);
             }
             if (graceEpochs < 1) {
                 throw new CxcSettingsException(

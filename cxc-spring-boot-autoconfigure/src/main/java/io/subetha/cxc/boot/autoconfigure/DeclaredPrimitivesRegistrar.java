@@ -1,15 +1,17 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
+import io.subetha.cxc.boot.autoconfigure.DeclarablePrimitive.Context;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
-import io.subetha.cxc.liveness.FailoverWatchdogDescriptor;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.PrimitiveRegistry;
+import io.subetha.cxc.primitive.MappedPrimitive;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -17,27 +19,80 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * Registers a singleton bean per {@code cxc.barriers.<name>} ({@link EpochBarrier}) and {@code
- * cxc.watchdogs.<name>} ({@link FailoverWatchdog} over the participants' heartbeat table), named
- * {@code <name>}, so {@code @Qualifier("<name>")} injects it; plus the {@link WatchdogScanner} that
- * scans the watchdogs on every tick. Bean definitions are made before any bean exists, so the
- * properties are bound here with a {@link Binder} and every value is checked before anything is
- * registered; the files are opened when the beans are created, in {@code cxc.directory} with the
- * election file's checks, and registered in the {@link PrimitiveRegistry}.
+ * Registers a singleton bean per declared primitive: {@code cxc.<plural>.<name>.*} for every {@link
+ * DeclarablePrimitive} in {@link #DECLARABLE} ({@code cxc.barriers.<name>} an {@link EpochBarrier},
+ * {@code cxc.watchdogs.<name>} a {@link FailoverWatchdog} over the participants' heartbeat table),
+ * named {@code <name>}, so {@code @Qualifier("<name>")} injects it; plus each kind's per-tick task
+ * (the watchdogs' scanner). Bean definitions are made before any bean exists, so the properties are
+ * bound here with a {@link Binder}, and every declaration of every kind is checked (one name-clash
+ * pass over all of them) before anything is registered; the files are opened when the beans are
+ * created, in {@code cxc.directory} with the election file's checks, and registered in the {@link
+ * PrimitiveRegistry}.
  */
 final class DeclaredPrimitivesRegistrar
         implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
 
-    static final String WATCHDOG_SCANNER = "cxcWatchdogScanner";
-
-    private static final Duration MAX_BARRIER_INTERVAL = Duration.ofHours(1);
+    /** Every primitive the starter declares by properties: one entry per kind. */
+    static final List<DeclarablePrimitive<?, ?>> DECLARABLE =
+            List.of(
+                    DeclarablePrimitive.of(
+                            EpochBarrier.TYPE,
+                            EpochBarrier.class,
+                            "barriers",
+                            ".barrier",
+                            "cxc.barriers.phases.capacity=8"),
+                    DeclarablePrimitive.of(
+                                    FailoverWatchdog.TYPE,
+                                    FailoverWatchdog.class,
+                                    "watchdogs",
+                                    ".watchdog",
+                                    "cxc.watchdogs.jobs.grace-epochs=3")
+                            .supplying("heartbeatTable", Context::participantsTable)
+                            // Through the participants' own handle: one process, one table view.
+                            .openedBy(
+                                    (file, settings, options, beans) ->
+                                            FailoverWatchdog.openOrCreate(
+                                                    file,
+                                                    beans.getBean(HeartbeatTable.class),
+                                                    settings.workPerSlot(),
+                                                    options))
+                            .withExtra(
+                                    new DeclarablePrimitive.Extra(
+                                            "grace-epochs",
+                                            Long.class,
+                                            FailoverWatchdog.DEFAULT_GRACE_EPOCHS,
+                                            value -> (Long) value >= 0,
+                                            "it must be 0 or more",
+                                            "to the ticks a participant may miss before its work"
+                                                    + " moves, e.g. 3 (the default)."))
+                            .requiring(
+                                    Context::participates,
+                                    "a watchdog moves work between the participants of the"
+                                            + " heartbeat table, and this process takes no part"
+                                            + " in it (cxc.leader.enabled or"
+                                            + " cxc.heartbeat.enabled is false)",
+                                    "Set cxc.leader.enabled=true and"
+                                            + " cxc.heartbeat.enabled=true, or remove the"
+                                            + " cxc.watchdogs.* properties.")
+                            .withTickTask(
+                                    (watchdogs, extras) -> {
+                                        Map<String, Long> grace = new LinkedHashMap<>();
+                                        extras.forEach(
+                                                (name, values) ->
+                                                        grace.put(
+                                                                name,
+                                                                (Long) values.get("grace-epochs")));
+                                        return new WatchdogScanner(watchdogs, grace);
+                                    }));
 
     private @Nullable Environment environment;
     private @Nullable BeanFactory beanFactory;
@@ -52,15 +107,31 @@ final class DeclaredPrimitivesRegistrar
         this.beanFactory = beanFactory;
     }
 
+    /** One checked declaration, ready to register. */
+    private record Declared<P extends MappedPrimitive, S extends Record>(
+            DeclarablePrimitive<P, S> kind,
+            String name,
+            DeclarablePrimitive.Declaration<S> declaration) {}
+
     @Override
     public void registerBeanDefinitions(
             AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
         Environment env = requireNonNull(environment);
         BeanFactory beans = requireNonNull(beanFactory);
-        CxcProperties properties = Binder.get(env).bindOrCreate("cxc", CxcProperties.class);
-        if (properties.getBarriers().isEmpty() && properties.getWatchdogs().isEmpty()) {
+        Binder binder = Binder.get(env);
+        Map<DeclarablePrimitive<?, ?>, Map<String, Map<String, String>>> declared =
+                new LinkedHashMap<>();
+        for (DeclarablePrimitive<?, ?> kind : DECLARABLE) {
+            Map<String, Map<String, String>> byName =
+                    binder.bind("cxc." + kind.plural, NAMED_SETTINGS).orElse(Map.of());
+            if (!byName.isEmpty()) {
+                declared.put(kind, byName);
+            }
+        }
+        if (declared.isEmpty()) {
             return;
         }
+        CxcProperties properties = binder.bindOrCreate("cxc", CxcProperties.class);
         // Whichever file is created first, every property is checked before it.
         CxcDirectory.filePermissions(properties);
         if (properties.getLeader().isEnabled()) {
@@ -70,42 +141,107 @@ final class DeclaredPrimitivesRegistrar
                         .requireValidHeartbeat(properties.getHeartbeat());
             }
         }
-        Map<String, CxcProperties.Barrier> barriers = properties.getBarriers();
-        Map<String, CxcProperties.Watchdog> watchdogs = properties.getWatchdogs();
-        barriers.forEach((name, barrier) -> check(name, barrier, registry));
-        watchdogs.forEach((name, watchdog) -> check(name, watchdog, properties, registry));
+        DeclarablePrimitive.Context context =
+                new DeclarablePrimitive.Context() {
+                    @Override
+                    public boolean participates() {
+                        return properties.getLeader().isEnabled()
+                                && properties.getHeartbeat().isEnabled();
+                    }
 
-        for (Map.Entry<String, CxcProperties.Barrier> barrier : barriers.entrySet()) {
-            String name = barrier.getKey();
-            register(
-                    registry,
-                    name,
-                    EpochBarrier.class,
-                    () -> openBarrier(properties, env, beans, name, barrier.getValue()));
+                    @Override
+                    public Path participantsTable() {
+                        // Beside every declared file, in cxc.directory: named relatively.
+                        return Path.of(properties.getHeartbeat().getName() + ".heartbeat");
+                    }
+                };
+        List<Declared<?, ?>> all = new ArrayList<>();
+        Map<String, String> taken = new LinkedHashMap<>();
+        declared.forEach(
+                (kind, byName) ->
+                        byName.forEach(
+                                (name, settings) -> {
+                                    checkName(kind, name, taken, registry);
+                                    all.add(declare(kind, name, settings, context));
+                                }));
+        for (Declared<?, ?> d : all) {
+            register(registry, d, properties, env, beans);
         }
-        Map<String, Long> graceEpochs = new LinkedHashMap<>();
-        for (Map.Entry<String, CxcProperties.Watchdog> watchdog : watchdogs.entrySet()) {
-            String name = watchdog.getKey();
-            graceEpochs.put(name, watchdog.getValue().getGraceEpochs());
-            register(
-                    registry,
-                    name,
-                    FailoverWatchdog.class,
-                    () -> openWatchdog(properties, env, beans, name, watchdog.getValue()));
+        for (DeclarablePrimitive<?, ?> kind : declared.keySet()) {
+            registerTickTask(registry, kind, all, beans);
         }
-        if (!graceEpochs.isEmpty() && !registry.containsBeanDefinition(WATCHDOG_SCANNER)) {
-            register(
-                    registry,
-                    WATCHDOG_SCANNER,
-                    WatchdogScanner.class,
-                    () -> {
-                        Map<String, FailoverWatchdog> scanned = new LinkedHashMap<>();
-                        for (String name : graceEpochs.keySet()) {
-                            scanned.put(name, beans.getBean(name, FailoverWatchdog.class));
-                        }
-                        return new WatchdogScanner(scanned, graceEpochs);
-                    });
+    }
+
+    /** {@code cxc.<plural>}: settings by name, each a map of property to value. */
+    private static final Bindable<Map<String, Map<String, String>>> NAMED_SETTINGS =
+            Bindable.of(
+                    ResolvableType.forClassWithGenerics(
+                            Map.class,
+                            ResolvableType.forClass(String.class),
+                            ResolvableType.forClassWithGenerics(
+                                    Map.class, String.class, String.class)));
+
+    private static <P extends MappedPrimitive, S extends Record> Declared<P, S> declare(
+            DeclarablePrimitive<P, S> kind,
+            String name,
+            Map<String, String> settings,
+            DeclarablePrimitive.Context context) {
+        return new Declared<>(kind, name, kind.bind(name, settings, context));
+    }
+
+    private static <P extends MappedPrimitive, S extends Record> void register(
+            BeanDefinitionRegistry registry,
+            Declared<P, S> d,
+            CxcProperties properties,
+            Environment environment,
+            BeanFactory beans) {
+        register(
+                registry,
+                d.name(),
+                d.kind().beanType,
+                () -> {
+                    CxcFileOptions options = CxcDirectory.fileOptions(properties);
+                    Path file =
+                            CxcDirectory.file(properties, environment, d.name() + d.kind().suffix);
+                    return beans.getBean(PrimitiveRegistry.class)
+                            .register(
+                                    d.kind()
+                                            .opener
+                                            .open(
+                                                    file,
+                                                    d.declaration().settings(),
+                                                    options,
+                                                    beans));
+                });
+    }
+
+    private static <P extends MappedPrimitive> void registerTickTask(
+            BeanDefinitionRegistry registry,
+            DeclarablePrimitive<P, ?> kind,
+            List<Declared<?, ?>> all,
+            BeanFactory beans) {
+        DeclarablePrimitive.TickTaskFactory<P> factory = kind.tickTask;
+        String taskName = "cxc" + kind.type.name() + "TickTask";
+        if (factory == null || registry.containsBeanDefinition(taskName)) {
+            return;
         }
+        Map<String, Map<String, Object>> extras = new LinkedHashMap<>();
+        for (Declared<?, ?> d : all) {
+            if (d.kind() == kind) {
+                extras.put(d.name(), d.declaration().extras());
+            }
+        }
+        register(
+                registry,
+                taskName,
+                TickTask.class,
+                () -> {
+                    Map<String, P> declaredBeans = new LinkedHashMap<>();
+                    for (String name : extras.keySet()) {
+                        declaredBeans.put(name, beans.getBean(name, kind.beanType));
+                    }
+                    return factory.create(declaredBeans, extras);
+                });
     }
 
     private static <T> void register(
@@ -117,138 +253,40 @@ final class DeclaredPrimitivesRegistrar
         registry.registerBeanDefinition(name, definition);
     }
 
-    private static EpochBarrier openBarrier(
-            CxcProperties properties,
-            Environment environment,
-            BeanFactory beans,
+    /**
+     * A declared name is a file name and a bean name: plain, not another declaration's, not an
+     * existing bean's.
+     */
+    private static void checkName(
+            DeclarablePrimitive<?, ?> kind,
             String name,
-            CxcProperties.Barrier barrier) {
-        CxcFileOptions options = CxcDirectory.fileOptions(properties);
-        Path file = CxcDirectory.file(properties, environment, name + ".barrier");
-        return beans.getBean(PrimitiveRegistry.class)
-                .register(
-                        EpochBarrier.openOrCreate(
-                                file,
-                                barrier.getCapacity(),
-                                barrier.getHeartbeatInterval(),
-                                barrier.getGraceEpochs(),
-                                options));
-    }
-
-    private static FailoverWatchdog openWatchdog(
-            CxcProperties properties,
-            Environment environment,
-            BeanFactory beans,
-            String name,
-            CxcProperties.Watchdog watchdog) {
-        HeartbeatTable table = beans.getBean(HeartbeatTable.class);
-        CxcFileOptions options = CxcDirectory.fileOptions(properties);
-        Path file = CxcDirectory.file(properties, environment, name + ".watchdog");
-        return beans.getBean(PrimitiveRegistry.class)
-                .register(
-                        FailoverWatchdog.openOrCreate(
-                                file, table, watchdog.getWorkPerSlot(), options));
-    }
-
-    private static void check(
-            String name, CxcProperties.Barrier barrier, BeanDefinitionRegistry registry) {
-        String prefix = "cxc.barriers." + name;
-        CxcDirectory.requireFileName(
-                prefix,
-                name,
-                "Name the barrier e.g. cxc.barriers.phases.capacity=8; it is the bean's name and"
-                        + " the file {cxc.directory}/{name}.barrier.");
-        checkFree("barriers", name, registry);
-        if (barrier.getCapacity() < 1 || barrier.getCapacity() > HeartbeatTable.IN_FLIGHT_SLOTS) {
-            throw new InvalidCxcPropertyException(
-                    prefix + ".capacity",
-                    barrier.getCapacity(),
-                    "it must be 1.." + HeartbeatTable.IN_FLIGHT_SLOTS,
-                    "Set " + prefix + ".capacity to the most processes that take part at once.");
-        }
-        Duration interval = barrier.getHeartbeatInterval();
-        if (interval == null
-                || interval.isNegative()
-                || interval.isZero()
-                || interval.compareTo(MAX_BARRIER_INTERVAL) > 0) {
-            throw new InvalidCxcPropertyException(
-                    prefix + ".heartbeat-interval",
-                    interval,
-                    "it must be positive and at most 1h",
-                    "Set " + prefix + ".heartbeat-interval to e.g. 200ms (the default).");
-        }
-        if (barrier.getGraceEpochs() < 1) {
-            throw new InvalidCxcPropertyException(
-                    prefix + ".grace-epochs",
-                    barrier.getGraceEpochs(),
-                    "it must be 1 or more",
-                    "Set "
-                            + prefix
-                            + ".grace-epochs to the heartbeat intervals a participant may stay"
-                            + " silent, e.g. 5 (the default).");
-        }
-    }
-
-    private static void check(
-            String name,
-            CxcProperties.Watchdog watchdog,
-            CxcProperties properties,
+            Map<String, String> taken,
             BeanDefinitionRegistry registry) {
-        String prefix = "cxc.watchdogs." + name;
+        String prefix = kind.prefix(name);
         CxcDirectory.requireFileName(
                 prefix,
                 name,
-                "Name the watchdog e.g. cxc.watchdogs.jobs.grace-epochs=3; it is the bean's name"
-                        + " and the file {cxc.directory}/{name}.watchdog.");
-        checkFree("watchdogs", name, registry);
-        if (properties.getBarriers().containsKey(name)) {
+                "Name it e.g. "
+                        + kind.example
+                        + "; it is the bean's name and the file {cxc.directory}/{name}"
+                        + kind.suffix
+                        + ".");
+        String other = taken.putIfAbsent(name, prefix);
+        if (other != null) {
             throw new InvalidCxcPropertyException(
                     prefix,
                     name,
-                    "cxc.barriers." + name + " has the same name; the name is the bean's name",
-                    "Give the barrier and the watchdog different names.");
+                    other + " has the same name; the name is the bean's name",
+                    "Give each declared primitive its own name.");
         }
-        if (!properties.getLeader().isEnabled() || !properties.getHeartbeat().isEnabled()) {
-            throw new InvalidCxcPropertyException(
-                    prefix,
-                    name,
-                    "a watchdog moves work between the participants of the heartbeat table, and"
-                            + " this process takes no part in it (cxc.leader.enabled or"
-                            + " cxc.heartbeat.enabled is false)",
-                    "Set cxc.leader.enabled=true and cxc.heartbeat.enabled=true, or remove "
-                            + prefix
-                            + ".*.");
-        }
-        if (watchdog.getGraceEpochs() < 0) {
-            throw new InvalidCxcPropertyException(
-                    prefix + ".grace-epochs",
-                    watchdog.getGraceEpochs(),
-                    "it must be 0 or more",
-                    "Set "
-                            + prefix
-                            + ".grace-epochs to the ticks a participant may miss before its work"
-                            + " moves, e.g. 3 (the default).");
-        }
-        int workPerSlot = watchdog.getWorkPerSlot();
-        if (workPerSlot < 1 || workPerSlot > FailoverWatchdogDescriptor.MAX_WORK_PER_SLOT) {
-            throw new InvalidCxcPropertyException(
-                    prefix + ".work-per-slot",
-                    workPerSlot,
-                    "it must be 1.." + FailoverWatchdogDescriptor.MAX_WORK_PER_SLOT,
-                    "Set " + prefix + ".work-per-slot to e.g. 64 (the default).");
-        }
-    }
-
-    /** A declared name is a bean name: it must not take another bean's. */
-    private static void checkFree(String map, String name, BeanDefinitionRegistry registry) {
         if (registry.containsBeanDefinition(name)) {
             throw new InvalidCxcPropertyException(
-                    "cxc." + map + "." + name,
+                    prefix,
                     name,
                     "a bean named '"
                             + name
-                            + "' already exists (another barrier or watchdog, or"
-                            + " an application bean); the name is the bean's name",
+                            + "' already exists (another declared primitive, or an application"
+                            + " bean); the name is the bean's name",
                     "Choose another name.");
         }
     }
