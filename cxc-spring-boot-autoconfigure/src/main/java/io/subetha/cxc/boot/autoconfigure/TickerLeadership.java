@@ -1,6 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.CxcLeadership;
+import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import io.subetha.cxc.ownership.LeaderSnapshot;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.util.OptionalLong;
@@ -36,6 +37,15 @@ final class TickerLeadership implements CxcLeadership {
     @Override
     public long term() {
         return election.electionTerm();
+    }
+
+    /** One read of the leader word: PID and term together. */
+    @Override
+    public long termIfLeader() {
+        long word = election.leaderWord();
+        return LeaderElectionDescriptor.leaderPid(word) == pid
+                ? LeaderElectionDescriptor.term(word)
+                : -1;
     }
 
     @Override
