@@ -5,6 +5,10 @@
 set -euo pipefail
 
 cd "$(dirname "$0")"
+# ./demo.sh zookeeper: the same across two "hosts" on a 3-node ZooKeeper ensemble.
+if [[ "${1:-}" == zookeeper ]]; then
+    exec ./demo-zookeeper.sh
+fi
 read -r -a PORTS <<<"${CXC_DEMO_PORTS:-8081 8082 8083}"
 PIDS=()
 WORK=""

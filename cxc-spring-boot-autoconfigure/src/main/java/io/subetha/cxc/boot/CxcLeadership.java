@@ -5,7 +5,9 @@ import java.util.OptionalLong;
 
 /**
  * This process's view of the shared leader election, for application code. The starter's bean reads
- * the mapped file on every call, so answers are current, not cached.
+ * the mapped file on every call, so answers are current, not cached. With a backend across hosts
+ * (the {@code cxc-zookeeper} module), leadership here means global leadership: the host leader that
+ * also holds the global latch.
  */
 public interface CxcLeadership {
 
@@ -20,6 +22,17 @@ public interface CxcLeadership {
 
     /** The election term: rises by one on each handover; hand it to downstream writes. */
     long term();
+
+    /**
+     * The term this process leads under, read atomically with the leadership check, or -1 when it
+     * does not lead: what {@code @LeaderOnly} decides by and binds to {@link LeaderContext}. The
+     * starter's implementations answer from one read, allocation-free; this default (for
+     * implementations of the application's own) reads {@link #isLeader()} and {@link #term()}
+     * apart, so a handover between the two reads can pair them wrongly.
+     */
+    default long termIfLeader() {
+        return isLeader() ? term() : -1;
+    }
 
     /**
      * Gives up leadership if this process leads, so another participant takes over within one tick.

@@ -1,7 +1,6 @@
 package io.subetha.cxc.boot;
 
 import io.subetha.cxc.boot.annotation.LeaderOnly;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.lang.reflect.Method;
 import java.util.function.Supplier;
 import org.aopalliance.aop.Advice;
@@ -26,12 +25,12 @@ public final class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {
     private final LeaderOnlyInterceptor interceptor;
 
     /**
-     * @param election resolved on the first call, so that creating the advisor (early, with the
+     * @param leadership resolved on the first call, so that creating the advisor (early, with the
      *     proxy infrastructure) does not create the election; null when this process takes no part
      *     in the election, and so never leads
      */
-    public LeaderOnlyAdvisor(Supplier<@Nullable SharedLeaderElection> election, long pid) {
-        this.interceptor = new LeaderOnlyInterceptor(election, pid);
+    public LeaderOnlyAdvisor(Supplier<@Nullable CxcLeadership> leadership, long pid) {
+        this.interceptor = new LeaderOnlyInterceptor(leadership, pid);
     }
 
     @Override

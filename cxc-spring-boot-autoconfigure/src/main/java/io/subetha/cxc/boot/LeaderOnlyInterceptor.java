@@ -2,7 +2,6 @@ package io.subetha.cxc.boot;
 
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.annotation.OnNotLeader;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -17,49 +16,53 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
- * The {@link LeaderOnly} advice. The leadership check reads the election's leader word once ({@link
- * SharedLeaderElection#termIfLeader}), so the term bound in {@link LeaderContext} is exactly the
- * term the check passed under. Neither path allocates once a method has been seen.
+ * The {@link LeaderOnly} advice. The leadership check is one call of {@link
+ * CxcLeadership#termIfLeader()} (the host election's leader word, PID and term together, or the
+ * global tier's term when a backend across hosts is on), so the term bound in {@link LeaderContext}
+ * is exactly the term the check passed under. Neither path allocates once a method has been seen.
  */
 final class LeaderOnlyInterceptor implements MethodInterceptor {
 
     /** Marks a {@link OnNotLeader#THROW} method in {@link #skipResults}. */
     private static final Object THROW = new Object();
 
+    /** {@link CxcLeadership#termIfLeader()} when this process does not lead. */
+    private static final long NO_TERM = -1;
+
     /** Marks a skipped method that returns null (void, or a reference type). */
     private static final Object NULL = new Object();
 
-    private final Supplier<@Nullable SharedLeaderElection> electionSupplier;
+    private final Supplier<@Nullable CxcLeadership> leadershipSupplier;
     private final long pid;
     private final ConcurrentHashMap<Method, Object> skipResults = new ConcurrentHashMap<>();
 
     // Racy lazy initialisation is benign: every thread resolves the same singleton, whose fields
     // are final and so safely published.
-    private @Nullable SharedLeaderElection election;
+    private @Nullable CxcLeadership leadership;
 
-    /** The supplier found no election: remembered so a skip does not look it up every call. */
-    private volatile boolean noElection;
+    /** The supplier found no leadership: remembered so a skip does not look it up every call. */
+    private volatile boolean noLeadership;
 
-    LeaderOnlyInterceptor(Supplier<@Nullable SharedLeaderElection> election, long pid) {
-        this.electionSupplier = election;
+    LeaderOnlyInterceptor(Supplier<@Nullable CxcLeadership> leadership, long pid) {
+        this.leadershipSupplier = leadership;
         this.pid = pid;
     }
 
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-        SharedLeaderElection e = election;
-        if (e == null && !noElection) {
-            // No election bean (cxc.leader.enabled=false): this process never leads, so the
+        CxcLeadership l = leadership;
+        if (l == null && !noLeadership) {
+            // No leadership bean (cxc.leader.enabled=false): this process never leads, so the
             // method never runs here rather than running everywhere.
-            e = electionSupplier.get();
-            if (e == null) {
-                noElection = true;
+            l = leadershipSupplier.get();
+            if (l == null) {
+                noLeadership = true;
             } else {
-                election = e;
+                leadership = l;
             }
         }
-        long term = e == null ? -1 : e.termIfLeader(pid);
-        if (term >= 0) {
+        long term = l == null ? NO_TERM : l.termIfLeader();
+        if (term != NO_TERM) {
             long[] slot = LeaderContext.slot();
             long outer = slot[0]; // a @LeaderOnly method may call another
             slot[0] = term;
@@ -87,7 +90,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
             throw new NotLeaderException(
                     method.getDeclaringClass().getSimpleName() + "." + method.getName() + "()",
                     pid,
-                    e == null ? SharedLeaderElection.NO_LEADER : e.currentLeader().orElse(0));
+                    l == null ? 0 : l.currentLeader().orElse(0));
         }
         return result == NULL ? null : result;
     }

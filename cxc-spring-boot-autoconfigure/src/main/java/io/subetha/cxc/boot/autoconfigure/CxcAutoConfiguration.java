@@ -84,7 +84,22 @@ public class CxcAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        CxcLeadership cxcLeadership(LeaderTicker ticker) {
+        CxcLeadership cxcLeadership(
+                LeaderTicker ticker, CxcProperties properties, Environment environment) {
+            // A backend across hosts defines its own leadership bean; reaching this one with the
+            // backend asked for means its module is missing.
+            String connect = environment.getProperty("cxc.zookeeper.connect-string", "");
+            CxcProperties.Leader.Backend backend = properties.getLeader().getBackend();
+            if (backend == CxcProperties.Leader.Backend.ZOOKEEPER
+                    || (backend == null && !connect.isBlank())) {
+                throw new InvalidCxcPropertyException(
+                        backend == null ? "cxc.zookeeper.connect-string" : "cxc.leader.backend",
+                        backend == null ? connect : "zookeeper",
+                        "the ZooKeeper backend (module cxc-zookeeper) is not on the classpath",
+                        "Add the dependency io.subetha:cxc-zookeeper beside the starter, or"
+                                + " remove cxc.leader.backend and cxc.zookeeper.connect-string"
+                                + " for leadership on this host only.");
+            }
             return new TickerLeadership(ticker);
         }
 
@@ -194,15 +209,16 @@ public class CxcAutoConfiguration {
     @ConditionalOnClass(name = "org.springframework.aop.support.AbstractPointcutAdvisor")
     static class LeaderOnlyConfiguration {
 
-        // Static and lazy: the proxy infrastructure creates advisors early; the election (and its
-        // property checks) must not be pulled in with it. Applied even when the election is off
+        // Static and lazy: the proxy infrastructure creates advisors early; the leadership bean
+        // (the
+        // election and its property checks) must not be pulled in with it. Applied even when the
+        // election is off
         // (cxc.leader.enabled=false), skipping every call: a non-participant never leads.
         @Bean
         @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-        static LeaderOnlyAdvisor cxcLeaderOnlyAdvisor(
-                ObjectProvider<SharedLeaderElection> election) {
-            return new LeaderOnlyAdvisor(election::getIfAvailable, Pids.current());
+        static LeaderOnlyAdvisor cxcLeaderOnlyAdvisor(ObjectProvider<CxcLeadership> leadership) {
+            return new LeaderOnlyAdvisor(leadership::getIfAvailable, Pids.current());
         }
     }
 }

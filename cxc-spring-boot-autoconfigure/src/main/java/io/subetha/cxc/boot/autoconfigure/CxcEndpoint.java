@@ -1,5 +1,6 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.boot.CxcGlobalTier;
 import io.subetha.cxc.observe.ObservedPrimitive;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import io.subetha.cxc.ownership.LeaderSnapshot;
@@ -26,6 +27,7 @@ public class CxcEndpoint {
     private final @Nullable LeaderTicker ticker;
     private final @Nullable Path directory;
     private final @Nullable CxcParticipants participants;
+    private final @Nullable CxcGlobalTier global;
 
     /**
      * @param ticker null when this process takes no part in the election
@@ -37,10 +39,24 @@ public class CxcEndpoint {
             @Nullable LeaderTicker ticker,
             @Nullable Path directory,
             @Nullable CxcParticipants participants) {
+        this(registry, ticker, directory, participants, null);
+    }
+
+    /**
+     * @param global the tier above the host election, shown under {@code global}; null when
+     *     leadership is host-local
+     */
+    public CxcEndpoint(
+            PrimitiveRegistry registry,
+            @Nullable LeaderTicker ticker,
+            @Nullable Path directory,
+            @Nullable CxcParticipants participants,
+            @Nullable CxcGlobalTier global) {
         this.registry = registry;
         this.ticker = ticker;
         this.directory = directory;
         this.participants = participants;
+        this.global = global;
     }
 
     @ReadOperation
@@ -56,6 +72,7 @@ public class CxcEndpoint {
                 Pids.current(),
                 dir == null ? null : dir.toString(),
                 leader,
+                global == null ? null : global.describe(),
                 participants == null ? List.of() : participants.participants(),
                 primitives);
     }
@@ -99,12 +116,16 @@ public class CxcEndpoint {
     /**
      * The endpoint's answer.
      *
+     * @param leader the host election (tier 1)
+     * @param global the tier above it (global leader, its host, the global term, the connection),
+     *     null when leadership is host-local
      * @param participants the heartbeat table's held slots, empty when there is none
      */
     public record CxcDescriptor(
             long pid,
             @Nullable String directory,
             @Nullable LeaderDescriptor leader,
+            @Nullable Map<String, Object> global,
             List<CxcParticipants.Participant> participants,
             List<PrimitiveDescriptor> primitives) {}
 

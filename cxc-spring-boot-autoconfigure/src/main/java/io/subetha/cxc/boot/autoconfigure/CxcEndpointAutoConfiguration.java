@@ -1,5 +1,6 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.boot.CxcGlobalTier;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -27,12 +28,14 @@ public class CxcEndpointAutoConfiguration {
             ObjectProvider<LeaderTicker> ticker,
             ObjectProvider<CxcProperties> properties,
             ObjectProvider<CxcParticipants> participants,
+            ObjectProvider<CxcGlobalTier> global,
             Environment environment) {
         CxcProperties props = properties.getIfAvailable();
         return new CxcEndpoint(
                 registry,
                 ticker.getIfAvailable(),
                 props == null ? null : CxcDirectory.resolve(props, environment),
-                participants.getIfAvailable());
+                participants.getIfAvailable(),
+                global.getIfAvailable());
     }
 }

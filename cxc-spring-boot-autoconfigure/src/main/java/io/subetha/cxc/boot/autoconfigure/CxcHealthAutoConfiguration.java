@@ -1,5 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.boot.CxcGlobalTier;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -17,7 +19,7 @@ public class CxcHealthAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "cxcHealthIndicator")
     @ConditionalOnEnabledHealthIndicator("cxc")
-    HealthIndicator cxcHealthIndicator(LeaderTicker ticker) {
-        return new CxcHealthIndicator(ticker);
+    HealthIndicator cxcHealthIndicator(LeaderTicker ticker, ObjectProvider<CxcGlobalTier> global) {
+        return new CxcHealthIndicator(ticker, global.getIfAvailable());
     }
 }

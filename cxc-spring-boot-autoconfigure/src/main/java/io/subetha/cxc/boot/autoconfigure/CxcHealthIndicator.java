@@ -1,5 +1,6 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.boot.CxcGlobalTier;
 import io.subetha.cxc.ownership.LeaderSnapshot;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.io.IOException;
@@ -17,15 +18,26 @@ import org.springframework.boot.health.contributor.Health;
  * The {@code cxc} health contributor: UP with the leader's details while the ticker runs; DOWN when
  * the ticker has stopped, its last election round failed, or the election file at the configured
  * path is no longer the file this process mapped (deleted or replaced: processes that start now
- * would elect a second leader in the new file).
+ * would elect a second leader in the new file). With a tier above the host election (a {@link
+ * CxcGlobalTier} bean), its state is shown under {@code global} and its problem (no ZooKeeper
+ * connection, say) turns health DOWN too.
  */
 class CxcHealthIndicator extends AbstractHealthIndicator {
 
     private final LeaderTicker ticker;
+    private final @Nullable CxcGlobalTier global;
 
     CxcHealthIndicator(LeaderTicker ticker) {
+        this(ticker, null);
+    }
+
+    /**
+     * @param global the tier above the host election, or null; its problem turns health DOWN
+     */
+    CxcHealthIndicator(LeaderTicker ticker, @Nullable CxcGlobalTier global) {
         super("cxc health check failed");
         this.ticker = ticker;
+        this.global = global;
     }
 
     @Override
@@ -41,6 +53,12 @@ class CxcHealthIndicator extends AbstractHealthIndicator {
                 .withDetail("heartbeatLagEpochs", snapshot.heartbeatLag())
                 .withDetail("file", election.file().toString());
         String problem = problem(election);
+        if (global != null) {
+            builder.withDetail("global", global.describe());
+            if (problem == null) {
+                problem = global.problem();
+            }
+        }
         if (problem != null) {
             builder.down().withDetail("reason", problem);
         } else {

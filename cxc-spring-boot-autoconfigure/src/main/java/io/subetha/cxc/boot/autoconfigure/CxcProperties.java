@@ -126,6 +126,30 @@ public class CxcProperties {
         /** Whether to step down on graceful shutdown, so a successor takes over within a tick. */
         private boolean stepDownOnShutdown = true;
 
+        /**
+         * Where leadership is decided: local (this host's election only) or zookeeper (host leaders
+         * then elect one global leader through ZooKeeper; needs the cxc-zookeeper module and
+         * cxc.zookeeper.connect-string). Unset: zookeeper when cxc.zookeeper.connect-string is set,
+         * else local.
+         */
+        private @Nullable Backend backend;
+
+        /** Where leadership is decided. */
+        public enum Backend {
+            /** This host's election only: the lowest live PID on the host leads. */
+            LOCAL,
+            /** Host leaders elect one global leader through ZooKeeper (module cxc-zookeeper). */
+            ZOOKEEPER
+        }
+
+        public @Nullable Backend getBackend() {
+            return backend;
+        }
+
+        public void setBackend(@Nullable Backend backend) {
+            this.backend = backend;
+        }
+
         public boolean isEnabled() {
             return enabled;
         }

@@ -38,6 +38,12 @@ final class TickerLeadership implements CxcLeadership {
         return election.electionTerm();
     }
 
+    /** One read of the leader word: PID and term together. */
+    @Override
+    public long termIfLeader() {
+        return election.termIfLeader(pid);
+    }
+
     @Override
     public boolean stepDown() {
         return ticker.stepDown();
