@@ -1,12 +1,18 @@
 /**
- * SubEtha CXC: cross-process coordination primitives that live in memory-mapped files.
+ * SubEtha CXC: cross-process coordination primitives that live in memory-mapped files. This package
+ * holds the exceptions every primitive throws ({@link io.subetha.cxc.CxcException} and its
+ * subclasses).
  *
- * <p>Every primitive extends {@link io.subetha.cxc.primitive.MappedPrimitive} (a validated mapped
- * file, its body, its op counters) and throws {@link io.subetha.cxc.CxcException}s. Families:
- * {@link io.subetha.cxc.mmf} (the substrate every primitive stands on), {@link
- * io.subetha.cxc.observe} (op counting and the registry), {@link io.subetha.cxc.process} (process
- * identity and liveness), {@link io.subetha.cxc.ownership} (leader election, the fenced ledger),
- * {@link io.subetha.cxc.liveness} (heartbeat table, failover watchdog, epoch barrier).
+ * <p>Every primitive is made by its {@link io.subetha.cxc.primitive.PrimitiveType} (one per
+ * primitive; kind codes in {@link io.subetha.cxc.primitive.PrimitiveKinds}) and extends {@link
+ * io.subetha.cxc.primitive.MappedPrimitive}. Whatever a process claims goes through the one
+ * slot-ownership protocol, {@link io.subetha.cxc.ownership.OwnerRecord}; typed payloads through
+ * {@link io.subetha.cxc.codec.FixedCodec}. Packages: {@link io.subetha.cxc.mmf} (the file format's
+ * public face: header layout, atomic buffer, file options), {@link io.subetha.cxc.internal} (not
+ * API: mapping and validation), {@link io.subetha.cxc.observe} (op counting and the registry),
+ * {@link io.subetha.cxc.process} (process identity and liveness), {@link io.subetha.cxc.ownership}
+ * (the ownership block, leader election, the fenced ledger), {@link io.subetha.cxc.liveness}
+ * (heartbeat table, failover watchdog, epoch barrier).
  */
 @NullMarked
 package io.subetha.cxc;

@@ -1,7 +1,7 @@
 /**
- * Fixed-size codecs for typed payloads, the Java stand-in for the seed's Rust {@code Copy} types: a
- * {@link io.subetha.cxc.codec.FixedCodec} turns a value into exactly {@code size()} bytes of an
- * {@link io.subetha.cxc.mmf.AtomicBuffer} and back. Built-in codecs cover the Java primitives,
+ * Fixed-size codecs for typed payloads, the Java stand-in for plain-old-data value types: a {@link
+ * io.subetha.cxc.codec.FixedCodec} turns a value into exactly {@code size()} bytes of an {@link
+ * io.subetha.cxc.mmf.AtomicBuffer} and back. Built-in codecs cover the Java primitives,
  * fixed-length byte arrays, bounded UTF-8 strings and records of those ({@link
  * io.subetha.cxc.codec.FixedCodec#record}, sized with {@link io.subetha.cxc.codec.FixedSize}). A
  * codec's {@link io.subetha.cxc.codec.FixedCodec#fingerprint() fingerprint} goes into the file

@@ -47,10 +47,10 @@ import org.jspecify.annotations.Nullable;
  * participant's calls come from one thread at a time; the reads ({@link #currentEpoch}, {@link
  * #livePeerCount}) are thread-safe.
  *
- * <p><b>{@code await}, not {@code wait}.</b> The seed calls it {@code wait(epoch)}. In Java {@code
- * wait} is taken by the final {@link Object#wait(long)}: {@code barrier.wait(3)} would resolve to a
- * new {@code wait(int)} but {@code barrier.wait(3L)} to the monitor wait, which throws {@link
- * IllegalMonitorStateException}. {@code await} is also what {@link
+ * <p><b>{@code await}, not {@code wait}.</b> Barriers elsewhere call it {@code wait(epoch)}. In
+ * Java {@code wait} is taken by the final {@link Object#wait(long)}: {@code barrier.wait(3)} would
+ * resolve to a new {@code wait(int)} but {@code barrier.wait(3L)} to the monitor wait, which throws
+ * {@link IllegalMonitorStateException}. {@code await} is also what {@link
  * java.util.concurrent.CyclicBarrier} and {@link java.util.concurrent.CountDownLatch} call it; the
  * quorum form is {@link #awaitQuorum} for the same reason.
  *
@@ -366,8 +366,8 @@ public final class EpochBarrier extends MappedPrimitive {
     // -------------------------------------------------------------------------------- wait
 
     /**
-     * Arrives at {@code myEpoch} and blocks until every live participant has arrived at it (the
-     * seed's {@code wait}); then the epoch is {@code myEpoch + 1}.
+     * Arrives at {@code myEpoch} and blocks until every live participant has arrived at it (the a
+     * barrier's {@code wait}); then the epoch is {@code myEpoch + 1}.
      *
      * @throws IllegalArgumentException for a stale or future epoch
      * @throws SlotLostException if this participant was dropped

@@ -40,9 +40,9 @@ import org.jspecify.annotations.Nullable;
  * own CASes made. Ownership names the slot's generation, so work of a dead process stays
  * recognisably orphaned even after a new process has reclaimed its slot.
  *
- * <p><b>No thread of its own.</b> The caller scans on its cadence (the seed: "the watchdog does not
- * run as a separate thread"). A scan reads the heartbeat table, probes each held slot's process
- * once (~10 µs each) and walks the work pool.
+ * <p><b>No thread of its own.</b> The caller scans on its cadence: the watchdog runs no thread, so
+ * it costs nothing between scans and needs no shutdown. A scan reads the heartbeat table, probes
+ * each held slot's process once (~10 µs each) and walks the work pool.
  *
  * <p><b>Bounds.</b> {@link #assign} refuses a slot's {@code workPerSlot + 1}-th work id. A reclaim
  * may push a survivor beyond that bound, because work is never dropped for lack of room; the pool

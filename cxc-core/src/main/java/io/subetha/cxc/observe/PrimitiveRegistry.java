@@ -6,8 +6,8 @@ import java.util.function.Consumer;
 
 /**
  * The primitives an observer (the Spring Boot starter's endpoint and meters, a test, a CLI) can
- * see. {@link #global()} is the process-wide registry, the seed's sidecar; separate registries
- * serve tests and embedders. Closed primitives are dropped.
+ * see. {@link #global()} is the process-wide registry; separate registries serve tests and
+ * embedders. Closed primitives are dropped.
  *
  * <p>An observer that must see every primitive whenever it is registered (a meter registry, whose
  * meters are created once per primitive) {@linkplain #subscribe subscribes} instead of polling.

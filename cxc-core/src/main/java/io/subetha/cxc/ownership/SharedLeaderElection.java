@@ -34,7 +34,7 @@ import java.util.OptionalLong;
  * one CAS, so the term is a <b>fencing token</b>: hand it to downstream writes, which reject any
  * term lower than the highest they have seen.
  *
- * <p>Beyond the seed:
+ * <p>Beyond the basic rules:
  *
  * <ul>
  *   <li>{@link #claimIfLeaderDead} takes over at once from a leader whose process is gone, a

@@ -1,6 +1,8 @@
 /**
- * Ownership: who leads ({@link io.subetha.cxc.ownership.SharedLeaderElection}) and the fence that
- * makes its term count downstream ({@link io.subetha.cxc.ownership.FencedLedger}).
+ * Ownership: the one protocol by which a process claims anything in a shared file ({@link
+ * io.subetha.cxc.ownership.OwnerRecord}, judged {@link io.subetha.cxc.ownership.OwnerStatus}), who
+ * leads ({@link io.subetha.cxc.ownership.SharedLeaderElection}) and the fence that makes its term
+ * count downstream ({@link io.subetha.cxc.ownership.FencedLedger}).
  */
 @NullMarked
 package io.subetha.cxc.ownership;

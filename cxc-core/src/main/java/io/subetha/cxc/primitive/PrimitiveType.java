@@ -256,6 +256,13 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
         body.setLongPlain(0, bodyMagic);
         if (codecs != null) {
             List<FixedCodec<?>> list = codecs.apply(settings);
+            if (list.isEmpty() || list.size() > 2) {
+                throw new IllegalStateException(
+                        kind
+                                + " declares "
+                                + list.size()
+                                + " codecs; a body's codec block holds 1 or 2");
+            }
             body.setLongPlain(CODEC_FINGERPRINT_OFFSET, fingerprint(list));
             for (int i = 0; i < list.size(); i++) {
                 body.setIntPlain(CODEC_SIZES_OFFSET + 4 * i, list.get(i).size());
@@ -321,8 +328,14 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
         }
     }
 
-    /** The combined fingerprint of a primitive's codecs, in order (FNV-1a over theirs). */
+    /**
+     * The fingerprint of a primitive's codecs: the codec's own for one, else FNV-1a over theirs in
+     * order.
+     */
     static long fingerprint(List<FixedCodec<?>> list) {
+        if (list.size() == 1) {
+            return list.get(0).fingerprint();
+        }
         long hash = 0xcbf29ce484222325L;
         for (FixedCodec<?> codec : list) {
             long f = codec.fingerprint();

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's unit list, plus the improvements of DESIGN.md, on a real mapped file. */
+/** The election's rules, one by one, on a real mapped file. */
 class SharedLeaderElectionTest {
 
     @TempDir Path dir;
