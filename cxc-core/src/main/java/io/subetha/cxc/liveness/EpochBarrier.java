@@ -102,23 +102,12 @@ public final class EpochBarrier extends MappedPrimitive {
 
     /** The ops a barrier counts, exported under these names. */
     public enum Op implements OpKind {
-        BEAT(OP_BEAT),
-        REGISTER(OP_REGISTER),
-        WAIT(OP_WAIT),
-        SCAN(OP_SCAN),
-        UNREGISTER(OP_UNREGISTER),
-        READ(OP_READ);
-
-        private final int code;
-
-        Op(int code) {
-            this.code = code;
-        }
-
-        @Override
-        public int code() {
-            return code;
-        }
+        BEAT,
+        REGISTER,
+        WAIT,
+        SCAN,
+        UNREGISTER,
+        READ
     }
 
     /**

@@ -68,21 +68,10 @@ public final class FailoverWatchdog extends MappedPrimitive {
 
     /** The ops a watchdog counts, exported under these names. */
     public enum Op implements OpKind {
-        SCAN(OP_SCAN),
-        READ(OP_READ),
-        ASSIGN(OP_ASSIGN),
-        COMPLETE(OP_COMPLETE);
-
-        private final int code;
-
-        Op(int code) {
-            this.code = code;
-        }
-
-        @Override
-        public int code() {
-            return code;
-        }
+        SCAN,
+        READ,
+        ASSIGN,
+        COMPLETE
     }
 
     /**

@@ -67,23 +67,12 @@ public final class HeartbeatTable extends MappedPrimitive {
 
     /** The ops a heartbeat table counts, exported under these names. */
     public enum Op implements OpKind {
-        BEAT(OP_BEAT),
-        REGISTER(OP_REGISTER),
-        TICK_EPOCH(OP_TICK_EPOCH),
-        SCAN(OP_SCAN),
-        UNREGISTER(OP_UNREGISTER),
-        READ(OP_READ);
-
-        private final int code;
-
-        Op(int code) {
-            this.code = code;
-        }
-
-        @Override
-        public int code() {
-            return code;
-        }
+        BEAT,
+        REGISTER,
+        TICK_EPOCH,
+        SCAN,
+        UNREGISTER,
+        READ
     }
 
     /**

@@ -56,19 +56,8 @@ public final class FencedLedger extends MappedPrimitive {
 
     /** The ops a ledger counts, exported under these names. */
     public enum Op implements OpKind {
-        WRITE(OP_WRITE),
-        READ(OP_READ);
-
-        private final int code;
-
-        Op(int code) {
-            this.code = code;
-        }
-
-        @Override
-        public int code() {
-            return code;
-        }
+        WRITE,
+        READ
     }
 
     /** A ledger's creation settings: it has none. */

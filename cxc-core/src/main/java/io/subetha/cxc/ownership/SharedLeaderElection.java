@@ -66,23 +66,12 @@ public final class SharedLeaderElection extends MappedPrimitive {
 
     /** The ops an election counts, exported under these names. */
     public enum Op implements OpKind {
-        TRY_CLAIM(OP_TRY_CLAIM),
-        BEAT(OP_BEAT),
-        TICK_EPOCH(OP_TICK_EPOCH),
-        STEP_DOWN(OP_STEP_DOWN),
-        READ(OP_READ),
-        LIVENESS_CHECK(OP_LIVENESS_CHECK);
-
-        private final int code;
-
-        Op(int code) {
-            this.code = code;
-        }
-
-        @Override
-        public int code() {
-            return code;
-        }
+        TRY_CLAIM,
+        BEAT,
+        TICK_EPOCH,
+        STEP_DOWN,
+        READ,
+        LIVENESS_CHECK
     }
 
     /** An election's creation settings: it has none (yet). */

@@ -12,7 +12,7 @@ import java.util.Map;
  * primitive gets from its {@link PrimitiveType} (the codec block, a mismatch refused on open), and
  * to show what a primitive is: its type, its settings, its ops and its protocol.
  */
-final class TypedCell<T> extends MappedPrimitive {
+public final class TypedCell<T> extends MappedPrimitive {
 
     static final PrimitiveKinds.Kind KIND =
             new PrimitiveKinds.Kind(
@@ -20,20 +20,12 @@ final class TypedCell<T> extends MappedPrimitive {
 
     static final int VALUE_OFFSET = PrimitiveType.TYPED_BODY_START;
 
+    public static final int OP_SET = 1;
+    public static final int OP_GET = 3;
+
     enum Op implements OpKind {
-        SET(1),
-        GET(3);
-
-        private final int code;
-
-        Op(int code) {
-            this.code = code;
-        }
-
-        @Override
-        public int code() {
-            return code;
-        }
+        SET,
+        GET
     }
 
     record Settings(FixedCodec<?> codec) {
@@ -61,12 +53,12 @@ final class TypedCell<T> extends MappedPrimitive {
 
     @SuppressWarnings("unchecked")
     void set(FixedCodec<T> codec, T value) {
-        counters.increment(Op.SET.code());
+        counters.increment(OP_SET);
         codec.write(body, VALUE_OFFSET, value);
     }
 
     T get(FixedCodec<T> codec) {
-        counters.increment(Op.GET.code());
+        counters.increment(OP_GET);
         return codec.read(body, VALUE_OFFSET);
     }
 

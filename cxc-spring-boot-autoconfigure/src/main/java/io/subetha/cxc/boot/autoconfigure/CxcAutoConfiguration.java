@@ -1,5 +1,6 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.LeaderOnlyAdvisor;
@@ -156,14 +157,17 @@ public class CxcAutoConfiguration {
                         heartbeat.getName(),
                         "Set cxc.heartbeat.name to e.g. participants (the default); the file is"
                                 + " {cxc.directory}/{name}.heartbeat.");
-                int capacity = heartbeat.getCapacity();
-                if (capacity < 1 || capacity > HeartbeatTable.IN_FLIGHT_SLOTS) {
+                try {
+                    new HeartbeatTable.Settings(heartbeat.getCapacity()); // core's rule
+                } catch (CxcSettingsException e) {
                     throw new InvalidCxcPropertyException(
                             "cxc.heartbeat.capacity",
-                            capacity,
-                            "it must be 1.." + HeartbeatTable.IN_FLIGHT_SLOTS,
+                            heartbeat.getCapacity(),
+                            e.getMessage(),
                             "Set cxc.heartbeat.capacity to the most processes that take part at"
-                                    + " once, e.g. 64 (the default).");
+                                    + " once, e.g. "
+                                    + HeartbeatTable.Settings.DEFAULT_CAPACITY
+                                    + " (the default).");
                 }
                 if (heartbeat.getGraceEpochs() < 0) {
                     throw new InvalidCxcPropertyException(
