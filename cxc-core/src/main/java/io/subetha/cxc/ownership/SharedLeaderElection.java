@@ -11,6 +11,7 @@ import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -85,7 +86,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
                     .ops(Op.class)
                     .fixedBody(BODY_LENGTH)
                     .defaults(new Settings())
-                    .wrap((file, options) -> new SharedLeaderElection(file));
+                    .wrap((file, options) -> new SharedLeaderElection(file, options.readOnly()));
 
     /**
      * The fast paths read the leader word straight from the body's buffer: one dependent load fewer
@@ -97,17 +98,14 @@ public final class SharedLeaderElection extends MappedPrimitive {
     private final ByteBuffer bodyBytes;
     private final EpochPacer pacer;
 
-    /**
-     * The leader word this handle installed, or confirmed to be this very process's (its published
-     * identity names this process's start time): only then does a PID match mean "I lead". A
-     * process that inherited a dead leader's PID finds that PID in the word but not its identity,
-     * and takes the next term instead of continuing the dead leader's. Checked once per word, not
-     * per call: the fast paths compare the word with this field.
-     */
-    private volatile long confirmedWord;
+    /** How long an opener waits for a seat holding its own PID to show whose it is. */
+    private static final long IDENTITY_WAIT_NANOS = 100_000_000;
 
-    private SharedLeaderElection(MappedFile file) {
+    private SharedLeaderElection(MappedFile file, boolean readOnly) {
         super(file, TYPE);
+        if (!readOnly) {
+            releaseSeatOfTheDeadHolderOfOurPid();
+        }
         this.bodyBytes = body.byteBuffer();
         this.pacer = new EpochPacer(body, LAST_TICK_NANOS_OFFSET);
     }
@@ -152,9 +150,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         // The fast path first, counted after its read (the count then overlaps the read): a
         // leader PID read from the file is u32, so a match already puts myPid in range but for 0
         // (no leader), and a constant grace folds away. Anything else is checked below.
-        long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
-        if (word == confirmedWord
-                && leaderPid(word) == myPid
+        if (leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == myPid
                 && myPid != NO_LEADER
                 && graceEpochs >= 0) {
             counters.increment(OP_TRY_CLAIM);
@@ -179,7 +175,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
             if (leader == myPid) {
                 // Ours, or a dead process's that had our PID: that one's term is not ours to
                 // continue (its fencing token would be accepted twice), so take the next.
-                if (confirm(word, myPid) || takeOver(word, myPid)) {
+                if (ownedByThisProcessOrUnknown(word, myPid) || takeOver(word, myPid)) {
                     return true;
                 }
                 continue;
@@ -202,10 +198,6 @@ public final class SharedLeaderElection extends MappedPrimitive {
      */
     private boolean takeOver(long expected, long myPid) {
         long mine = packLeaderWord(myPid, (term(expected) + 1) & 0xFFFF_FFFFL);
-        // Before the CAS, so this handle's other threads take the fast path at once. Only this
-        // PID can ever install this word, and a term is installed once: if the CAS fails, no
-        // leader word will equal it.
-        confirmedWord = mine;
         return OwnerRecord.claim(
                 body,
                 LEADER_RECORD_OFFSET,
@@ -216,18 +208,13 @@ public final class SharedLeaderElection extends MappedPrimitive {
     }
 
     /**
-     * Whether {@code word}, which holds {@code pid}, is this very process's; remembers it if so.
+     * Whether {@code word}, which holds {@code pid}, is that process's own: its identity names the
+     * process's start time, or is not published yet (a claim of this process in flight).
      */
-    private boolean confirm(long word, long pid) {
-        if (word == confirmedWord) {
-            return true;
-        }
-        if (OwnerRecord.isOwnedBy(
-                body, LEADER_RECORD_OFFSET, word, pid, OwnerRecord.startTimeOf(pid))) {
-            confirmedWord = word;
-            return true;
-        }
-        return false;
+    private boolean ownedByThisProcessOrUnknown(long word, long pid) {
+        return OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word)
+                        == ProcessProbe.UNKNOWN_START_TIME
+                || ownedByThisProcess(word, pid);
     }
 
     private long globalEpochRaw() {
@@ -276,8 +263,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
     public boolean beatAsLeader(long myPid) {
         Pids.requireValid(myPid);
         counters.increment(OP_BEAT);
-        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
-        if (leaderPid(word) != myPid || !confirm(word, myPid)) {
+        if (leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET)) != myPid) {
             return false;
         }
         OwnerRecord.beat(body, LEADER_RECORD_OFFSET, globalEpochRaw());
@@ -341,23 +327,15 @@ public final class SharedLeaderElection extends MappedPrimitive {
 
     /**
      * The term {@code pid} leads under, read in the same load as the leadership check, or -1 if it
-     * does not lead: what a caller binds as its fencing token. A PID found in the leader word
-     * counts only when the word is this process's own (see {@link #isLeader}).
+     * does not lead: what a caller binds as its fencing token.
      */
     public long termIfLeader(long pid) {
         // Read, then count: the count's loads and store then overlap the read (measured: the
         // counted fast path 0.3 ns faster than counting first).
         long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
-        long term =
-                word == confirmedWord && leaderPid(word) == pid && pid != NO_LEADER
-                        ? term(word)
-                        : termIfConfirmed(word, pid);
+        long term = leaderPid(word) == pid && pid != NO_LEADER ? term(word) : -1;
         counters.increment(OP_READ);
         return term;
-    }
-
-    private long termIfConfirmed(long word, long pid) {
-        return leaderPid(word) == pid && pid != NO_LEADER && confirm(word, pid) ? term(word) : -1;
     }
 
     /** The leader's PID, empty when there is no leader. */
@@ -433,6 +411,35 @@ public final class SharedLeaderElection extends MappedPrimitive {
     @Override
     public void close() {
         super.close();
+    }
+
+    /**
+     * A PID names one live process at a time, and a process's PID can only have been another's
+     * before this process existed: so a seat that holds this process's PID but not its identity
+     * belongs to a dead process, whose term this one must not continue (its fencing token would be
+     * accepted twice). Released here, once per handle, with one CAS from exactly that word; the
+     * fast paths can then trust a PID match. A seat this process's other handle is taking shows its
+     * identity within microseconds; a dead one's never will.
+     */
+    private void releaseSeatOfTheDeadHolderOfOurPid() {
+        long me = Pids.current();
+        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+        long deadline = System.nanoTime() + IDENTITY_WAIT_NANOS;
+        while (leaderPid(word) == me && !ownedByThisProcess(word, me)) {
+            if (OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word)
+                            != ProcessProbe.UNKNOWN_START_TIME
+                    || System.nanoTime() - deadline >= 0) {
+                OwnerRecord.release(body, LEADER_RECORD_OFFSET, word);
+                return;
+            }
+            Thread.onSpinWait();
+            word = body.getLongVolatile(LEADER_WORD_OFFSET);
+        }
+    }
+
+    private boolean ownedByThisProcess(long word, long pid) {
+        return OwnerRecord.isOwnedBy(
+                body, LEADER_RECORD_OFFSET, word, pid, OwnerRecord.startTimeOf(pid));
     }
 
     private static IllegalArgumentException invalid(long pid, long graceEpochs) {

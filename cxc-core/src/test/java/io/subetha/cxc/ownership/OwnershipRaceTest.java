@@ -173,14 +173,15 @@ class OwnershipRaceTest {
     // ---------------------------------------------------------------- 3. reused PID
 
     @Test
-    void aProcessThatReusedTheDeadLeadersPidTakesTheNextTermInsteadOfContinuingIts() {
+    void aProcessThatReusedTheDeadLeadersPidTakesTheNextTermInsteadOfContinuingIts()
+            throws Exception {
         Path path = dir.resolve("leader.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(path);
-                FencedLedger ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        SharedLeaderElection.create(path).close();
+        try (FencedLedger ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
             // What a dead leader that had this process's PID left behind: term 7, its own start
             // time, a fresh heartbeat; and the write it made downstream.
             long predecessorStartTime = (MY_START_TIME + 1) & 0xFFFF_FFFFL;
-            var body = RawBody.of(election.file());
+            var body = RawBody.of(path);
             body.setLongVolatile(
                     LeaderElectionDescriptor.LEADER_IDENTITY_OFFSET,
                     (7L << 32) | predecessorStartTime);
@@ -189,15 +190,34 @@ class OwnershipRaceTest {
                     LeaderElectionDescriptor.packLeaderWord(ME, 7));
             assertThat(ledger.write(7, ME).accepted()).isTrue();
 
-            assertThat(election.isLeader(ME)).isFalse();
-            assertThat(election.termIfLeader(ME)).isEqualTo(-1);
+            try (SharedLeaderElection election = SharedLeaderElection.open(path)) {
+                assertThat(election.isLeader(ME)).isFalse();
+                assertThat(election.termIfLeader(ME)).isEqualTo(-1);
+                assertThat(election.electionTerm()).isEqualTo(7);
 
+                assertThat(election.tryClaimLeadership(ME, GRACE)).isTrue();
+                assertThat(election.electionTerm()).isEqualTo(8);
+                assertThat(election.termIfLeader(ME)).isEqualTo(8);
+                assertThat(election.snapshot().leaderStartTime()).isEqualTo(MY_START_TIME);
+                assertThat(ledger.write(8, ME).accepted()).isTrue();
+                assertThat(ledger.write(7, ME).accepted()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void aSeatOfThisPidWhoseIdentityNeverAppearsIsReleasedOnOpen() {
+        Path path = dir.resolve("leader.cxc");
+        SharedLeaderElection.create(path).close();
+        // A process that had this PID died between winning the seat and publishing its identity.
+        RawBody.of(path)
+                .setLongVolatile(
+                        LeaderElectionDescriptor.LEADER_WORD_OFFSET,
+                        LeaderElectionDescriptor.packLeaderWord(ME, 4));
+        try (SharedLeaderElection election = SharedLeaderElection.open(path)) {
+            assertThat(election.currentLeader()).isEmpty();
             assertThat(election.tryClaimLeadership(ME, GRACE)).isTrue();
-            assertThat(election.electionTerm()).isEqualTo(8);
-            assertThat(election.termIfLeader(ME)).isEqualTo(8);
-            assertThat(election.snapshot().leaderStartTime()).isEqualTo(MY_START_TIME);
-            assertThat(ledger.write(8, ME).accepted()).isTrue();
-            assertThat(ledger.write(7, ME).accepted()).isFalse();
+            assertThat(election.electionTerm()).isEqualTo(5);
         }
     }
 
