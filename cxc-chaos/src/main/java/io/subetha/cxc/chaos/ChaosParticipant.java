@@ -5,7 +5,6 @@ import io.subetha.cxc.ownership.ElectionParticipant;
 import io.subetha.cxc.ownership.ElectionParticipant.TickOutcome;
 import io.subetha.cxc.ownership.FencedLedger;
 import io.subetha.cxc.ownership.FencedLedger.WriteOutcome;
-import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.io.BufferedReader;
@@ -52,7 +51,8 @@ public final class ChaosParticipant {
     private volatile boolean stopping;
 
     private long believedTerm = -1; // term of the last tick that found us leading; -1: not leading
-    private long observedWord = -1;
+    private long observedLeader = -1;
+    private long observedTerm = -1;
 
     private ChaosParticipant(
             ElectionParticipant participant,
@@ -184,9 +184,9 @@ public final class ChaosParticipant {
             record(new ChaosRecord(Type.GAINED, outcome.term(), pid, now, now, "", pid));
             say("gained " + outcome.term());
         }
-        long word = LeaderElectionDescriptor.packLeaderWord(outcome.leaderPid(), outcome.term());
-        if (word != observedWord) {
-            observedWord = word;
+        if (outcome.leaderPid() != observedLeader || outcome.term() != observedTerm) {
+            observedLeader = outcome.leaderPid();
+            observedTerm = outcome.term();
             if (!outcome.leader()) {
                 record(
                         new ChaosRecord(
@@ -209,18 +209,10 @@ public final class ChaosParticipant {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        long word = participant.election().leaderWord();
+        long term = participant.election().termIfLeader(pid);
         if (participant.stepDown()) {
             long now = System.nanoTime();
-            record(
-                    new ChaosRecord(
-                            Type.STEPDOWN,
-                            LeaderElectionDescriptor.term(word),
-                            pid,
-                            now,
-                            now,
-                            "",
-                            pid));
+            record(new ChaosRecord(Type.STEPDOWN, term, pid, now, now, "", pid));
         }
     }
 
