@@ -49,7 +49,9 @@ import picocli.CommandLine.Spec;
             "0:--iterations frames shown, or stdout closed",
             "2:usage error",
             "3:cxc itself failed",
-            "130/129/143:ended by SIGINT (Ctrl-C) / SIGHUP / SIGTERM, cleanly, between two frames"
+            "129:ended by SIGHUP (the terminal closed), cleanly, between two frames",
+            "130:ended by SIGINT (Ctrl-C), likewise",
+            "143:ended by SIGTERM, likewise"
         })
 final class WatchCommand implements Callable<Integer> {
 
