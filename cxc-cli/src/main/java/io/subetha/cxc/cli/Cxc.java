@@ -1,6 +1,11 @@
 package io.subetha.cxc.cli;
 
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -64,8 +69,19 @@ public final class Cxc implements Callable<Integer> {
 
     public static void main(String[] args) {
         // System.console() is non-null only when stdin and stdout are both a terminal.
-        CommandLine commandLine = commandLine(new Cxc(System.console() != null));
-        System.exit(commandLine.execute(args));
+        // Straight to the file descriptor, not through System.out, which swallows write errors:
+        // watch must see that its output was closed (the terminal went, `| head` had enough).
+        PrintWriter out =
+                new PrintWriter(
+                        new BufferedWriter(
+                                new OutputStreamWriter(
+                                        new FileOutputStream(FileDescriptor.out),
+                                        Charset.defaultCharset())),
+                        true);
+        CommandLine commandLine = commandLine(new Cxc(System.console() != null)).setOut(out);
+        int exitCode = commandLine.execute(args);
+        out.flush();
+        System.exit(exitCode);
     }
 
     /**
