@@ -149,7 +149,7 @@ class BadInputCatalogueTest {
                         "negative body length",
                         (t, v, p) -> Files.write(t, headerLong(v, BODY_LENGTH_OFFSET, -64)),
                         CxcFormatException.class,
-                        "declares a -64-byte body"),
+                        "declares a -64-byte body, which no file can have"),
                 new BadInput(
                         "capacity that lies",
                         (t, v, p) -> Files.write(t, header(v, CAPACITY_OFFSET, 1000)),
