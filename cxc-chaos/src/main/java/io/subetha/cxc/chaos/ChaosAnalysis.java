@@ -81,6 +81,9 @@ public final class ChaosAnalysis {
         expected.put(Kind.KILL, tick);
         expected.put(Kind.STOP, tick);
         expected.put(Kind.PAUSE, (setup.graceEpochs() + 2) * tick);
+        // A replaced file is seen on each participant's next tick (participants check the path
+        // once per tick), then the heir claims or the others wait up to 1.5 ticks for it.
+        expected.put(Kind.REPLACE, tick * 5 / 2);
         Map<Kind, List<Long>> detections = new EnumMap<>(Kind.class);
         Map<Kind, List<Long>> electionShares = new EnumMap<>(Kind.class);
 

@@ -13,7 +13,8 @@ import java.util.Locale;
  *     harness saw it by polling the same sources the participants read: for {@link Kind#KILL} and
  *     {@link Kind#STOP}, when {@code /proc} first showed the victim dead (a stop that steps down is
  *     visible earlier, at its logged step-down); for {@link Kind#PAUSE}, when the election file
- *     first showed its heartbeat more than {@code grace} epochs behind. 0 if never seen.
+ *     first showed its heartbeat more than {@code grace} epochs behind; for {@link Kind#REPLACE},
+ *     at once. 0 if never seen.
  * @param resumedNanos for {@link Kind#PAUSE}, when SIGCONT was sent; else 0
  */
 public record ChaosEvent(
@@ -30,7 +31,13 @@ public record ChaosEvent(
         /** SIGTERM: the participant steps down in a shutdown hook, then exits. */
         STOP,
         /** SIGSTOP for longer than the grace window, then SIGCONT: a GC pause. */
-        PAUSE
+        PAUSE,
+        /**
+         * The election file is deleted (or replaced by a fresh file) under the running
+         * participants, as a tmp cleaner or an operator would: every one must stop leading the old
+         * file at once and re-join the new one, under a higher term.
+         */
+        REPLACE
     }
 
     public String format() {

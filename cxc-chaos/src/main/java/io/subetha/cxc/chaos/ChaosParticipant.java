@@ -1,11 +1,13 @@
 package io.subetha.cxc.chaos;
 
 import io.subetha.cxc.chaos.ChaosRecord.Type;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.ownership.ElectionParticipant;
 import io.subetha.cxc.ownership.ElectionParticipant.TickOutcome;
 import io.subetha.cxc.ownership.FencedLedger;
 import io.subetha.cxc.ownership.FencedLedger.WriteOutcome;
 import io.subetha.cxc.ownership.LeaderElectionDescriptor;
+import io.subetha.cxc.ownership.Preemption;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.io.BufferedReader;
@@ -68,16 +70,26 @@ public final class ChaosParticipant {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 6) {
+        if (args.length != 6 && args.length != 7) {
             System.err.println(
                     "usage: ChaosParticipant <election-file> <ledger-file> <log-dir> <tick-ms>"
-                            + " <grace-epochs> <work-ms>");
+                            + " <grace-epochs> <work-ms> [lowest-pid|none]");
             System.exit(2);
         }
+        Preemption preemption =
+                args.length == 7 && args[6].equals("none")
+                        ? Preemption.NONE
+                        : Preemption.LOWEST_PID;
         Duration tick = Duration.ofMillis(Long.parseLong(args[3]));
         long grace = Long.parseLong(args[4]);
         Duration work = Duration.ofMillis(Long.parseLong(args[5]));
-        SharedLeaderElection election = SharedLeaderElection.open(Path.of(args[0]));
+        // A spare may start while the file is deleted (a REPLACE fault): it creates it, as a
+        // re-joining participant would.
+        SharedLeaderElection election =
+                SharedLeaderElection.openOrCreate(
+                        Path.of(args[0]),
+                        new SharedLeaderElection.Settings(tick, grace),
+                        CxcFileOptions.defaults());
         FencedLedger ledger = FencedLedger.open(Path.of(args[1]));
         BufferedWriter log =
                 Files.newBufferedWriter(
@@ -87,7 +99,15 @@ public final class ChaosParticipant {
                         StandardOpenOption.APPEND);
         ChaosParticipant chaos =
                 new ChaosParticipant(
-                        new ElectionParticipant(election, Pids.current(), grace, tick),
+                        new ElectionParticipant(
+                                election,
+                                Pids.current(),
+                                grace,
+                                tick,
+                                preemption,
+                                (path, settings) ->
+                                        SharedLeaderElection.openOrCreate(
+                                                path, settings, CxcFileOptions.defaults())),
                         ledger,
                         log,
                         tick,
@@ -129,6 +149,8 @@ public final class ChaosParticipant {
     private void run() {
         long nextTick = System.nanoTime();
         long nextWork = nextTick;
+        long pollNanos = participant.pollInterval().toNanos();
+        long nextPoll = nextTick;
         try {
             while (!stopping) {
                 long now = System.nanoTime();
@@ -141,8 +163,20 @@ public final class ChaosParticipant {
                 if (now - nextTick >= 0) {
                     tick();
                     nextTick = now + tickNanos;
+                    nextPoll = now + pollNanos;
+                } else if (participant.isHeir() && now - nextPoll >= 0) {
+                    // The heir watches a vacant seat more often than it ticks: one handover per
+                    // failover without a slower failover.
+                    TickOutcome polled = participant.poll();
+                    if (polled != null) {
+                        report(polled);
+                    }
+                    nextPoll = now + pollNanos;
                 }
                 long due = Math.min(nextTick, nextWork);
+                if (participant.isHeir()) {
+                    due = Math.min(due, nextPoll);
+                }
                 long parked = System.nanoTime();
                 LockSupport.parkNanos(due - parked);
                 // Oversleep only: a slow tick is the election's own time and is never excused.
@@ -165,7 +199,10 @@ public final class ChaosParticipant {
     }
 
     private void tick() {
-        TickOutcome outcome = participant.tick();
+        report(participant.tick());
+    }
+
+    private void report(TickOutcome outcome) {
         long now = System.nanoTime();
         if (outcome.lost()) {
             believedTerm = -1;

@@ -1,9 +1,11 @@
 package io.subetha.cxc.chaos;
 
 import io.subetha.cxc.chaos.ChaosEvent.Kind;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.ownership.FencedLedger;
 import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import io.subetha.cxc.ownership.LeaderSnapshot;
+import io.subetha.cxc.ownership.Preemption;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
@@ -12,8 +14,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +53,29 @@ public final class ChaosRun {
             Duration tick,
             long graceEpochs,
             Duration work,
-            Duration pause) {
+            Duration pause,
+            Preemption preemption) {
+
+        public Options(
+                int participants,
+                int handovers,
+                long seed,
+                Path dir,
+                Duration tick,
+                long graceEpochs,
+                Duration work,
+                Duration pause) {
+            this(
+                    participants,
+                    handovers,
+                    seed,
+                    dir,
+                    tick,
+                    graceEpochs,
+                    work,
+                    pause,
+                    Preemption.LOWEST_PID);
+        }
 
         public Options {
             if (participants < 2 || participants > 16) {
@@ -78,6 +105,7 @@ public final class ChaosRun {
             long grace = 3;
             long workMs = 10;
             long pauseMs = 600;
+            Preemption preemption = Preemption.LOWEST_PID;
             for (int i = 0; i < args.length; i += 2) {
                 if (i + 1 >= args.length) {
                     throw new IllegalArgumentException(args[i] + " needs a value");
@@ -92,6 +120,9 @@ public final class ChaosRun {
                     case "--grace" -> grace = Long.parseLong(value);
                     case "--work-ms" -> workMs = Long.parseLong(value);
                     case "--pause-ms" -> pauseMs = Long.parseLong(value);
+                    case "--preemption" ->
+                            preemption =
+                                    value.equals("none") ? Preemption.NONE : Preemption.LOWEST_PID;
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
@@ -103,7 +134,8 @@ public final class ChaosRun {
                     Duration.ofMillis(tickMs),
                     grace,
                     Duration.ofMillis(workMs),
-                    Duration.ofMillis(pauseMs));
+                    Duration.ofMillis(pauseMs),
+                    preemption);
         }
 
         ChaosReport.Setup setup() {
@@ -116,6 +148,7 @@ public final class ChaosRun {
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
     private static final double PAUSE_SHARE = 1.0 / 7;
     private static final double STOP_SHARE = 1.0 / 5;
+    private static final double REPLACE_SHARE = 1.0 / 10;
 
     private final Options options;
     private final Path runDir;
@@ -131,6 +164,11 @@ public final class ChaosRun {
                         return t;
                     });
     private int started;
+
+    /** The harness's own view of the election: re-opened when the file at the path changes. */
+    private SharedLeaderElection election;
+
+    private Path electionFile;
 
     private ChaosRun(Options options, Path runDir) {
         this.options = options;
@@ -162,8 +200,11 @@ public final class ChaosRun {
         Path ledgerFile = runDir.resolve("ledger.cxc");
         long rejectedStale;
         long rejectedConflict;
-        try (SharedLeaderElection election = SharedLeaderElection.create(electionFile);
-                FencedLedger ledger = FencedLedger.create(ledgerFile)) {
+        this.electionFile = electionFile;
+        SharedLeaderElection.Settings settings =
+                new SharedLeaderElection.Settings(options.tick(), options.graceEpochs());
+        election = SharedLeaderElection.create(electionFile, settings, CxcFileOptions.defaults());
+        try (FencedLedger ledger = FencedLedger.create(ledgerFile)) {
             try {
                 List<CompletableFuture<ChildJvm>> first = new ArrayList<>();
                 for (int i = 0; i < options.participants(); i++) {
@@ -174,7 +215,7 @@ public final class ChaosRun {
                 }
                 CompletableFuture<ChildJvm> spare = startSpare(electionFile, ledgerFile);
                 for (int i = 0; i < options.handovers(); i++) {
-                    ChildJvm leader = awaitSettledLeader(election);
+                    ChildJvm leader = awaitSettledLeader();
                     long term = LeaderElectionDescriptor.term(election.leaderWord());
                     // A random phase against the ticks, so faults land anywhere in the loop.
                     LockSupport.parkNanos(Duration.ofMillis(10 + random.nextInt(90)).toNanos());
@@ -182,7 +223,11 @@ public final class ChaosRun {
                     Kind kind =
                             dice < PAUSE_SHARE
                                     ? Kind.PAUSE
-                                    : dice < PAUSE_SHARE + STOP_SHARE ? Kind.STOP : Kind.KILL;
+                                    : dice < PAUSE_SHARE + STOP_SHARE
+                                            ? Kind.STOP
+                                            : dice < PAUSE_SHARE + STOP_SHARE + REPLACE_SHARE
+                                                    ? Kind.REPLACE
+                                                    : Kind.KILL;
                     long startTime = ProcessProbe.startTime(leader.pid());
                     switch (kind) {
                         case KILL -> {
@@ -199,6 +244,29 @@ public final class ChaosRun {
                             record(new ChaosEvent(kind, leader.pid(), term, at, dead, 0));
                             spare = replace(leader, spare, electionFile, ledgerFile);
                         }
+                        case REPLACE -> {
+                            // Half the time deleted (the first participant to re-join creates
+                            // the new file), half the time replaced by a fresh file.
+                            boolean delete = random.nextBoolean();
+                            Path fresh = runDir.resolve("fresh-" + i + ".cxc");
+                            if (!delete) {
+                                SharedLeaderElection.create(
+                                                fresh, settings, CxcFileOptions.defaults())
+                                        .close();
+                            }
+                            long at = System.nanoTime();
+                            if (delete) {
+                                Files.delete(electionFile);
+                            } else {
+                                Files.move(
+                                        fresh,
+                                        electionFile,
+                                        StandardCopyOption.REPLACE_EXISTING,
+                                        StandardCopyOption.ATOMIC_MOVE);
+                            }
+                            // Never "detectable" by polling: judged against the design expectation.
+                            record(new ChaosEvent(kind, leader.pid(), term, at, 0, 0));
+                        }
                         case PAUSE -> {
                             long at = System.nanoTime();
                             leader.suspend();
@@ -211,13 +279,14 @@ public final class ChaosRun {
                         }
                     }
                 }
-                awaitSettledLeader(election); // the last successor beats before we stop
+                awaitSettledLeader(); // the last successor beats before we stop
                 spare.join().close();
             } finally {
                 rejectedStale = ledger.rejectedStaleWrites();
                 rejectedConflict = ledger.rejectedConflictingWrites();
                 active.forEach(ChildJvm::close);
                 spareStarter.shutdownNow();
+                election.close();
             }
         }
         ChaosReport report =
@@ -247,7 +316,10 @@ public final class ChaosRun {
                                             logDir.toString(),
                                             Long.toString(options.tick().toMillis()),
                                             Long.toString(options.graceEpochs()),
-                                            Long.toString(options.work().toMillis())),
+                                            Long.toString(options.work().toMillis()),
+                                            options.preemption() == Preemption.NONE
+                                                    ? "none"
+                                                    : "lowest-pid"),
                                     null);
                     try {
                         child.awaitLine("ready"::equals, START_TIMEOUT);
@@ -280,20 +352,35 @@ public final class ChaosRun {
     }
 
     /**
-     * Waits until the leader is the lowest PID of the active participants (which no one preempts)
-     * and that participant has logged its gain of the current term.
+     * Waits until the leader is settled: with {@link Preemption#LOWEST_PID} the lowest PID of the
+     * active participants (which no one preempts), with {@link Preemption#NONE} any active
+     * participant, having logged its gain of the current term.
      */
-    private ChildJvm awaitSettledLeader(SharedLeaderElection election) {
+    private ChildJvm awaitSettledLeader() {
         long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
         ChildJvm lowest =
                 active.stream().min((a, b) -> Long.compare(a.pid(), b.pid())).orElseThrow();
         while (System.nanoTime() - deadline < 0) {
+            refreshElection();
             long word = election.leaderWord();
-            if (LeaderElectionDescriptor.leaderPid(word) == lowest.pid()) {
+            long leaderPid = LeaderElectionDescriptor.leaderPid(word);
+            ChildJvm leader =
+                    options.preemption() == Preemption.NONE
+                            ? active.stream()
+                                    .filter(c -> c.pid() == leaderPid)
+                                    .findFirst()
+                                    .orElse(null)
+                            : leaderPid == lowest.pid() ? lowest : null;
+            if (leader != null) {
                 String gained = "gained " + LeaderElectionDescriptor.term(word);
-                lowest.awaitLine(gained::equals, SETTLE_TIMEOUT);
-                if (election.leaderWord() == word) {
-                    return lowest;
+                try {
+                    // Short waits: a term lost and regained within one tick is never logged.
+                    leader.awaitLine(gained::equals, Duration.ofMillis(500));
+                    if (election.leaderWord() == word) {
+                        return leader;
+                    }
+                } catch (AssertionError notThisTerm) {
+                    // look at the file again
                 }
             }
             LockSupport.parkNanos(1_000_000);
@@ -306,6 +393,25 @@ public final class ChaosRun {
                         + ", the lowest participant is "
                         + lowest
                         + lowest.diagnostics());
+    }
+
+    /** Re-opens the harness's view when the path names another file (after a REPLACE). */
+    private void refreshElection() {
+        try {
+            Object key =
+                    Files.readAttributes(
+                                    electionFile,
+                                    BasicFileAttributes.class,
+                                    LinkOption.NOFOLLOW_LINKS)
+                            .fileKey();
+            if (!key.equals(election.fileKey())) {
+                SharedLeaderElection next = SharedLeaderElection.open(electionFile);
+                election.close();
+                election = next;
+            }
+        } catch (IOException | RuntimeException notYet) {
+            // deleted and not yet re-created by a participant, or still being published
+        }
     }
 
     /**
@@ -330,7 +436,7 @@ public final class ChaosRun {
      * @return when its heartbeat was first seen more than grace epochs behind (or the leadership
      *     already moved on), or 0 if neither happened during the pause
      */
-    private long watchFrozen(SharedLeaderElection election, long pid, long term, long frozenAt) {
+    private long watchFrozen(SharedLeaderElection unused, long pid, long term, long frozenAt) {
         long end = frozenAt + options.pause().toNanos();
         long detectable = 0;
         while (System.nanoTime() - end < 0) {

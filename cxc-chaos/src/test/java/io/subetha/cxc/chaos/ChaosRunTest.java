@@ -25,7 +25,10 @@ class ChaosRunTest {
                         Duration.ofMillis(50),
                         3,
                         Duration.ofMillis(10),
-                        Duration.ofMillis(600));
+                        Duration.ofMillis(600),
+                        "none".equals(System.getProperty("chaos.preemption"))
+                                ? io.subetha.cxc.ownership.Preemption.NONE
+                                : io.subetha.cxc.ownership.Preemption.LOWEST_PID);
 
         ChaosReport report = ChaosRun.run(options);
         System.out.print(report.render());

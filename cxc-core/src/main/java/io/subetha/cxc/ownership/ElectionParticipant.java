@@ -136,6 +136,7 @@ public final class ElectionParticipant {
         this.fileKey = election.fileKey();
         this.directoryKey = keyOf(directory(path));
         adopt(this.election);
+        logger.isLoggable(System.Logger.Level.WARNING); // starts logging up before it is needed
     }
 
     /** What one tick saw and did. */
@@ -163,7 +164,12 @@ public final class ElectionParticipant {
             heir = false;
         } else {
             long lower = e.lowestLiveCandidateBelow(pid, leader, grace);
-            heir = lower == SharedLeaderElection.NO_LEADER;
+            if (rejoinedAt != 0 && System.nanoTime() - rejoinedAt >= deferLimit().toNanos()) {
+                rejoinedAt = 0;
+            }
+            // Just after a re-join the new file's candidate table is still empty: if a lower
+            // live candidate was seen on the old file, it is the heir until the limit passes.
+            heir = lower == SharedLeaderElection.NO_LEADER && rejoinedAt == 0;
             if (seatVacant(e, word, grace)) {
                 long now = System.nanoTime();
                 if (vacantSince == 0) {
@@ -185,16 +191,20 @@ public final class ElectionParticipant {
         }
         if (leads) {
             vacantSince = 0;
+            rejoinedAt = 0;
             heir = false;
             leads = e.beatAsLeader(pid);
         }
         long myTerm = e.termIfLeader(pid);
         leads = myTerm >= 0;
         word = e.leaderWord();
-        return outcome(
-                leads,
-                leads ? pid : LeaderElectionDescriptor.leaderPid(word),
-                leads ? myTerm : LeaderElectionDescriptor.term(word));
+        TickOutcome outcome =
+                outcome(
+                        leads,
+                        leads ? pid : LeaderElectionDescriptor.leaderPid(word),
+                        leads ? myTerm : LeaderElectionDescriptor.term(word));
+        logPendingWarning(); // after the round: the claim never waits for logging
+        return outcome;
     }
 
     /**
@@ -297,6 +307,19 @@ public final class ElectionParticipant {
                 }
             }
             carriedTerm = Math.max(carriedTerm, carried);
+            lowerOnOldFile = false;
+            if (!problem.contains("truncated")) {
+                try {
+                    lowerOnOldFile =
+                            old.lowestLiveCandidateBelow(
+                                            pid,
+                                            SharedLeaderElection.NO_LEADER,
+                                            settings.graceEpochs())
+                                    != SharedLeaderElection.NO_LEADER;
+                } catch (RuntimeException | InternalError unreadable) {
+                    // then nobody waits for anybody
+                }
+            }
             old.retire(null);
             origin.retire(null);
             if (wasLeader) {
@@ -304,20 +327,7 @@ public final class ElectionParticipant {
                 wasLeader = false;
                 lastTerm = -1;
             }
-            logger.log(
-                    System.Logger.Level.WARNING,
-                    "cxc: the leader-election file "
-                            + path
-                            + " "
-                            + problem
-                            + "; pid "
-                            + pid
-                            + (pendingLoss >= 0
-                                    ? " stopped leading term " + pendingLoss + " at once"
-                                    : " does not lead")
-                            + " and re-joins the election on the file now at the path, with"
-                            + " terms above "
-                            + carriedTerm);
+            lostProblem = problem;
             mustRejoin = true;
         }
         SharedLeaderElection next = opener.open(path, requested); // may throw: retried next tick
@@ -329,12 +339,42 @@ public final class ElectionParticipant {
         directoryKey = keyOf(directory(path));
         candidateSeat = -1;
         vacantSince = 0;
+        rejoinedAt = lowerOnOldFile ? System.nanoTime() : 0;
+        vacantSince = rejoinedAt;
         heir = false;
         mustRejoin = false;
         adopt(next);
+        // Logged after the re-join: the first log call of a process is slow (logging starts up),
+        // and neither the loss nor the re-join should wait for it.
+        pendingWarning =
+                "cxc: the leader-election file "
+                        + path
+                        + " "
+                        + lostProblem
+                        + "; pid "
+                        + pid
+                        + (pendingLoss >= 0
+                                ? " stopped leading term " + pendingLoss + " at once"
+                                : " does not lead")
+                        + " and re-joins the election on the file now at the path, with"
+                        + " terms above "
+                        + carriedTerm;
+    }
+
+    private String lostProblem = "";
+    private @Nullable String pendingWarning;
+
+    private void logPendingWarning() {
+        String warning = pendingWarning;
+        if (warning != null) {
+            pendingWarning = null;
+            logger.log(System.Logger.Level.WARNING, warning);
+        }
     }
 
     private long carriedTerm;
+    private boolean lowerOnOldFile;
+    private long rejoinedAt;
 
     private @Nullable String fileProblem() {
         BasicFileAttributes attributes;
