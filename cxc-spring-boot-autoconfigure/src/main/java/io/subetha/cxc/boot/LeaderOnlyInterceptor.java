@@ -60,13 +60,17 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         }
         long term = e == null ? -1 : e.termIfLeader(pid);
         if (term >= 0) {
-            long[] slot = LeaderContext.slot();
-            long outer = slot[0]; // a @LeaderOnly method may call another
-            slot[0] = term;
+            LeaderContext.Binding slot = LeaderContext.slot();
+            long outer = slot.term; // a @LeaderOnly method may call another
+            SharedLeaderElection outerElection = slot.election;
+            slot.term = term;
+            slot.election = e;
+            slot.pid = pid;
             try {
                 return invocation.proceed();
             } finally {
-                slot[0] = outer;
+                slot.term = outer;
+                slot.election = outerElection;
             }
         }
         Method method = invocation.getMethod();

@@ -21,6 +21,15 @@ import java.lang.annotation.Target;
  * }
  * }</pre>
  *
+ * <p><b>What it promises, and what it does not.</b> Leadership is checked once, on entry: a call
+ * that started runs to its end even if this process loses leadership meanwhile (a long GC pause, a
+ * replaced election file, a lower PID preempting it). Nothing interrupts it. A long job should ask
+ * {@link io.subetha.cxc.boot.LeaderContext#stillLeads()} between steps, and every write it makes
+ * downstream should carry the fencing token, {@link
+ * io.subetha.cxc.boot.LeaderContext#requireCurrentTerm()}, so that the store refuses it once a
+ * newer leader has written: the token, not this annotation, is what keeps a deposed leader's late
+ * write out.
+ *
  * <p>While the method runs, {@link io.subetha.cxc.boot.LeaderContext#currentTerm()} gives the term
  * it was let through under. The method must be called through its Spring proxy (not from its own
  * class) and may not return a primitive type other than {@code void}: a skipped call has no value

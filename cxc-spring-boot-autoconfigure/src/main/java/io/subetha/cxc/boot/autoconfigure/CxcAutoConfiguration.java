@@ -57,7 +57,25 @@ public class CxcAutoConfiguration {
             String name = properties.getLeader().getName();
             CxcFileOptions options = CxcDirectory.fileOptions(properties);
             Path file = CxcDirectory.file(properties, environment, name + ".cxc");
-            return registry.register(SharedLeaderElection.openOrCreate(file, options));
+            return registry.register(
+                    SharedLeaderElection.openOrCreate(file, settingsOf(properties), options));
+        }
+
+        static SharedLeaderElection.Settings settingsOf(CxcProperties properties) {
+            CxcProperties.Leader leader = properties.getLeader();
+            try {
+                return new SharedLeaderElection.Settings(
+                        leader.getTickInterval(), leader.getGraceEpochs());
+            } catch (io.subetha.cxc.CxcSettingsException e) {
+                boolean tick = e.setting().equals("tickInterval");
+                throw new InvalidCxcPropertyException(
+                        tick ? "cxc.leader.tick-interval" : "cxc.leader.grace-epochs",
+                        tick ? leader.getTickInterval() : leader.getGraceEpochs(),
+                        e.getMessage(),
+                        tick
+                                ? "Set cxc.leader.tick-interval to e.g. 50ms (the default)."
+                                : "Set cxc.leader.grace-epochs to e.g. 3 (the default).");
+            }
         }
 
         @Bean
@@ -69,12 +87,24 @@ public class CxcAutoConfiguration {
                 ObjectProvider<TickTask> tasks) {
             CxcProperties.Leader leader = properties.getLeader();
             requireValidTicking(leader);
+            CxcFileOptions options = CxcDirectory.fileOptions(properties);
+            boolean strict = properties.isStrictPermissions();
             ElectionParticipant participant =
                     new ElectionParticipant(
                             election,
                             Pids.current(),
                             leader.getGraceEpochs(),
-                            leader.getTickInterval());
+                            leader.getTickInterval(),
+                            leader.getPreemption(),
+                            // A re-join after the file was replaced gets every directory check.
+                            (path, settings) -> {
+                                Path parent = path.getParent();
+                                if (parent != null) {
+                                    CxcDirectory.prepare(parent, strict);
+                                }
+                                CxcDirectory.checkFile(path, strict);
+                                return SharedLeaderElection.openOrCreate(path, settings, options);
+                            });
             return new LeaderTicker(
                     participant,
                     publisher,
@@ -115,12 +145,19 @@ public class CxcAutoConfiguration {
             @Bean
             @ConditionalOnMissingBean
             ParticipantRegistration cxcParticipantRegistration(
-                    HeartbeatTable table, CxcProperties properties) {
+                    HeartbeatTable table,
+                    CxcProperties properties,
+                    ObjectProvider<SharedLeaderElection> election) {
+                // The participants beat at the election file's stored pace, not each one's own:
+                // a slow participant would otherwise look stale to a fast one.
+                SharedLeaderElection shared = election.getIfAvailable();
                 return new ParticipantRegistration(
                         table,
                         Pids.current(),
                         properties.getHeartbeat().getGraceEpochs(),
-                        properties.getLeader().getTickInterval());
+                        shared != null
+                                ? shared.settings().tickInterval()
+                                : properties.getLeader().getTickInterval());
             }
 
             @Bean

@@ -112,19 +112,31 @@ public class CxcProperties {
         /**
          * Epochs the leader's heartbeat may lag the global epoch before any participant may take
          * over: the failover time of a leader that hangs alive (a dead one is replaced within a
-         * tick).
+         * tick). Written into the election file when it is created; every participant then runs at
+         * the file's value (a different one here is logged as a warning).
          */
         private long graceEpochs = 3;
 
         /**
          * How often this process ticks the election: advances the epoch if due, beats as leader,
          * claims, and checks whether the leader's process is alive. Crash failover takes about one
-         * tick.
+         * tick. Written into the election file when it is created; every participant then runs at
+         * the file's value (a different one here is logged as a warning): participants ticking at
+         * different paces would depose each other.
          */
         private Duration tickInterval = Duration.ofMillis(50);
 
         /** Whether to step down on graceful shutdown, so a successor takes over within a tick. */
         private boolean stepDownOnShutdown = true;
+
+        /**
+         * Whether a healthy leader gives way to a lower PID: lowest-pid (the default: the lowest
+         * live PID always leads, so a lower PID that starts late, or a thawed ex-leader, takes the
+         * seat back at once, one more handover) or none (stable leadership: a leader keeps its seat
+         * until it dies, steps down or stops beating).
+         */
+        private io.subetha.cxc.ownership.Preemption preemption =
+                io.subetha.cxc.ownership.Preemption.LOWEST_PID;
 
         public boolean isEnabled() {
             return enabled;
@@ -164,6 +176,14 @@ public class CxcProperties {
 
         public void setStepDownOnShutdown(boolean stepDownOnShutdown) {
             this.stepDownOnShutdown = stepDownOnShutdown;
+        }
+
+        public io.subetha.cxc.ownership.Preemption getPreemption() {
+            return preemption;
+        }
+
+        public void setPreemption(io.subetha.cxc.ownership.Preemption preemption) {
+            this.preemption = preemption;
         }
     }
 

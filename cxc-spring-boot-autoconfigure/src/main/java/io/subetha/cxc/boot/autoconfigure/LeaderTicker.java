@@ -7,6 +7,9 @@ import io.subetha.cxc.ownership.ElectionParticipant.TickOutcome;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.logging.Log;
@@ -20,6 +23,17 @@ import org.springframework.context.SmartLifecycle;
  * advances the epoch if due, claims or keeps leadership, takes over from a dead leader, beats as
  * leader, publishes {@link LeadershipGainedEvent}/{@link LeadershipLostEvent} on the edges, then
  * runs the {@link TickTask}s.
+ *
+ * <p><b>Events off the ticker thread.</b> Leadership events are handed, in order, to one daemon
+ * thread of their own ({@code cxc-leadership-events}) and published there; the ticker never waits
+ * for a listener. A listener that loads state for seconds on a gain therefore cannot stop this
+ * process's heartbeat and get it deposed; a listener sees the events in the order they happened,
+ * possibly a little after the fact (check {@code CxcLeadership} or {@code
+ * LeaderContext.stillLeads()} before acting on an old one).
+ *
+ * <p>Between ticks, the heir (the lowest live candidate, not leading) watches the leader's seat
+ * five times per tick ({@link ElectionParticipant#poll()}), so a failover takes one handover and
+ * stays quick.
  *
  * <p>Never the application's {@code TaskScheduler}: a busy or misconfigured application pool must
  * not stall the heartbeat, and a scheduler bean of ours would capture the application's
@@ -44,6 +58,7 @@ public final class LeaderTicker implements SmartLifecycle {
     private final Object tickLock = new Object();
 
     private volatile @Nullable Thread thread;
+    private volatile @Nullable ExecutorService events;
     private volatile boolean running;
     private volatile long ticks;
     private volatile long failedTicks;
@@ -70,6 +85,13 @@ public final class LeaderTicker implements SmartLifecycle {
             return;
         }
         running = true;
+        events =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "cxc-leadership-events");
+                            t.setDaemon(true);
+                            return t;
+                        });
         tick();
         Thread ticker = new Thread(this::run, "cxc-leader-ticker");
         ticker.setDaemon(true);
@@ -79,16 +101,54 @@ public final class LeaderTicker implements SmartLifecycle {
 
     private void run() {
         long next = System.nanoTime() + intervalNanos;
+        long pollNanos = participant.pollInterval().toNanos();
+        long nextPoll = System.nanoTime() + pollNanos;
         while (running) {
-            long wait = next - System.nanoTime();
+            long now = System.nanoTime();
+            long wait = next - now;
             if (wait > 0) {
+                if (participant.isHeir()) {
+                    if (nextPoll - now <= 0) {
+                        poll();
+                        nextPoll = now + pollNanos;
+                        continue;
+                    }
+                    wait = Math.min(wait, nextPoll - now);
+                }
                 LockSupport.parkNanos(this, wait);
                 continue; // woken early (stop, or spuriously): check again
             }
             tick();
+            nextPoll = System.nanoTime() + pollNanos;
             // Fixed rate, but after a stall (a long GC pause, SIGSTOP) resume the pace rather than
             // firing the missed ticks back to back.
             next = Math.max(next + intervalNanos, System.nanoTime());
+        }
+    }
+
+    /** Between ticks, on the heir: claims a vacant seat at once. Never throws. */
+    private void poll() {
+        TickOutcome outcome = null;
+        synchronized (tickLock) {
+            try {
+                if (holdOffTicks == 0) {
+                    outcome = participant.poll();
+                }
+            } catch (RuntimeException | Error e) {
+                failed("the heir's poll", e);
+            }
+        }
+        if (outcome != null) {
+            publishEdges(outcome);
+        }
+    }
+
+    private void publishEdges(TickOutcome outcome) {
+        if (outcome.lost()) {
+            publish(new LeadershipLostEvent(this, participant.pid(), outcome.lostTerm()));
+        }
+        if (outcome.gained()) {
+            publish(new LeadershipGainedEvent(this, participant.pid(), outcome.term()));
         }
     }
 
@@ -110,12 +170,7 @@ public final class LeaderTicker implements SmartLifecycle {
             }
         }
         if (outcome != null) {
-            if (outcome.lost()) {
-                publish(new LeadershipLostEvent(this, participant.pid(), outcome.lostTerm()));
-            }
-            if (outcome.gained()) {
-                publish(new LeadershipGainedEvent(this, participant.pid(), outcome.term()));
-            }
+            publishEdges(outcome);
         }
         for (TickTask task : tasks) {
             try {
@@ -138,12 +193,26 @@ public final class LeaderTicker implements SmartLifecycle {
         }
     }
 
+    /** Hands {@code event} to the events thread: the caller never waits for a listener. */
     private void publish(Object event) {
+        ExecutorService executor = events;
+        Runnable delivery =
+                () -> {
+                    try {
+                        publisher.publishEvent(event);
+                    } catch (RuntimeException e) {
+                        logger.warn("cxc ticker: a listener of " + event + " failed", e);
+                    }
+                };
         try {
-            publisher.publishEvent(event);
-        } catch (RuntimeException e) {
-            logger.warn("cxc ticker: a listener of " + event + " failed", e);
+            if (executor != null) {
+                executor.execute(delivery);
+                return;
+            }
+        } catch (RejectedExecutionException stopped) {
+            // after stop(): deliver on the caller's thread, nothing else runs any more
         }
+        delivery.run();
     }
 
     /**
@@ -183,6 +252,20 @@ public final class LeaderTicker implements SmartLifecycle {
         }
         if (stepDownOnShutdown) {
             stepDown();
+        }
+        ExecutorService executor = events;
+        if (executor != null) {
+            // Deliver what is queued (the step-down's loss among it), but never hang shutdown.
+            executor.shutdown();
+            try {
+                if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                    logger.warn("cxc ticker: leadership listeners still running after 5 s");
+                    executor.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            events = null;
         }
     }
 
