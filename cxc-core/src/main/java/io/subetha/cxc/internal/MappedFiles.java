@@ -322,6 +322,22 @@ public final class MappedFiles {
         try (FileChannel channel = FileChannel.open(path, modes)) {
             FileHeader header = awaitValidHeader(path, channel, expected, options);
             long fileLength = HEADER_LENGTH + header.bodyLength();
+            Interleaving.at(Interleaving.Point.OPEN_VALIDATED);
+            // A read-write map() grows a file that is shorter than the region: check again right
+            // before it, so a file that shrank since validation is refused, never grown back.
+            // (A shrink inside the few microseconds between this check and the map cannot be told
+            // apart afterwards; the header re-read below still catches one that reached it.)
+            long sizeNow = channel.size();
+            if (sizeNow != fileLength) {
+                throw format(
+                        path,
+                        expected,
+                        "the file changed size while it was being opened (validated at "
+                                + fileLength
+                                + " bytes, now "
+                                + sizeNow
+                                + "): something truncates or rewrites it");
+            }
             MappedByteBuffer mapping =
                     channel.map(
                             options.readOnly()

@@ -3,14 +3,17 @@ package io.subetha.cxc.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.subetha.cxc.CxcException;
 import io.subetha.cxc.CxcFileAccessException;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.primitive.PrimitiveKinds;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -36,6 +39,34 @@ class MappedFilesTest {
             election.tryClaimLeadership(42, 3);
         }
         return Files.readAllBytes(scratch);
+    }
+
+    @Test
+    void aFileThatShrinksBetweenValidationAndMappingIsRefusedNeverGrownBack() throws Exception {
+        byte[] bytes = validBytes();
+        Files.write(file(), bytes);
+        long shrunk = HeaderDescriptor.HEADER_LENGTH; // the body is cut off
+        try (Interleaving.Installed truncator =
+                Interleaving.install(
+                        point -> {
+                            if (point == Interleaving.Point.OPEN_VALIDATED) {
+                                truncate(file(), shrunk);
+                            }
+                        })) {
+            assertThatThrownBy(() -> SharedLeaderElection.open(file()))
+                    .isInstanceOf(CxcException.class)
+                    .hasMessageContaining("changed size while it was being opened")
+                    .hasMessageContaining("validated at " + bytes.length + " bytes, now " + shrunk);
+        }
+        assertThat(Files.size(file())).isEqualTo(shrunk);
+    }
+
+    private static void truncate(Path path, long size) {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            channel.truncate(size);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
