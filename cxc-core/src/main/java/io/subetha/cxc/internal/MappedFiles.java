@@ -469,13 +469,19 @@ public final class MappedFiles {
             throw format(
                     path,
                     expected,
-                    "the header declares a "
-                            + bodyLength
-                            + "-byte body, so the file should be "
-                            + (HEADER_LENGTH + bodyLength)
-                            + " bytes, but it is "
-                            + fileSize
-                            + " bytes (truncated or corrupt)");
+                    bodyLength <= 0
+                            ? "the header declares a "
+                                    + bodyLength
+                                    + "-byte body, which no file can have, and the file is "
+                                    + fileSize
+                                    + " bytes (corrupt)"
+                            : "the header declares a "
+                                    + bodyLength
+                                    + "-byte body, so the file should be "
+                                    + requiredLength(bodyLength)
+                                    + " bytes, but it is "
+                                    + fileSize
+                                    + " bytes (truncated or corrupt)");
         }
         long layoutLength;
         try {
@@ -546,6 +552,15 @@ public final class MappedFiles {
     }
 
     // --------------------------------------------------------------------------------- helpers
+
+    /**
+     * {@code HEADER_LENGTH + bodyLength} for a positive {@code bodyLength}, without overflowing.
+     */
+    private static String requiredLength(long bodyLength) {
+        return java.math.BigInteger.valueOf(bodyLength)
+                .add(java.math.BigInteger.valueOf(HEADER_LENGTH))
+                .toString();
+    }
 
     private static CxcFormatException format(Path path, FileSpec expected, String problem) {
         return new CxcFormatException(

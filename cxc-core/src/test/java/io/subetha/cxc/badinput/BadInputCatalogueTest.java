@@ -151,6 +151,17 @@ class BadInputCatalogueTest {
                         CxcFormatException.class,
                         "declares a -64-byte body"),
                 new BadInput(
+                        "negative body length beyond the header's",
+                        (t, v, p) -> Files.write(t, headerLong(v, BODY_LENGTH_OFFSET, -128)),
+                        CxcFormatException.class,
+                        "declares a -128-byte body, which no file can have"),
+                new BadInput(
+                        "body length that overflows the file size",
+                        (t, v, p) ->
+                                Files.write(t, headerLong(v, BODY_LENGTH_OFFSET, Long.MAX_VALUE)),
+                        CxcFormatException.class,
+                        "so the file should be 9223372036854775871 bytes"),
+                new BadInput(
                         "capacity that lies",
                         (t, v, p) -> Files.write(t, header(v, CAPACITY_OFFSET, 1000)),
                         CxcFormatException.class,
@@ -275,6 +286,9 @@ class BadInputCatalogueTest {
                 .isInstanceOf(bad.expected())
                 .hasMessageContaining(target.toString())
                 .hasMessageContaining(bad.problem());
+        assertThat(thrown.getMessage())
+                .as("no size in a message is negative")
+                .doesNotContainPattern("be -[0-9]");
         if (bad.expected() == CxcFormatException.class) {
             assertThat(thrown).hasMessageContaining("left untouched");
         }
