@@ -535,6 +535,17 @@ public final class MappedFiles {
                             + " (a different payload type?)");
         }
         long ours = PidNamespace.current();
+        if (header.pidNamespace() == PidNamespace.UNKNOWN && ours != PidNamespace.UNKNOWN) {
+            throw new CxcPidNamespaceException(
+                    path
+                            + " records no PID namespace (0), but this process runs in PID"
+                            + " namespace "
+                            + ours
+                            + ": its creator could not tell its namespace, so its PIDs cannot be"
+                            + " compared with ours and sharing it could allow two leaders. If no"
+                            + " process uses it, delete it and let a process of this namespace"
+                            + " recreate it");
+        }
         if (header.pidNamespace() != PidNamespace.UNKNOWN
                 && ours != PidNamespace.UNKNOWN
                 && header.pidNamespace() != ours) {

@@ -210,6 +210,19 @@ class BadInputCatalogueTest {
                         CxcPidNamespaceException.class,
                         "was created in PID namespace " + (PidNamespace.current() + 1)),
                 new BadInput(
+                        "no PID namespace recorded (0)",
+                        (t, v, p) -> {
+                            org.junit.jupiter.api.Assumptions.assumeTrue(
+                                    PidNamespace.current() != PidNamespace.UNKNOWN,
+                                    "this process cannot read its own PID namespace, so a file"
+                                            + " without one is comparable with it");
+                            Files.write(
+                                    t, headerLong(v, PID_NAMESPACE_OFFSET, PidNamespace.UNKNOWN));
+                        },
+                        CxcPidNamespaceException.class,
+                        "records no PID namespace (0), but this process runs in PID namespace "
+                                + PidNamespace.current()),
+                new BadInput(
                         "being created by another process (marker never set)",
                         (t, v, p) -> {
                             ByteBuffer b = FileBytes.edit(v);
