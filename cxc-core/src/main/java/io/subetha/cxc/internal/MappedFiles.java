@@ -215,10 +215,16 @@ public final class MappedFiles {
             initialiser.accept(file.body());
             // Published last: whoever acquires the marker sees the header and the initial body.
             new AtomicBuffer(mapping).setIntRelease(INITIALISED_OFFSET, INITIALISED);
+            Interleaving.at(Interleaving.Point.NEW_FILE_WRITTEN);
             try {
                 Files.createLink(target, temporary);
             } catch (FileAlreadyExistsException lostRace) {
                 return null;
+            } catch (FileSystemException refused) {
+                if (refusesHardLinks(refused)) {
+                    throw noHardLinks(path, refused);
+                }
+                throw refused;
             }
             return new MappedFile(
                     target,
@@ -600,6 +606,33 @@ public final class MappedFiles {
 
     private static Object keyOrPath(Object fileKey, Path path) {
         return fileKey != null ? fileKey : path.toAbsolutePath().normalize();
+    }
+
+    /**
+     * Whether link(2) failed the way Linux reports a file system without hard links (vfat, many
+     * FUSE and network mounts): EPERM or EOPNOTSUPP, an ordinary I/O error in Java, not an {@link
+     * UnsupportedOperationException}. (EACCES, a permission problem, is an {@link
+     * AccessDeniedException} and is reported as such.)
+     */
+    private static boolean refusesHardLinks(FileSystemException e) {
+        String reason = e.getReason();
+        return !(e instanceof AccessDeniedException)
+                && reason != null
+                && (reason.equals("Operation not permitted")
+                        || reason.equals("Operation not supported"));
+    }
+
+    private static CxcFileAccessException noHardLinks(Path path, FileSystemException e) {
+        return new CxcFileAccessException(
+                "cannot create "
+                        + path
+                        + ": its file system refused a hard link ("
+                        + e.getReason()
+                        + "); cxc publishes a new file with a hard link so that no process ever"
+                        + " sees it half-written, and this file system (vfat, a FUSE or network"
+                        + " mount?) does not seem to support them. Use a local file system such as"
+                        + " /dev/shm or /tmp",
+                e);
     }
 
     private static CxcFileAccessException accessFailure(String action, Path path, IOException e) {
