@@ -22,7 +22,14 @@ public final class Interleaving {
         /** A new owner published its heartbeat: before it publishes its identity (start time). */
         HEARTBEAT_PUBLISHED,
         /** A watchdog assigner claimed a free entry: before it writes the work id. */
-        ENTRY_CLAIMED
+        ENTRY_CLAIMED,
+        /** An opener validated a file's header and size: before it maps the file. */
+        OPEN_VALIDATED,
+        /**
+         * A creator wrote and initialised a new file under its temporary name: before it links it
+         * to the real name.
+         */
+        NEW_FILE_WRITTEN
     }
 
     private static volatile @Nullable Consumer<Point> observer;

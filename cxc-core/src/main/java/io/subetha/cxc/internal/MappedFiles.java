@@ -215,10 +215,16 @@ public final class MappedFiles {
             initialiser.accept(file.body());
             // Published last: whoever acquires the marker sees the header and the initial body.
             new AtomicBuffer(mapping).setIntRelease(INITIALISED_OFFSET, INITIALISED);
+            Interleaving.at(Interleaving.Point.NEW_FILE_WRITTEN);
             try {
                 Files.createLink(target, temporary);
             } catch (FileAlreadyExistsException lostRace) {
                 return null;
+            } catch (FileSystemException refused) {
+                if (refusesHardLinks(refused)) {
+                    throw noHardLinks(path, refused);
+                }
+                throw refused;
             }
             return new MappedFile(
                     target,
@@ -322,6 +328,22 @@ public final class MappedFiles {
         try (FileChannel channel = FileChannel.open(path, modes)) {
             FileHeader header = awaitValidHeader(path, channel, expected, options);
             long fileLength = HEADER_LENGTH + header.bodyLength();
+            Interleaving.at(Interleaving.Point.OPEN_VALIDATED);
+            // A read-write map() grows a file that is shorter than the region: check again right
+            // before it, so a file that shrank since validation is refused, never grown back.
+            // (A shrink inside the few microseconds between this check and the map cannot be told
+            // apart afterwards; the header re-read below still catches one that reached it.)
+            long sizeNow = channel.size();
+            if (sizeNow != fileLength) {
+                throw format(
+                        path,
+                        expected,
+                        "the file changed size while it was being opened (validated at "
+                                + fileLength
+                                + " bytes, now "
+                                + sizeNow
+                                + "): something truncates or rewrites it");
+            }
             MappedByteBuffer mapping =
                     channel.map(
                             options.readOnly()
@@ -453,13 +475,19 @@ public final class MappedFiles {
             throw format(
                     path,
                     expected,
-                    "the header declares a "
-                            + bodyLength
-                            + "-byte body, so the file should be "
-                            + (HEADER_LENGTH + bodyLength)
-                            + " bytes, but it is "
-                            + fileSize
-                            + " bytes (truncated or corrupt)");
+                    bodyLength <= 0
+                            ? "the header declares a "
+                                    + bodyLength
+                                    + "-byte body, which no file can have, and the file is "
+                                    + fileSize
+                                    + " bytes (corrupt)"
+                            : "the header declares a "
+                                    + bodyLength
+                                    + "-byte body, so the file should be "
+                                    + requiredLength(bodyLength)
+                                    + " bytes, but it is "
+                                    + fileSize
+                                    + " bytes (truncated or corrupt)");
         }
         long layoutLength;
         try {
@@ -513,6 +541,17 @@ public final class MappedFiles {
                             + " (a different payload type?)");
         }
         long ours = PidNamespace.current();
+        if (header.pidNamespace() == PidNamespace.UNKNOWN && ours != PidNamespace.UNKNOWN) {
+            throw new CxcPidNamespaceException(
+                    path
+                            + " records no PID namespace (0), but this process runs in PID"
+                            + " namespace "
+                            + ours
+                            + ": its creator could not tell its namespace, so its PIDs cannot be"
+                            + " compared with ours and sharing it could allow two leaders. If no"
+                            + " process uses it, delete it and let a process of this namespace"
+                            + " recreate it");
+        }
         if (header.pidNamespace() != PidNamespace.UNKNOWN
                 && ours != PidNamespace.UNKNOWN
                 && header.pidNamespace() != ours) {
@@ -530,6 +569,15 @@ public final class MappedFiles {
     }
 
     // --------------------------------------------------------------------------------- helpers
+
+    /**
+     * {@code HEADER_LENGTH + bodyLength} for a positive {@code bodyLength}, without overflowing.
+     */
+    private static String requiredLength(long bodyLength) {
+        return java.math.BigInteger.valueOf(bodyLength)
+                .add(java.math.BigInteger.valueOf(HEADER_LENGTH))
+                .toString();
+    }
 
     private static CxcFormatException format(Path path, FileSpec expected, String problem) {
         return new CxcFormatException(
@@ -558,6 +606,33 @@ public final class MappedFiles {
 
     private static Object keyOrPath(Object fileKey, Path path) {
         return fileKey != null ? fileKey : path.toAbsolutePath().normalize();
+    }
+
+    /**
+     * Whether link(2) failed the way Linux reports a file system without hard links (vfat, many
+     * FUSE and network mounts): EPERM or EOPNOTSUPP, an ordinary I/O error in Java, not an {@link
+     * UnsupportedOperationException}. (EACCES, a permission problem, is an {@link
+     * AccessDeniedException} and is reported as such.)
+     */
+    private static boolean refusesHardLinks(FileSystemException e) {
+        String reason = e.getReason();
+        return !(e instanceof AccessDeniedException)
+                && reason != null
+                && (reason.equals("Operation not permitted")
+                        || reason.equals("Operation not supported"));
+    }
+
+    private static CxcFileAccessException noHardLinks(Path path, FileSystemException e) {
+        return new CxcFileAccessException(
+                "cannot create "
+                        + path
+                        + ": its file system refused a hard link ("
+                        + e.getReason()
+                        + "); cxc publishes a new file with a hard link so that no process ever"
+                        + " sees it half-written, and this file system (vfat, a FUSE or network"
+                        + " mount?) does not seem to support them. Use a local file system such as"
+                        + " /dev/shm or /tmp",
+                e);
     }
 
     private static CxcFileAccessException accessFailure(String action, Path path, IOException e) {

@@ -11,7 +11,10 @@ import java.nio.file.Path;
  */
 public final class PidNamespace {
 
-    /** Stored when the namespace cannot be read (not Linux, /proc not mounted): never compared. */
+    /**
+     * Stored when the namespace cannot be read (not Linux, /proc not mounted). A process that knows
+     * its own namespace refuses a file that records this value; one that does not opens any file.
+     */
     public static final long UNKNOWN = 0;
 
     private static final long CURRENT = read(Path.of("/proc/self/ns/pid"));

@@ -64,7 +64,7 @@ public final class ElectionParticipant {
         election.tickEpochIfDue(tickInterval);
         boolean leads = election.tryClaimLeadership(pid, graceEpochs);
         if (!leads) {
-            leads = election.claimIfLeaderDead(pid);
+            leads = election.claimIfLeaderDead(pid, graceEpochs);
         }
         if (leads) {
             leads = election.beatAsLeader(pid);

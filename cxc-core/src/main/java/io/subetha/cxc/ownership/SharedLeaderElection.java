@@ -230,12 +230,27 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * @return true if {@code myPid} leads after the call
      */
     public boolean claimIfLeaderDead(long myPid) {
+        return claimIfLeaderDead(myPid, DEFAULT_GRACE_EPOCHS);
+    }
+
+    /**
+     * {@link #claimIfLeaderDead(long)} with the caller's grace: when there is no leader (or the
+     * seat holds the caller's PID) it claims as {@link #tryClaimLeadership(long, long)} would with
+     * {@code graceEpochs}, so a rival that claims meanwhile is judged stale or not by the caller's
+     * own rule.
+     *
+     * @return true if {@code myPid} leads after the call
+     */
+    public boolean claimIfLeaderDead(long myPid, long graceEpochs) {
         Pids.requireValid(myPid);
+        if (graceEpochs < 0) {
+            throw invalid(myPid, graceEpochs);
+        }
         counters.increment(OP_LIVENESS_CHECK);
         long word = body.getLongVolatile(LEADER_WORD_OFFSET);
         long leader = leaderPid(word);
         if (leader == myPid || leader == NO_LEADER) {
-            return claimSlow(myPid, DEFAULT_GRACE_EPOCHS);
+            return claimSlow(myPid, graceEpochs);
         }
         if (statusOf(word) != ProcessStatus.DEAD) {
             return false;

@@ -16,6 +16,14 @@ import java.time.Instant;
  * ticks since boot), the same value for every observer on the host; elsewhere it falls back to
  * {@link ProcessHandle.Info#startInstant()} in milliseconds. A zombie (state {@code Z} or {@code
  * X}) has stopped running but still looks present to {@link ProcessHandle}: it counts as dead.
+ *
+ * <p><b>A {@code /proc} of another PID namespace.</b> A process started with {@code unshare -p -f}
+ * but without {@code --mount-proc} (or in a container that shares the host's {@code /proc}) sees a
+ * {@code /proc} whose PIDs are not its own: every PID it knows would look missing or belong to
+ * someone else, and every leader would be judged dead. So at startup the probe compares {@code
+ * readlink /proc/self} with this process's PID; on a mismatch it answers {@link
+ * ProcessStatus#UNKNOWN} for every PID (never {@link ProcessStatus#DEAD}: heartbeats alone then
+ * decide) and records no start times. {@link #procMatchesPidNamespace()} tells which case holds.
  */
 public final class ProcessProbe {
 
@@ -25,6 +33,10 @@ public final class ProcessProbe {
     private static final Path PROC = Path.of("/proc");
     private static final boolean HAS_PROC = Files.isReadable(PROC.resolve("self/stat"));
 
+    /** Whether {@code /proc} shows this process under its own PID: false for a foreign /proc. */
+    private static final boolean PROC_IS_OURS =
+            !HAS_PROC || procSelfIs(ProcessHandle.current().pid());
+
     private ProcessProbe() {}
 
     /**
@@ -32,6 +44,9 @@ public final class ProcessProbe {
      * #UNKNOWN_START_TIME}.
      */
     public static long startTime(long pid) {
+        if (!PROC_IS_OURS) {
+            return UNKNOWN_START_TIME;
+        }
         if (HAS_PROC) {
             Stat stat = readStat(pid);
             return stat == null ? UNKNOWN_START_TIME : stat.startTime;
@@ -49,6 +64,9 @@ public final class ProcessProbe {
     public static ProcessStatus status(long pid, long expectedStartTime) {
         if (pid <= 0 || pid > Pids.MAX_PID) {
             return ProcessStatus.DEAD;
+        }
+        if (!PROC_IS_OURS) {
+            return ProcessStatus.UNKNOWN;
         }
         if (HAS_PROC) {
             Stat stat;
@@ -84,6 +102,25 @@ public final class ProcessProbe {
             }
         }
         return ProcessStatus.ALIVE;
+    }
+
+    /**
+     * Whether {@code /proc} belongs to this process's PID namespace ({@code /proc/self} names this
+     * process's PID), or there is no {@code /proc}. When false, every status is {@link
+     * ProcessStatus#UNKNOWN}.
+     */
+    public static boolean procMatchesPidNamespace() {
+        return PROC_IS_OURS;
+    }
+
+    static boolean procSelfIs(long pid) {
+        try {
+            return Files.readSymbolicLink(PROC.resolve("self"))
+                    .toString()
+                    .equals(Long.toString(pid));
+        } catch (IOException | UnsupportedOperationException e) {
+            return false; // no way to tell that /proc is ours: trust nothing it says
+        }
     }
 
     /**

@@ -151,6 +151,17 @@ class BadInputCatalogueTest {
                         CxcFormatException.class,
                         "declares a -64-byte body"),
                 new BadInput(
+                        "negative body length beyond the header's",
+                        (t, v, p) -> Files.write(t, headerLong(v, BODY_LENGTH_OFFSET, -128)),
+                        CxcFormatException.class,
+                        "declares a -128-byte body, which no file can have"),
+                new BadInput(
+                        "body length that overflows the file size",
+                        (t, v, p) ->
+                                Files.write(t, headerLong(v, BODY_LENGTH_OFFSET, Long.MAX_VALUE)),
+                        CxcFormatException.class,
+                        "so the file should be 9223372036854775871 bytes"),
+                new BadInput(
                         "capacity that lies",
                         (t, v, p) -> Files.write(t, header(v, CAPACITY_OFFSET, 1000)),
                         CxcFormatException.class,
@@ -198,6 +209,19 @@ class BadInputCatalogueTest {
                                                 PidNamespace.current() + 1)),
                         CxcPidNamespaceException.class,
                         "was created in PID namespace " + (PidNamespace.current() + 1)),
+                new BadInput(
+                        "no PID namespace recorded (0)",
+                        (t, v, p) -> {
+                            org.junit.jupiter.api.Assumptions.assumeTrue(
+                                    PidNamespace.current() != PidNamespace.UNKNOWN,
+                                    "this process cannot read its own PID namespace, so a file"
+                                            + " without one is comparable with it");
+                            Files.write(
+                                    t, headerLong(v, PID_NAMESPACE_OFFSET, PidNamespace.UNKNOWN));
+                        },
+                        CxcPidNamespaceException.class,
+                        "records no PID namespace (0), but this process runs in PID namespace "
+                                + PidNamespace.current()),
                 new BadInput(
                         "being created by another process (marker never set)",
                         (t, v, p) -> {
@@ -275,6 +299,9 @@ class BadInputCatalogueTest {
                 .isInstanceOf(bad.expected())
                 .hasMessageContaining(target.toString())
                 .hasMessageContaining(bad.problem());
+        assertThat(thrown.getMessage())
+                .as("no size in a message is negative")
+                .doesNotContainPattern("be -[0-9]");
         if (bad.expected() == CxcFormatException.class) {
             assertThat(thrown).hasMessageContaining("left untouched");
         }

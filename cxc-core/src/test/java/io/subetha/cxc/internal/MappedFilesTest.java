@@ -3,16 +3,22 @@ package io.subetha.cxc.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.subetha.cxc.CxcException;
 import io.subetha.cxc.CxcFileAccessException;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.primitive.PrimitiveKinds;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +42,121 @@ class MappedFilesTest {
             election.tryClaimLeadership(42, 3);
         }
         return Files.readAllBytes(scratch);
+    }
+
+    @Test
+    void aFileThatShrinksBetweenValidationAndMappingIsRefusedNeverGrownBack() throws Exception {
+        byte[] bytes = validBytes();
+        Files.write(file(), bytes);
+        long shrunk = HeaderDescriptor.HEADER_LENGTH; // the body is cut off
+        try (Interleaving.Installed truncator =
+                Interleaving.install(
+                        point -> {
+                            if (point == Interleaving.Point.OPEN_VALIDATED) {
+                                truncate(file(), shrunk);
+                            }
+                        })) {
+            assertThatThrownBy(() -> SharedLeaderElection.open(file()))
+                    .isInstanceOf(CxcException.class)
+                    .hasMessageContaining("changed size while it was being opened")
+                    .hasMessageContaining("validated at " + bytes.length + " bytes, now " + shrunk);
+        }
+        assertThat(Files.size(file())).isEqualTo(shrunk);
+    }
+
+    private static void truncate(Path path, long size) {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            channel.truncate(size);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * On a file system without hard links (vfat, many FUSE and network mounts) Linux answers
+     * link(2) with EPERM, an ordinary I/O error. With no such file system at hand, the test makes
+     * link(2) answer EPERM for real: it marks the new file immutable ({@code chattr +i}) just
+     * before the creator links it.
+     */
+    @Test
+    void aFileSystemThatRefusesHardLinksIsNamedInTheError() throws Exception {
+        Files.createDirectories(dir);
+        assumeChattrImmutableWorks();
+        List<Path> marked = new ArrayList<>();
+        try (Interleaving.Installed immutable =
+                Interleaving.install(
+                        point -> {
+                            if (point == Interleaving.Point.NEW_FILE_WRITTEN) {
+                                try (var listing = Files.list(dir)) {
+                                    listing.filter(
+                                                    p ->
+                                                            p.getFileName()
+                                                                    .toString()
+                                                                    .contains(".creating-"))
+                                            .forEach(
+                                                    p -> {
+                                                        chattr("+i", p);
+                                                        marked.add(p);
+                                                    });
+                                } catch (java.io.IOException e) {
+                                    throw new java.io.UncheckedIOException(e);
+                                }
+                            }
+                        })) {
+            assertThatThrownBy(() -> SharedLeaderElection.create(file()))
+                    .isInstanceOf(CxcFileAccessException.class)
+                    .hasMessageContaining(file().toString())
+                    .hasMessageContaining("Operation not permitted")
+                    .hasMessageContaining("hard link");
+        } finally {
+            marked.forEach(p -> chattr("-i", p));
+        }
+        assertThat(marked).hasSize(1);
+        assertThat(file()).doesNotExist();
+    }
+
+    private void assumeChattrImmutableWorks() throws Exception {
+        Path probe = Files.createFile(dir.resolve("chattr-probe"));
+        Process chattr;
+        try {
+            chattr =
+                    new ProcessBuilder("chattr", "+i", probe.toString())
+                            .redirectErrorStream(true)
+                            .start();
+        } catch (java.io.IOException e) {
+            Assumptions.abort("chattr is not installed: " + e);
+            return;
+        }
+        String output = new String(chattr.getInputStream().readAllBytes()).trim();
+        boolean immutable = chattr.waitFor() == 0;
+        if (immutable) {
+            chattr("-i", probe);
+        }
+        Files.delete(probe);
+        Assumptions.assumeTrue(
+                immutable,
+                "cannot mark a file immutable in "
+                        + dir
+                        + " (needs CAP_LINUX_IMMUTABLE and a file system with the flag): "
+                        + output);
+    }
+
+    private static void chattr(String flag, Path path) {
+        try {
+            Process chattr =
+                    new ProcessBuilder("chattr", flag, path.toString())
+                            .redirectErrorStream(true)
+                            .start();
+            String output = new String(chattr.getInputStream().readAllBytes()).trim();
+            if (chattr.waitFor() != 0) {
+                throw new IllegalStateException("chattr " + flag + " " + path + ": " + output);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

@@ -3,9 +3,11 @@ package io.subetha.cxc.ownership;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessStatus;
 import io.subetha.cxc.testing.RawBody;
+import io.subetha.cxc.testing.StepGate;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.OptionalLong;
@@ -179,6 +181,27 @@ class SharedLeaderElectionTest {
         assertThat(election.claimIfLeaderDead(me + 1)).isFalse();
         assertThat(election.currentLeader()).hasValue(me);
         assertThat(election.electionTerm()).isEqualTo(1);
+    }
+
+    @Test
+    void claimIfLeaderDeadWithNoLeaderJudgesARivalByTheCallersGrace() {
+        long grace = 10; // more than DEFAULT_GRACE_EPOCHS (3)
+        long rival = 1;
+        long claimant = Pids.current();
+        // The claimant finds the seat empty and is held just before its CAS...
+        StepGate<Boolean> held =
+                StepGate.holdAt(Point.JUDGED, () -> election.claimIfLeaderDead(claimant, grace));
+        // ...while a lower PID claims and then lags 5 epochs: stale under the default grace,
+        // not under the caller's.
+        assertThat(election.tryClaimLeadership(rival, grace)).isTrue();
+        for (int i = 0; i < 5; i++) {
+            election.tickEpoch();
+        }
+
+        assertThat(held.release()).isFalse();
+        assertThat(election.currentLeader()).hasValue(rival);
+        assertThatThrownBy(() -> election.claimIfLeaderDead(claimant, -1))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -72,6 +72,24 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
+     * Starts {@code mainClass} on this JVM's classpath behind a command prefix, for example {@code
+     * List.of("unshare", "-p", "-f", "--kill-child", "--")}: the prefix is run with the {@code
+     * java} command line as its arguments. {@link #pid()} is then the prefix's process, not the
+     * JVM's; a prefix should end the JVM when it is killed (as {@code --kill-child} does).
+     */
+    public static ChildJvm startPrefixed(
+            String name, List<String> commandPrefix, Class<?> mainClass, String... args) {
+        return start(
+                name,
+                commandPrefix,
+                List.of(),
+                System.getProperty("java.class.path"),
+                mainClass.getName(),
+                List.of(args),
+                null);
+    }
+
+    /**
      * Starts {@code mainClass} with JVM options on a given classpath.
      *
      * @param workingDirectory the child's working directory, or null to inherit
@@ -83,7 +101,18 @@ public final class ChildJvm implements AutoCloseable {
             String mainClass,
             List<String> args,
             Path workingDirectory) {
-        List<String> command = new ArrayList<>();
+        return start(name, List.of(), jvmOptions, classpath, mainClass, args, workingDirectory);
+    }
+
+    private static ChildJvm start(
+            String name,
+            List<String> commandPrefix,
+            List<String> jvmOptions,
+            String classpath,
+            String mainClass,
+            List<String> args,
+            Path workingDirectory) {
+        List<String> command = new ArrayList<>(commandPrefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // Small, quick-starting children: several share two cores with the test JVM.
         command.add("-Xshare:auto");
