@@ -189,6 +189,37 @@ public class CxcProperties {
         public void setStepDownOnShutdown(boolean stepDownOnShutdown) {
             this.stepDownOnShutdown = stepDownOnShutdown;
         }
+
+        /**
+         * On graceful shutdown, how long running @LeaderOnly calls may take to finish before this
+         * process steps down: meanwhile new calls are refused and the ticker still beats, so no
+         * successor starts its run alongside them. Shorter than
+         * spring.lifecycle.timeout-per-shutdown-phase.
+         */
+        private Duration shutdownTimeout = Duration.ofSeconds(10);
+
+        /**
+         * Whether to wrap each @LeaderOnly call that runs in a Micrometer Observation named
+         * cxc.leader.only.run (a timer, and spans where tracing is set up). The cxc.leader.only
+         * counter is kept either way.
+         */
+        private boolean observations = false;
+
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+        }
+
+        public boolean isObservations() {
+            return observations;
+        }
+
+        public void setObservations(boolean observations) {
+            this.observations = observations;
+        }
     }
 
     /**

@@ -118,6 +118,9 @@ final class DeclaredPrimitivesRegistrar
             AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
         Environment env = requireNonNull(environment);
         BeanFactory beans = requireNonNull(beanFactory);
+        if (!env.getProperty("cxc.enabled", Boolean.class, true)) {
+            return; // cxc is off: nothing is declared, nothing written
+        }
         Binder binder = Binder.get(env);
         Map<DeclarablePrimitive<?, ?>, Map<String, Map<String, String>>> declared =
                 new LinkedHashMap<>();

@@ -79,7 +79,8 @@ class CxcLivenessAutoConfigurationTest {
                             HeartbeatTable table = context.getBean(HeartbeatTable.class);
                             assertThat(table.file()).isEqualTo(file);
                             assertThat(table.capacity()).isEqualTo(64);
-                            assertThat(PrimitiveRegistry.global().primitives()).contains(table);
+                            assertThat(context.getBean(PrimitiveRegistry.class).primitives())
+                                    .contains(table);
 
                             // The ticker advances the table's own epoch, and this process keeps up.
                             long start = table.globalEpoch();
