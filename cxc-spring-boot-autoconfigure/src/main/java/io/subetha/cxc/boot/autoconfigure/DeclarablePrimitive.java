@@ -60,7 +60,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
                 java.nio.file.Path file,
                 S settings,
                 io.subetha.cxc.mmf.CxcFileOptions options,
-                org.springframework.beans.factory.BeanFactory beans);
+                org.springframework.beans.factory.BeanRegistry.SupplierContext beans);
     }
 
     /** Makes the per-tick task over every declared bean of this kind, by name. */
@@ -140,6 +140,11 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
     DeclarablePrimitive<P, S> withTickTask(TickTaskFactory<P> factory) {
         this.tickTask = factory;
         return this;
+    }
+
+    /** The core settings record, bound by reflection (so it needs runtime hints). */
+    Class<S> settingsType() {
+        return settingsType;
     }
 
     String prefix(String name) {
