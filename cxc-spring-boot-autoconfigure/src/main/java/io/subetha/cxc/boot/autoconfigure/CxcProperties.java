@@ -41,8 +41,8 @@ public class CxcProperties {
     private final Heartbeat heartbeat = new Heartbeat();
 
     /**
-     * Epoch barriers by name: each is a bean of that name (inject it with {@code @Qualifier}) over
-     * the file {directory}/{name}.barrier.
+     * Epoch barriers by name: each is a bean of that name (inject it with @Qualifier) over the file
+     * {directory}/{name}.barrier.
      */
     private final Map<String, Barrier> barriers = new LinkedHashMap<>();
 
