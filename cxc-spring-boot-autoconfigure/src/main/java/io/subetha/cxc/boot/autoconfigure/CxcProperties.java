@@ -292,10 +292,10 @@ public class CxcProperties {
         private Duration heartbeatInterval = Duration.ofMillis(200);
 
         /**
-         * Heartbeat intervals a participant may stay silent before the waiters drop it. Fixed when
-         * the file is created.
+         * Heartbeat intervals (of heartbeat-interval, not ticks) a participant may stay silent
+         * before the waiters drop it. Fixed when the file is created.
          */
-        private int graceEpochs = 5;
+        private int graceIntervals = 5;
 
         public int getCapacity() {
             return capacity;
@@ -313,12 +313,12 @@ public class CxcProperties {
             this.heartbeatInterval = heartbeatInterval;
         }
 
-        public int getGraceEpochs() {
-            return graceEpochs;
+        public int getGraceIntervals() {
+            return graceIntervals;
         }
 
-        public void setGraceEpochs(int graceEpochs) {
-            this.graceEpochs = graceEpochs;
+        public void setGraceIntervals(int graceIntervals) {
+            this.graceIntervals = graceIntervals;
         }
     }
 

@@ -75,6 +75,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
     final String example;
     private final Class<S> settingsType;
     private final Map<String, Function<Context, Object>> supplied = new LinkedHashMap<>();
+    private final Map<String, String> renamed = new LinkedHashMap<>();
     private final List<Extra> extras = new ArrayList<>();
     private @Nullable Predicate<Context> requirement;
     private String requirementReason = "";
@@ -117,6 +118,20 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
     DeclarablePrimitive<P, S> supplying(String component, Function<Context, Object> value) {
         supplied.put(component, value);
         return this;
+    }
+
+    /**
+     * Names a settings component's property otherwise than its kebab-case name, where that name
+     * means something else elsewhere in {@code cxc.*} (one meaning per name).
+     */
+    DeclarablePrimitive<P, S> naming(String component, String property) {
+        renamed.put(component, property);
+        return this;
+    }
+
+    /** The property a settings component is bound from. */
+    String property(String component) {
+        return renamed.getOrDefault(component, kebab(component));
     }
 
     DeclarablePrimitive<P, S> withExtra(Extra extra) {
@@ -164,7 +179,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
         for (int i = 0; i < components.length; i++) {
             RecordComponent component = components[i];
             types[i] = component.getType();
-            String property = kebab(component.getName());
+            String property = property(component.getName());
             String raw = unused.remove(property);
             Function<Context, Object> suppliedValue = supplied.get(component.getName());
             if (suppliedValue != null) {
@@ -214,7 +229,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
             return new Declaration<>(constructor.newInstance(values), extraValues);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof CxcSettingsException bad) {
-                String property = kebab(bad.setting());
+                String property = property(bad.setting());
                 @Nullable Object value =
                         properties.containsKey(property)
                                 ? properties.get(property)
@@ -242,7 +257,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
         List<String> names = new ArrayList<>();
         for (RecordComponent component : settingsType.getRecordComponents()) {
             if (!supplied.containsKey(component.getName())) {
-                names.add(kebab(component.getName()));
+                names.add(property(component.getName()));
             }
         }
         extras.forEach(extra -> names.add(extra.property()));

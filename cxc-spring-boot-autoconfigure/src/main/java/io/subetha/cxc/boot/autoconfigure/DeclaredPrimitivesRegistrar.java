@@ -41,11 +41,13 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
     static final List<DeclarablePrimitive<?, ?>> DECLARABLE =
             List.of(
                     DeclarablePrimitive.of(
-                            EpochBarrier.TYPE,
-                            EpochBarrier.class,
-                            "barriers",
-                            ".barrier",
-                            "cxc.barriers.phases.capacity=8"),
+                                    EpochBarrier.TYPE,
+                                    EpochBarrier.class,
+                                    "barriers",
+                                    ".barrier",
+                                    "cxc.barriers.phases.capacity=8")
+                            // Heartbeat intervals, not ticks: grace-epochs means ticks elsewhere.
+                            .naming("graceEpochs", "grace-intervals"),
                     DeclarablePrimitive.of(
                                     FailoverWatchdog.TYPE,
                                     FailoverWatchdog.class,

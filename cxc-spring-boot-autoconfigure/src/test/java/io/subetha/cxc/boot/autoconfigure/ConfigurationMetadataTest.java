@@ -48,7 +48,7 @@ class ConfigurationMetadataTest {
     void declaredPrimitivesSayTheirNestedSettingsAndDefaults() throws IOException {
         Map<String, Map<String, Object>> properties = byName("properties");
         assertThat((String) properties.get("cxc.barriers").get("description"))
-                .contains("capacity", "default 64", "heartbeat-interval", "grace-epochs");
+                .contains("capacity", "default 64", "heartbeat-interval", "grace-intervals");
         assertThat((String) properties.get("cxc.watchdogs").get("description"))
                 .contains("grace-epochs", "work-per-slot", "default 3");
         Map<String, Map<String, Object>> hints = byName("hints");

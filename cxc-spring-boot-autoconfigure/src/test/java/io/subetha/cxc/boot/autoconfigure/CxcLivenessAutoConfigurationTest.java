@@ -223,7 +223,7 @@ class CxcLivenessAutoConfigurationTest {
                 .withPropertyValues(
                         "cxc.barriers.phases.capacity=4",
                         "cxc.barriers.phases.heartbeat-interval=100ms",
-                        "cxc.barriers.phases.grace-epochs=7",
+                        "cxc.barriers.phases.grace-intervals=7",
                         "cxc.barriers.rounds.capacity=2",
                         "cxc.watchdogs.jobs.work-per-slot=16")
                 .withUserConfiguration(DeclaredPrimitivesUser.class)

@@ -285,9 +285,14 @@ class CxcPropertyValidationTest {
                                 .getDescription())
                 .contains("'cxc.barriers.phases.heartbeat-interval'", "positive");
         assertThat(
-                        failure(dir(temp.resolve("d")), "cxc.barriers.phases.grace-epochs=0")
+                        failure(dir(temp.resolve("d")), "cxc.barriers.phases.grace-intervals=0")
                                 .getDescription())
-                .contains("'cxc.barriers.phases.grace-epochs'", "1 or more");
+                .contains("'cxc.barriers.phases.grace-intervals'", "1 or more");
+        // One meaning per name: grace-epochs is ticks elsewhere, so a barrier's is refused.
+        assertThat(
+                        failure(dir(temp.resolve("d")), "cxc.barriers.phases.grace-epochs=5")
+                                .getDescription())
+                .contains("'cxc.barriers.phases.grace-epochs'", "not a setting", "grace-intervals");
         assertThat(
                         failure(dir(temp.resolve("d")), "cxc.barriers[.hidden].capacity=2")
                                 .getDescription())
