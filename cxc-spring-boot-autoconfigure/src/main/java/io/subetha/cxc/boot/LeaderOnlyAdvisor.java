@@ -30,7 +30,40 @@ public final class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {
      *     in the election, and so never leads
      */
     public LeaderOnlyAdvisor(Supplier<@Nullable CxcLeadership> leadership, long pid) {
-        this.interceptor = new LeaderOnlyInterceptor(leadership, pid);
+        this(leadership, () -> null, pid);
+    }
+
+    /**
+     * @param observer resolved on each method's first call: counts (and may observe) the calls;
+     *     null for none
+     */
+    public LeaderOnlyAdvisor(
+            Supplier<@Nullable CxcLeadership> leadership,
+            Supplier<@Nullable LeaderOnlyObserver> observer,
+            long pid) {
+        this.interceptor = new LeaderOnlyInterceptor(leadership, observer, pid);
+    }
+
+    /**
+     * Refuses new {@code @LeaderOnly} calls from now on (they are skipped, or refused in THROW
+     * mode, and counted as refused) and waits up to {@code timeout} for the running ones: what
+     * graceful shutdown does before this process steps down, so that a successor's first run never
+     * overlaps this process's last.
+     *
+     * @return how many calls were still running when it gave up; 0 if all finished
+     */
+    public int drain(java.time.Duration timeout) {
+        return interceptor.drain(timeout);
+    }
+
+    /** Lets {@code @LeaderOnly} calls run again after a {@link #drain}. */
+    public void reopen() {
+        interceptor.reopen();
+    }
+
+    /** {@code @LeaderOnly} calls running now (a nested call counts with its outer one). */
+    public int inFlight() {
+        return interceptor.inFlight();
     }
 
     @Override

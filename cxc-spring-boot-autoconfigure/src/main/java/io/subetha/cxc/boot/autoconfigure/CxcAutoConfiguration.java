@@ -4,6 +4,7 @@ import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.LeaderOnlyAdvisor;
+import io.subetha.cxc.boot.LeaderOnlyObserver;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.PrimitiveRegistry;
@@ -12,15 +13,19 @@ import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
@@ -31,22 +36,43 @@ import org.springframework.core.env.Environment;
  * ticker, the participants' heartbeat table beaten on each tick, the {@link CxcLeadership} facade,
  * {@code @LeaderOnly}, and the barriers and watchdogs declared under {@code cxc.barriers} and
  * {@code cxc.watchdogs}. Every bean backs off when the application defines its own.
+ *
+ * <p>With {@code cxc.enabled=false} (or {@code cxc.leader.enabled=false}) the {@code @LeaderOnly}
+ * advisor stays, over a {@link CxcLeadership} that never leads: the methods are skipped (refused in
+ * THROW mode) instead of running on every instance, and a WARN at startup says so.
  */
 @AutoConfiguration
-@ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(CxcProperties.class)
 @Import(DeclaredPrimitivesRegistrar.class)
 public class CxcAutoConfiguration {
 
-    /** The process-wide registry, so primitives the application registers show up too. */
+    private static final Log logger = LogFactory.getLog(CxcAutoConfiguration.class);
+
+    /**
+     * This context's own registry, not {@link PrimitiveRegistry#global()}: two contexts in one JVM
+     * (cached test contexts, a parent and a child) each show and meter their own primitives, and no
+     * {@code cxc.ops} meter is registered twice. Primitives the application opens itself show up
+     * when registered in this bean.
+     */
     @Bean
+    @ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
     @ConditionalOnMissingBean
     PrimitiveRegistry cxcPrimitiveRegistry() {
-        return PrimitiveRegistry.global();
+        return new PrimitiveRegistry();
+    }
+
+    /** Says at INFO when this process gains or loses leadership, with the term. */
+    @Bean
+    @ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
+    @ConditionalOnMissingBean
+    LeadershipLog cxcLeadershipLog() {
+        return new LeadershipLog();
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnBooleanProperty(name = "cxc.leader.enabled", matchIfMissing = true)
+    @ConditionalOnBooleanProperty(
+            name = {"cxc.enabled", "cxc.leader.enabled"},
+            matchIfMissing = true)
     static class LeaderConfiguration {
 
         @Bean(destroyMethod = "close")
@@ -81,6 +107,36 @@ public class CxcAutoConfiguration {
                     publisher,
                     leader.isStepDownOnShutdown(),
                     tasks.orderedStream().toList());
+        }
+
+        /** Lets running {@code @LeaderOnly} calls finish before the ticker steps down. */
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnClass(name = "org.springframework.aop.support.AbstractPointcutAdvisor")
+        LeaderOnlyDrain cxcLeaderOnlyDrain(
+                ObjectProvider<LeaderOnlyAdvisor> advisor,
+                LeaderTicker ticker,
+                CxcProperties properties,
+                Environment environment) {
+            Duration timeout = properties.getLeader().getShutdownTimeout();
+            Duration phase =
+                    environment.getProperty(
+                            "spring.lifecycle.timeout-per-shutdown-phase",
+                            Duration.class,
+                            Duration.ofSeconds(30));
+            if (timeout == null || timeout.isNegative() || timeout.compareTo(phase) >= 0) {
+                throw new InvalidCxcPropertyException(
+                        "cxc.leader.shutdown-timeout",
+                        timeout,
+                        "it must be 0 or more and shorter than"
+                                + " spring.lifecycle.timeout-per-shutdown-phase ("
+                                + phase
+                                + "), within which the whole shutdown phase must end",
+                        "Set cxc.leader.shutdown-timeout to the longest a @LeaderOnly run may"
+                                + " take to finish, e.g. 10s (the default), or raise"
+                                + " spring.lifecycle.timeout-per-shutdown-phase.");
+            }
+            return new LeaderOnlyDrain(advisor.getIfAvailable(), ticker, timeout);
         }
 
         @Bean
@@ -214,15 +270,57 @@ public class CxcAutoConfiguration {
     static class LeaderOnlyConfiguration {
 
         // Static and lazy: the proxy infrastructure creates advisors early; the leadership bean
-        // (the
-        // election and its property checks) must not be pulled in with it. Applied even when the
-        // election is off
-        // (cxc.leader.enabled=false), skipping every call: a non-participant never leads.
+        // (the election and its property checks) and the meters must not be pulled in with it.
+        // Applied even when cxc or the election is off, skipping every call: a non-participant
+        // never leads.
         @Bean
         @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-        static LeaderOnlyAdvisor cxcLeaderOnlyAdvisor(ObjectProvider<CxcLeadership> leadership) {
-            return new LeaderOnlyAdvisor(leadership::getIfAvailable, Pids.current());
+        static LeaderOnlyAdvisor cxcLeaderOnlyAdvisor(
+                ObjectProvider<CxcLeadership> leadership,
+                ObjectProvider<LeaderOnlyObserver> observer) {
+            return new LeaderOnlyAdvisor(
+                    leadership::getIfAvailable, observer::getIfAvailable, Pids.current());
         }
+    }
+
+    /** When this process takes no part in the election: a leadership that never leads. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(NotParticipating.class)
+    static class NonParticipantConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        CxcLeadership cxcLeadership(Environment environment) {
+            boolean cxcOff = !environment.getProperty("cxc.enabled", Boolean.class, true);
+            String why = cxcOff ? "cxc.enabled=false" : "cxc.leader.enabled=false";
+            if (cxcOff) {
+                logger.warn(
+                        "cxc is off (cxc.enabled=false): this process takes no part in the"
+                                + " election and never leads, so @LeaderOnly methods are skipped"
+                                + " here (THROW ones throw NotLeaderException). In a test that"
+                                + " should run them, use @AutoConfigureCxc(leadership = ALWAYS)"
+                                + " from cxc-spring-boot-test.");
+            } else {
+                logger.info(
+                        "cxc: cxc.leader.enabled=false: this process never leads; @LeaderOnly"
+                                + " methods are skipped here");
+            }
+            return new NonParticipantLeadership(Pids.current(), why);
+        }
+    }
+
+    /** {@code cxc.enabled=false} or {@code cxc.leader.enabled=false}. */
+    static final class NotParticipating extends AnyNestedCondition {
+
+        NotParticipating() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnBooleanProperty(name = "cxc.enabled", havingValue = false)
+        static final class CxcOff {}
+
+        @ConditionalOnBooleanProperty(name = "cxc.leader.enabled", havingValue = false)
+        static final class ElectionOff {}
     }
 }

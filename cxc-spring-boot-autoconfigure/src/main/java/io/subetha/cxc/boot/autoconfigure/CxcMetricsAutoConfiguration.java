@@ -1,6 +1,9 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.observation.ObservationRegistry;
+import io.subetha.cxc.boot.LeaderOnlyObserver;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -25,5 +28,18 @@ public class CxcMetricsAutoConfiguration {
             ObjectProvider<LeaderTicker> ticker,
             ObjectProvider<CxcParticipants> participants) {
         return new CxcMeterBinder(registry, ticker.getIfAvailable(), participants.getIfAvailable());
+    }
+
+    /** {@code cxc.leader.only{class,method,outcome}}, and the opt-in Observation. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(MeterRegistry.class)
+    LeaderOnlyObserver cxcLeaderOnlyMeters(
+            MeterRegistry registry,
+            ObjectProvider<ObservationRegistry> observations,
+            CxcProperties properties) {
+        return new LeaderOnlyMeters(
+                registry,
+                properties.getLeader().isObservations() ? observations.getIfAvailable() : null);
     }
 }

@@ -41,8 +41,8 @@ public class CxcProperties {
     private final Heartbeat heartbeat = new Heartbeat();
 
     /**
-     * Epoch barriers by name: each is a bean of that name (inject it with {@code @Qualifier}) over
-     * the file {directory}/{name}.barrier.
+     * Epoch barriers by name: each is a bean of that name (inject it with @Qualifier) over the file
+     * {directory}/{name}.barrier.
      */
     private final Map<String, Barrier> barriers = new LinkedHashMap<>();
 
@@ -189,6 +189,37 @@ public class CxcProperties {
         public void setStepDownOnShutdown(boolean stepDownOnShutdown) {
             this.stepDownOnShutdown = stepDownOnShutdown;
         }
+
+        /**
+         * On graceful shutdown, how long running @LeaderOnly calls may take to finish before this
+         * process steps down: meanwhile new calls are refused and the ticker still beats, so no
+         * successor starts its run alongside them. Shorter than
+         * spring.lifecycle.timeout-per-shutdown-phase.
+         */
+        private Duration shutdownTimeout = Duration.ofSeconds(10);
+
+        /**
+         * Whether to wrap each @LeaderOnly call that runs in a Micrometer Observation named
+         * cxc.leader.only.run (a timer, and spans where tracing is set up). The cxc.leader.only
+         * counter is kept either way.
+         */
+        private boolean observations = false;
+
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+        }
+
+        public boolean isObservations() {
+            return observations;
+        }
+
+        public void setObservations(boolean observations) {
+            this.observations = observations;
+        }
     }
 
     /**
@@ -261,10 +292,10 @@ public class CxcProperties {
         private Duration heartbeatInterval = Duration.ofMillis(200);
 
         /**
-         * Heartbeat intervals a participant may stay silent before the waiters drop it. Fixed when
-         * the file is created.
+         * Heartbeat intervals (of heartbeat-interval, not ticks) a participant may stay silent
+         * before the waiters drop it. Fixed when the file is created.
          */
-        private int graceEpochs = 5;
+        private int graceIntervals = 5;
 
         public int getCapacity() {
             return capacity;
@@ -282,12 +313,12 @@ public class CxcProperties {
             this.heartbeatInterval = heartbeatInterval;
         }
 
-        public int getGraceEpochs() {
-            return graceEpochs;
+        public int getGraceIntervals() {
+            return graceIntervals;
         }
 
-        public void setGraceEpochs(int graceEpochs) {
-            this.graceEpochs = graceEpochs;
+        public void setGraceIntervals(int graceIntervals) {
+            this.graceIntervals = graceIntervals;
         }
     }
 

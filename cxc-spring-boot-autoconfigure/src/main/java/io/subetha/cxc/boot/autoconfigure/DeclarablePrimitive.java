@@ -60,7 +60,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
                 java.nio.file.Path file,
                 S settings,
                 io.subetha.cxc.mmf.CxcFileOptions options,
-                org.springframework.beans.factory.BeanFactory beans);
+                org.springframework.beans.factory.BeanRegistry.SupplierContext beans);
     }
 
     /** Makes the per-tick task over every declared bean of this kind, by name. */
@@ -75,6 +75,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
     final String example;
     private final Class<S> settingsType;
     private final Map<String, Function<Context, Object>> supplied = new LinkedHashMap<>();
+    private final Map<String, String> renamed = new LinkedHashMap<>();
     private final List<Extra> extras = new ArrayList<>();
     private @Nullable Predicate<Context> requirement;
     private String requirementReason = "";
@@ -119,6 +120,20 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
         return this;
     }
 
+    /**
+     * Names a settings component's property otherwise than its kebab-case name, where that name
+     * means something else elsewhere in {@code cxc.*} (one meaning per name).
+     */
+    DeclarablePrimitive<P, S> naming(String component, String property) {
+        renamed.put(component, property);
+        return this;
+    }
+
+    /** The property a settings component is bound from. */
+    String property(String component) {
+        return renamed.getOrDefault(component, kebab(component));
+    }
+
     DeclarablePrimitive<P, S> withExtra(Extra extra) {
         extras.add(extra);
         return this;
@@ -142,6 +157,11 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
         return this;
     }
 
+    /** The core settings record, bound by reflection (so it needs runtime hints). */
+    Class<S> settingsType() {
+        return settingsType;
+    }
+
     String prefix(String name) {
         return "cxc." + plural + "." + name;
     }
@@ -159,7 +179,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
         for (int i = 0; i < components.length; i++) {
             RecordComponent component = components[i];
             types[i] = component.getType();
-            String property = kebab(component.getName());
+            String property = property(component.getName());
             String raw = unused.remove(property);
             Function<Context, Object> suppliedValue = supplied.get(component.getName());
             if (suppliedValue != null) {
@@ -209,7 +229,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
             return new Declaration<>(constructor.newInstance(values), extraValues);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof CxcSettingsException bad) {
-                String property = kebab(bad.setting());
+                String property = property(bad.setting());
                 @Nullable Object value =
                         properties.containsKey(property)
                                 ? properties.get(property)
@@ -237,7 +257,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
         List<String> names = new ArrayList<>();
         for (RecordComponent component : settingsType.getRecordComponents()) {
             if (!supplied.containsKey(component.getName())) {
-                names.add(kebab(component.getName()));
+                names.add(property(component.getName()));
             }
         }
         extras.forEach(extra -> names.add(extra.property()));

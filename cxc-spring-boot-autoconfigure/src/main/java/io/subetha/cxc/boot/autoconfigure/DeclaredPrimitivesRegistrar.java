@@ -13,43 +13,41 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.BeanFactoryAware;
-import org.springframework.beans.factory.support.BeanDefinitionRegistry;
-import org.springframework.beans.factory.support.RootBeanDefinition;
+import java.util.function.Function;
+import org.springframework.beans.factory.BeanDefinitionStoreException;
+import org.springframework.beans.factory.BeanRegistrar;
+import org.springframework.beans.factory.BeanRegistry;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.context.EnvironmentAware;
-import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
-import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * Registers a singleton bean per declared primitive: {@code cxc.<plural>.<name>.*} for every {@link
  * DeclarablePrimitive} in {@link #DECLARABLE} ({@code cxc.barriers.<name>} an {@link EpochBarrier},
  * {@code cxc.watchdogs.<name>} a {@link FailoverWatchdog} over the participants' heartbeat table),
  * named {@code <name>}, so {@code @Qualifier("<name>")} injects it; plus each kind's per-tick task
- * (the watchdogs' scanner). Bean definitions are made before any bean exists, so the properties are
- * bound here with a {@link Binder}, and every declaration of every kind is checked (one name-clash
- * pass over all of them) before anything is registered; the files are opened when the beans are
- * created, in {@code cxc.directory} with the election file's checks, and registered in the {@link
- * PrimitiveRegistry}.
+ * (the watchdogs' scanner). A Spring Framework 7 {@link BeanRegistrar}: {@code
+ * spring-boot:process-aot} records the registrar (an instance supplier it could not write as code)
+ * and runs it again when the optimised application starts, with that run's environment. Bean
+ * definitions are made before any bean exists, so the properties are bound here with a {@link
+ * Binder}, and every declaration of every kind is checked (one name-clash pass over all of them)
+ * before anything is registered; the files are opened when the beans are created, in {@code
+ * cxc.directory} with the election file's checks, and registered in the {@link PrimitiveRegistry}.
  */
-final class DeclaredPrimitivesRegistrar
-        implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
+final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
 
     /** Every primitive the starter declares by properties: one entry per kind. */
     static final List<DeclarablePrimitive<?, ?>> DECLARABLE =
             List.of(
                     DeclarablePrimitive.of(
-                            EpochBarrier.TYPE,
-                            EpochBarrier.class,
-                            "barriers",
-                            ".barrier",
-                            "cxc.barriers.phases.capacity=8"),
+                                    EpochBarrier.TYPE,
+                                    EpochBarrier.class,
+                                    "barriers",
+                                    ".barrier",
+                                    "cxc.barriers.phases.capacity=8")
+                            // Heartbeat intervals, not ticks: grace-epochs means ticks elsewhere.
+                            .naming("graceEpochs", "grace-intervals"),
                     DeclarablePrimitive.of(
                                     FailoverWatchdog.TYPE,
                                     FailoverWatchdog.class,
@@ -62,7 +60,7 @@ final class DeclaredPrimitivesRegistrar
                                     (file, settings, options, beans) ->
                                             FailoverWatchdog.openOrCreate(
                                                     file,
-                                                    beans.getBean(HeartbeatTable.class),
+                                                    beans.bean(HeartbeatTable.class),
                                                     settings.workPerSlot(),
                                                     options))
                             .withExtra(
@@ -94,19 +92,6 @@ final class DeclaredPrimitivesRegistrar
                                         return new WatchdogScanner(watchdogs, grace);
                                     }));
 
-    private @Nullable Environment environment;
-    private @Nullable BeanFactory beanFactory;
-
-    @Override
-    public void setEnvironment(Environment environment) {
-        this.environment = environment;
-    }
-
-    @Override
-    public void setBeanFactory(BeanFactory beanFactory) {
-        this.beanFactory = beanFactory;
-    }
-
     /** One checked declaration, ready to register. */
     private record Declared<P extends MappedPrimitive, S extends Record>(
             DeclarablePrimitive<P, S> kind,
@@ -114,10 +99,10 @@ final class DeclaredPrimitivesRegistrar
             DeclarablePrimitive.Declaration<S> declaration) {}
 
     @Override
-    public void registerBeanDefinitions(
-            AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-        Environment env = requireNonNull(environment);
-        BeanFactory beans = requireNonNull(beanFactory);
+    public void register(BeanRegistry registry, Environment env) {
+        if (!env.getProperty("cxc.enabled", Boolean.class, true)) {
+            return; // cxc is off: nothing is declared, nothing written
+        }
         Binder binder = Binder.get(env);
         Map<DeclarablePrimitive<?, ?>, Map<String, Map<String, String>>> declared =
                 new LinkedHashMap<>();
@@ -161,14 +146,14 @@ final class DeclaredPrimitivesRegistrar
                 (kind, byName) ->
                         byName.forEach(
                                 (name, settings) -> {
-                                    checkName(kind, name, taken, registry);
+                                    checkName(kind, name, taken);
                                     all.add(declare(kind, name, settings, context));
                                 }));
         for (Declared<?, ?> d : all) {
-            register(registry, d, properties, env, beans);
+            register(registry, d, properties, env);
         }
         for (DeclarablePrimitive<?, ?> kind : declared.keySet()) {
-            registerTickTask(registry, kind, all, beans);
+            registerTickTask(registry, kind, all);
         }
     }
 
@@ -190,20 +175,20 @@ final class DeclaredPrimitivesRegistrar
     }
 
     private static <P extends MappedPrimitive, S extends Record> void register(
-            BeanDefinitionRegistry registry,
+            BeanRegistry registry,
             Declared<P, S> d,
             CxcProperties properties,
-            Environment environment,
-            BeanFactory beans) {
+            Environment environment) {
         register(
                 registry,
+                d.kind().prefix(d.name()),
                 d.name(),
                 d.kind().beanType,
-                () -> {
+                beans -> {
                     CxcFileOptions options = CxcDirectory.fileOptions(properties);
                     Path file =
                             CxcDirectory.file(properties, environment, d.name() + d.kind().suffix);
-                    return beans.getBean(PrimitiveRegistry.class)
+                    return beans.bean(PrimitiveRegistry.class)
                             .register(
                                     d.kind()
                                             .opener
@@ -216,13 +201,10 @@ final class DeclaredPrimitivesRegistrar
     }
 
     private static <P extends MappedPrimitive> void registerTickTask(
-            BeanDefinitionRegistry registry,
-            DeclarablePrimitive<P, ?> kind,
-            List<Declared<?, ?>> all,
-            BeanFactory beans) {
+            BeanRegistry registry, DeclarablePrimitive<P, ?> kind, List<Declared<?, ?>> all) {
         DeclarablePrimitive.TickTaskFactory<P> factory = kind.tickTask;
         String taskName = "cxc" + kind.type.name() + "TickTask";
-        if (factory == null || registry.containsBeanDefinition(taskName)) {
+        if (factory == null) {
             return;
         }
         Map<String, Map<String, Object>> extras = new LinkedHashMap<>();
@@ -233,24 +215,41 @@ final class DeclaredPrimitivesRegistrar
         }
         register(
                 registry,
+                "cxc." + kind.plural,
                 taskName,
                 TickTask.class,
-                () -> {
+                beans -> {
                     Map<String, P> declaredBeans = new LinkedHashMap<>();
                     for (String name : extras.keySet()) {
-                        declaredBeans.put(name, beans.getBean(name, kind.beanType));
+                        declaredBeans.put(name, beans.bean(name, kind.beanType));
                     }
                     return factory.create(declaredBeans, extras);
                 });
     }
 
+    /**
+     * Through {@link BeanRegistry}, so that AOT processing records this registrar rather than the
+     * suppliers (which it cannot write as code) and runs it again at startup. An {@link
+     * AutoCloseable} bean's {@code close} is its inferred destroy method.
+     */
     private static <T> void register(
-            BeanDefinitionRegistry registry, String name, Class<T> type, Supplier<T> supplier) {
-        RootBeanDefinition definition = new RootBeanDefinition(type, supplier);
-        if (AutoCloseable.class.isAssignableFrom(type)) {
-            definition.setDestroyMethodName("close");
+            BeanRegistry registry,
+            String property,
+            String name,
+            Class<T> type,
+            Function<BeanRegistry.SupplierContext, T> supplier) {
+        try {
+            registry.registerBean(name, type, spec -> spec.supplier(supplier));
+        } catch (BeanDefinitionStoreException taken) {
+            throw new InvalidCxcPropertyException(
+                    property,
+                    name,
+                    "a bean named '"
+                            + name
+                            + "' already exists (another declared primitive, or an application"
+                            + " bean); the name is the bean's name",
+                    "Choose another name.");
         }
-        registry.registerBeanDefinition(name, definition);
     }
 
     /**
@@ -258,10 +257,7 @@ final class DeclaredPrimitivesRegistrar
      * existing bean's.
      */
     private static void checkName(
-            DeclarablePrimitive<?, ?> kind,
-            String name,
-            Map<String, String> taken,
-            BeanDefinitionRegistry registry) {
+            DeclarablePrimitive<?, ?> kind, String name, Map<String, String> taken) {
         String prefix = kind.prefix(name);
         CxcDirectory.requireFileName(
                 prefix,
@@ -279,22 +275,5 @@ final class DeclaredPrimitivesRegistrar
                     other + " has the same name; the name is the bean's name",
                     "Give each declared primitive its own name.");
         }
-        if (registry.containsBeanDefinition(name)) {
-            throw new InvalidCxcPropertyException(
-                    prefix,
-                    name,
-                    "a bean named '"
-                            + name
-                            + "' already exists (another declared primitive, or an application"
-                            + " bean); the name is the bean's name",
-                    "Choose another name.");
-        }
-    }
-
-    private static <T> T requireNonNull(@Nullable T value) {
-        if (value == null) {
-            throw new IllegalStateException("the registrar was not given its context");
-        }
-        return value;
     }
 }

@@ -97,10 +97,13 @@ class CxcAutoConfigurationTest {
                                         .hasSingleBean(LeaderTicker.class)
                                         .hasSingleBean(CxcLeadership.class)
                                         .hasSingleBean(LeaderOnlyAdvisor.class);
-                                assertThat(context.getBean(PrimitiveRegistry.class))
-                                        .isSameAs(PrimitiveRegistry.global());
+                                // This context's own view, not the process-wide one.
+                                PrimitiveRegistry registry =
+                                        context.getBean(PrimitiveRegistry.class);
+                                assertThat(registry).isNotSameAs(PrimitiveRegistry.global());
+                                assertThat(registry.primitives()).contains(election);
                                 assertThat(PrimitiveRegistry.global().primitives())
-                                        .contains(election);
+                                        .doesNotContain(election);
 
                                 LeaderTicker ticker = context.getBean(LeaderTicker.class);
                                 assertThat(ticker.isRunning()).isTrue();
@@ -143,7 +146,7 @@ class CxcAutoConfigurationTest {
     }
 
     @Test
-    void cxcEnabledFalseBacksOffEntirely() {
+    void cxcEnabledFalseKeepsOnlyALeadershipThatNeverLeadsAndTheAdvisor() {
         runner().withPropertyValues("cxc.enabled=false")
                 .run(
                         context -> {
@@ -152,9 +155,13 @@ class CxcAutoConfigurationTest {
                                     .doesNotHaveBean(PrimitiveRegistry.class)
                                     .doesNotHaveBean(SharedLeaderElection.class)
                                     .doesNotHaveBean(LeaderTicker.class)
-                                    .doesNotHaveBean(LeaderOnlyAdvisor.class)
                                     .doesNotHaveBean(CxcEndpoint.class)
-                                    .doesNotHaveBean(MeterBinder.class);
+                                    .doesNotHaveBean(MeterBinder.class)
+                                    // @LeaderOnly methods are skipped, not run everywhere.
+                                    .hasSingleBean(LeaderOnlyAdvisor.class)
+                                    .hasSingleBean(CxcLeadership.class);
+                            assertThat(context.getBean(CxcLeadership.class))
+                                    .isInstanceOf(NonParticipantLeadership.class);
                         });
         assertThat(temp.resolve("cxc")).doesNotExist();
     }
@@ -169,8 +176,10 @@ class CxcAutoConfigurationTest {
                                     .hasSingleBean(PrimitiveRegistry.class)
                                     .doesNotHaveBean(SharedLeaderElection.class)
                                     .doesNotHaveBean(LeaderTicker.class)
-                                    .doesNotHaveBean(CxcLeadership.class)
                                     .doesNotHaveBean(HealthIndicator.class);
+                            assertThat(context.getBean(CxcLeadership.class).isLeader()).isFalse();
+                            assertThat(context.getBean(CxcLeadership.class))
+                                    .isInstanceOf(NonParticipantLeadership.class);
                         });
         assertThat(temp.resolve("cxc").resolve("leader.cxc")).doesNotExist();
     }

@@ -79,7 +79,8 @@ class CxcLivenessAutoConfigurationTest {
                             HeartbeatTable table = context.getBean(HeartbeatTable.class);
                             assertThat(table.file()).isEqualTo(file);
                             assertThat(table.capacity()).isEqualTo(64);
-                            assertThat(PrimitiveRegistry.global().primitives()).contains(table);
+                            assertThat(context.getBean(PrimitiveRegistry.class).primitives())
+                                    .contains(table);
 
                             // The ticker advances the table's own epoch, and this process keeps up.
                             long start = table.globalEpoch();
@@ -222,7 +223,7 @@ class CxcLivenessAutoConfigurationTest {
                 .withPropertyValues(
                         "cxc.barriers.phases.capacity=4",
                         "cxc.barriers.phases.heartbeat-interval=100ms",
-                        "cxc.barriers.phases.grace-epochs=7",
+                        "cxc.barriers.phases.grace-intervals=7",
                         "cxc.barriers.rounds.capacity=2",
                         "cxc.watchdogs.jobs.work-per-slot=16")
                 .withUserConfiguration(DeclaredPrimitivesUser.class)

@@ -1,6 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.ownership.SharedLeaderElection;
@@ -18,11 +19,20 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.Banner;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Each refused {@code cxc.*} value fails startup with a failure analysis naming the property, why,
@@ -30,6 +40,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * The analyses seen are written to {@code target/bad-property-catalogue.tsv} for
  * docs/RELIABILITY.md.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class CxcPropertyValidationTest {
 
     private static final Map<String, String> OBSERVED = new TreeMap<>();
@@ -56,7 +67,8 @@ class CxcPropertyValidationTest {
                         (AssertableApplicationContext context) -> {
                             assertThat(context).hasFailed();
                             Throwable failure = context.getStartupFailure();
-                            analysis[0] = new InvalidCxcPropertyFailureAnalyzer().analyze(failure);
+                            analysis[0] =
+                                    new InvalidCxcPropertyFailureAnalyzer(null).analyze(failure);
                             assertThat(analysis[0])
                                     .as("a cxc failure analysis of %s", failure)
                                     .isNotNull();
@@ -72,6 +84,39 @@ class CxcPropertyValidationTest {
     private String dir(Path path) {
         return "cxc.directory=" + path;
     }
+
+    /**
+     * A real startup, as a user sees it: Boot's report of an invalid property, with the value as
+     * typed, the file and line it came from, the reason, and the fix as the action.
+     */
+    @Test
+    void theReportNamesTheValueAsTypedAndWhereItCameFrom(CapturedOutput output) throws IOException {
+        Path properties = temp.resolve("bad1.properties");
+        Files.writeString(properties, "cxc.leader.tick-interval=0ms\n");
+        SpringApplication application = new SpringApplication(Application.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        application.setBannerMode(Banner.Mode.OFF);
+        assertThatThrownBy(
+                        () ->
+                                application.run(
+                                        "--spring.config.location=file:" + properties,
+                                        "--cxc.directory=" + temp.resolve("d")))
+                .hasRootCauseInstanceOf(InvalidConfigurationPropertyValueException.class);
+        assertThat(output)
+                .contains(
+                        "APPLICATION FAILED TO START",
+                        "Invalid value '0ms' for configuration property 'cxc.leader.tick-interval'"
+                                + " (originating from 'URL [file:"
+                                + properties
+                                + "] - 1:26')",
+                        "Reason: it must be positive",
+                        "Set cxc.leader.tick-interval to e.g. 50ms (the default).");
+        assertThat(temp.resolve("d")).doesNotExist();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(CxcAutoConfiguration.class)
+    static class Application {}
 
     @Test
     void negativeGraceEpochs() {
@@ -240,9 +285,14 @@ class CxcPropertyValidationTest {
                                 .getDescription())
                 .contains("'cxc.barriers.phases.heartbeat-interval'", "positive");
         assertThat(
-                        failure(dir(temp.resolve("d")), "cxc.barriers.phases.grace-epochs=0")
+                        failure(dir(temp.resolve("d")), "cxc.barriers.phases.grace-intervals=0")
                                 .getDescription())
-                .contains("'cxc.barriers.phases.grace-epochs'", "1 or more");
+                .contains("'cxc.barriers.phases.grace-intervals'", "1 or more");
+        // One meaning per name: grace-epochs is ticks elsewhere, so a barrier's is refused.
+        assertThat(
+                        failure(dir(temp.resolve("d")), "cxc.barriers.phases.grace-epochs=5")
+                                .getDescription())
+                .contains("'cxc.barriers.phases.grace-epochs'", "not a setting", "grace-intervals");
         assertThat(
                         failure(dir(temp.resolve("d")), "cxc.barriers[.hidden].capacity=2")
                                 .getDescription())
@@ -296,7 +346,7 @@ class CxcPropertyValidationTest {
                         context -> {
                             assertThat(context).hasFailed();
                             analysis[0] =
-                                    new InvalidCxcPropertyFailureAnalyzer()
+                                    new InvalidCxcPropertyFailureAnalyzer(null)
                                             .analyze(context.getStartupFailure());
                         });
         assertThat(analysis[0].getDescription())

@@ -76,7 +76,7 @@ class DeclarablePrimitivesTest {
         assertThatThrownBy(() -> barriers().bind("phases", Map.of("capcity", "4"), PARTICIPATING))
                 .isInstanceOf(InvalidCxcPropertyException.class)
                 .hasMessageContaining("'cxc.barriers.phases.capcity'")
-                .hasMessageContaining("capacity, heartbeat-interval, grace-epochs");
+                .hasMessageContaining("capacity, heartbeat-interval, grace-intervals");
         assertThatThrownBy(
                         () ->
                                 DeclaredPrimitivesRegistrar.DECLARABLE
@@ -97,11 +97,13 @@ class DeclarablePrimitivesTest {
     void thePropertyClassesDocumentExactlyCoresSettingsAndDefaults() throws Exception {
         assertSameSettings(
                 CxcProperties.Barrier.class,
+                barriers(),
                 barriers().settingNames(),
                 EpochBarrier.TYPE.defaults(),
                 Map.of());
         assertSameSettings(
                 CxcProperties.Watchdog.class,
+                DeclaredPrimitivesRegistrar.DECLARABLE.get(1),
                 DeclaredPrimitivesRegistrar.DECLARABLE.get(1).settingNames(),
                 FailoverWatchdog.TYPE.defaults(),
                 Map.of("graceEpochs", FailoverWatchdog.DEFAULT_GRACE_EPOCHS));
@@ -109,6 +111,7 @@ class DeclarablePrimitivesTest {
 
     private static void assertSameSettings(
             Class<?> documented,
+            DeclarablePrimitive<?, ?> kind,
             java.util.List<String> names,
             Record defaults,
             Map<String, Object> extras)
@@ -126,7 +129,8 @@ class DeclarablePrimitivesTest {
             Object documentedDefault = property.getReadMethod().invoke(instance);
             Object coreDefault = extras.get(property.getName());
             for (RecordComponent component : defaults.getClass().getRecordComponents()) {
-                if (component.getName().equals(property.getName())) {
+                if (kind.property(component.getName())
+                        .equals(DeclarablePrimitive.kebab(property.getName()))) {
                     coreDefault = component.getAccessor().invoke(defaults);
                 }
             }

@@ -1,0 +1,70 @@
+package io.subetha.cxc.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.jayway.jsonpath.JsonPath;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The metadata an IDE completes {@code cxc.*} from, as the build wrote it. */
+class ConfigurationMetadataTest {
+
+    private static String metadata() throws IOException {
+        try (InputStream in =
+                ConfigurationMetadataTest.class.getResourceAsStream(
+                        "/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("the generated metadata").isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static Map<String, Map<String, Object>> byName(String section) throws IOException {
+        List<Map<String, Object>> items = JsonPath.read(metadata(), "$." + section);
+        return items.stream()
+                .collect(
+                        Collectors.toMap(
+                                p -> (String) p.get("name"), p -> p, (first, second) -> first));
+    }
+
+    @Test
+    void theHealthSwitchAndTheNewLeaderSettingsAreDescribedWithDefaults() throws IOException {
+        Map<String, Map<String, Object>> properties = byName("properties");
+        assertThat(properties.get("management.health.cxc.enabled"))
+                .containsEntry("defaultValue", true)
+                .extractingByKey("description")
+                .asString()
+                .contains("503");
+        assertThat(properties.get("cxc.leader.shutdown-timeout"))
+                .containsEntry("defaultValue", "10s");
+        assertThat(properties.get("cxc.leader.observations")).containsEntry("defaultValue", false);
+    }
+
+    @Test
+    void declaredPrimitivesSayTheirNestedSettingsAndDefaults() throws IOException {
+        Map<String, Map<String, Object>> properties = byName("properties");
+        assertThat((String) properties.get("cxc.barriers").get("description"))
+                .contains("capacity", "default 64", "heartbeat-interval", "grace-intervals");
+        assertThat((String) properties.get("cxc.watchdogs").get("description"))
+                .contains("grace-epochs", "work-per-slot", "default 3");
+        Map<String, Map<String, Object>> hints = byName("hints");
+        assertThat(hints).containsKeys("cxc.barriers.keys", "cxc.watchdogs.keys");
+        assertThat(hints.get("cxc.file-permissions").toString()).contains("rw-------", "rw-r-----");
+    }
+
+    @Test
+    void descriptionsArePlainText() throws IOException {
+        for (Map<String, Object> property : byName("properties").values()) {
+            Object description = property.get("description");
+            if (description != null && property.get("name").toString().startsWith("cxc.")) {
+                assertThat(description.toString())
+                        .as(property.get("name").toString())
+                        .doesNotContain("{@", "<p>", "<code>");
+            }
+        }
+    }
+}
