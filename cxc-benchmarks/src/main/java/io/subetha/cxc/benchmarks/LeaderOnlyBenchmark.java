@@ -26,6 +26,7 @@ import org.springframework.aop.framework.Advised;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -33,6 +34,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
 
 /**
  * A {@link LeaderOnly} method through its Spring proxy against the same method on the proxy's
@@ -87,7 +89,12 @@ public class LeaderOnlyBenchmark {
             return new Reference();
         }
 
+        /**
+         * Infrastructure, as the @LeaderOnly advisor is: without AspectJ on the classpath Boot's
+         * auto-proxy creator applies infrastructure advisors only.
+         */
         @Bean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         public static DefaultPointcutAdvisor passThroughAdvisor() {
             MethodInterceptor proceed = MethodInvocation::proceed;
             return new DefaultPointcutAdvisor(
