@@ -242,17 +242,28 @@ class LeaderOnlyCallsTest {
         runner().run(
                         context -> {
                             long term = context.getBean(SharedLeaderElection.class).electionTerm();
-                            assertThat(output)
-                                    .contains(
-                                            "cxc: pid " + Pids.current() + " leads, term " + term);
+                            // Published on the events thread, a moment after the edge.
+                            await().atMost(Duration.ofSeconds(10))
+                                    .untilAsserted(
+                                            () ->
+                                                    assertThat(output)
+                                                            .contains(
+                                                                    "cxc: pid "
+                                                                            + Pids.current()
+                                                                            + " leads, term "
+                                                                            + term));
                             context.getBean(CxcLeadership.class).stepDown();
-                            assertThat(output)
-                                    .contains(
-                                            "cxc: pid "
-                                                    + Pids.current()
-                                                    + " no longer leads (term "
-                                                    + term
-                                                    + ")");
+                            await().atMost(Duration.ofSeconds(10))
+                                    .untilAsserted(
+                                            () ->
+                                                    assertThat(output)
+                                                            .contains(
+                                                                    "cxc: pid "
+                                                                            + Pids.current()
+                                                                            + " no longer leads"
+                                                                            + " (term "
+                                                                            + term
+                                                                            + ")"));
                         });
     }
 
