@@ -94,8 +94,9 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         }
         long term = l == null ? NO_TERM : l.termIfLeader();
         if (term != NO_TERM) {
-            long[] slot = LeaderContext.slot();
-            long outer = slot[0]; // a @LeaderOnly method may call another: part of the same call
+            LeaderContext.Slot slot = LeaderContext.slot();
+            long outer = slot.term; // a @LeaderOnly method may call another: part of the same call
+            @Nullable CxcLeadership outerLeadership = slot.leadership;
             boolean outermost = outer == LeaderContext.NO_TERM;
             if (outermost) {
                 // Count first, then look: drain() sets the flag, then waits for zero, so either it
@@ -107,12 +108,14 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
                     return notRun(site, invocation, l);
                 }
             }
-            slot[0] = term;
+            slot.term = term;
+            slot.leadership = l; // for LeaderContext.stillLeads()
             try {
                 site.meters().count(Outcome.RAN);
                 return site.meters().run(invocation, term);
             } finally {
-                slot[0] = outer;
+                slot.term = outer;
+                slot.leadership = outerLeadership;
                 if (outermost) {
                     exit();
                 }

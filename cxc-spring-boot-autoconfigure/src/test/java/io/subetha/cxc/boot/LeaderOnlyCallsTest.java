@@ -238,21 +238,66 @@ class LeaderOnlyCallsTest {
     }
 
     @Test
+    void stillLeadsIsFalseOnceTheCallsTermIsLostEvenWhenThisProcessLeadsAgain() {
+        runner().run(
+                        context -> {
+                            Job job = context.getBean(Job.class);
+                            SharedLeaderElection election =
+                                    context.getBean(SharedLeaderElection.class);
+                            CxcLeadership leadership = context.getBean(CxcLeadership.class);
+                            long me = Pids.current();
+                            long term = election.electionTerm();
+                            List<Boolean> seen =
+                                    job.stillLeadsAround(
+                                            () -> {
+                                                // Mid-call: the term is lost, then this PID
+                                                // re-claims the seat under a new term.
+                                                assertThat(election.stepDown(me)).isTrue();
+                                                assertThat(election.tryClaimLeadership(me, 3))
+                                                        .isTrue();
+                                                assertThat(election.electionTerm())
+                                                        .isGreaterThan(term);
+                                            },
+                                            leadership);
+                            // stillLeads before, stillLeads after, isLeader after
+                            assertThat(seen).containsExactly(true, false, true);
+                            // A call under the new term holds it.
+                            assertThat(job.stillLeadsAround(() -> {}, leadership))
+                                    .containsExactly(true, true, true);
+                            // Outside a @LeaderOnly call it throws, as requireCurrentTerm() does.
+                            assertThatThrownBy(LeaderContext::stillLeads)
+                                    .isInstanceOf(IllegalStateException.class)
+                                    .hasMessageContaining("@LeaderOnly");
+                        });
+    }
+
+    @Test
     void gainingLeadershipIsLoggedWithTheTerm(CapturedOutput output) {
         runner().run(
                         context -> {
                             long term = context.getBean(SharedLeaderElection.class).electionTerm();
-                            assertThat(output)
-                                    .contains(
-                                            "cxc: pid " + Pids.current() + " leads, term " + term);
+                            // Published on the events thread, a moment after the edge.
+                            await().atMost(Duration.ofSeconds(10))
+                                    .untilAsserted(
+                                            () ->
+                                                    assertThat(output)
+                                                            .contains(
+                                                                    "cxc: pid "
+                                                                            + Pids.current()
+                                                                            + " leads, term "
+                                                                            + term));
                             context.getBean(CxcLeadership.class).stepDown();
-                            assertThat(output)
-                                    .contains(
-                                            "cxc: pid "
-                                                    + Pids.current()
-                                                    + " no longer leads (term "
-                                                    + term
-                                                    + ")");
+                            await().atMost(Duration.ofSeconds(10))
+                                    .untilAsserted(
+                                            () ->
+                                                    assertThat(output)
+                                                            .contains(
+                                                                    "cxc: pid "
+                                                                            + Pids.current()
+                                                                            + " no longer leads"
+                                                                            + " (term "
+                                                                            + term
+                                                                            + ")"));
                         });
     }
 
@@ -277,6 +322,14 @@ class LeaderOnlyCallsTest {
         @LeaderOnly(onNotLeader = OnNotLeader.THROW)
         public String mustLead() {
             return "led";
+        }
+
+        /** Checks stillLeads() before and after {@code midway}, and isLeader() after it. */
+        @LeaderOnly
+        public List<Boolean> stillLeadsAround(Runnable midway, CxcLeadership leadership) {
+            boolean before = LeaderContext.stillLeads();
+            midway.run();
+            return List.of(before, LeaderContext.stillLeads(), leadership.isLeader());
         }
 
         @LeaderOnly

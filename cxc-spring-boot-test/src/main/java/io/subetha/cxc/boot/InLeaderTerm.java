@@ -5,7 +5,8 @@ import java.util.concurrent.Callable;
 /**
  * For unit tests of a {@link io.subetha.cxc.boot.annotation.LeaderOnly} method's body, called
  * without its Spring proxy: binds a term to the calling thread as the advice would, so {@link
- * LeaderContext#requireCurrentTerm()} answers it, and unbinds it afterwards.
+ * LeaderContext#requireCurrentTerm()} answers it (and {@link LeaderContext#stillLeads()} answers
+ * true), and unbinds it afterwards.
  *
  * <pre>{@code
  * InLeaderTerm.run(7, () -> job.rotateSnapshots());
@@ -39,13 +40,16 @@ public final class InLeaderTerm {
         if (term < 0) {
             throw new IllegalArgumentException("a term is 0 or more, got " + term);
         }
-        long[] slot = LeaderContext.slot();
-        long outer = slot[0];
-        slot[0] = term;
+        LeaderContext.Slot slot = LeaderContext.slot();
+        long outer = slot.term;
+        CxcLeadership outerLeadership = slot.leadership;
+        slot.term = term;
+        slot.leadership = null; // no election: LeaderContext.stillLeads() answers true
         try {
             return body.call();
         } finally {
-            slot[0] = outer;
+            slot.term = outer;
+            slot.leadership = outerLeadership;
         }
     }
 }

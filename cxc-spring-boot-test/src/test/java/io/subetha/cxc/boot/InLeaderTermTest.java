@@ -22,6 +22,7 @@ class InLeaderTermTest {
         Rotation rotation = new Rotation();
         InLeaderTerm.run(7, rotation::rotate);
         assertThat(rotation.fencedWith).isEqualTo(7);
+        assertThat(InLeaderTerm.call(7, LeaderContext::stillLeads)).isTrue();
         assertThat(LeaderContext.currentTerm()).isEmpty();
         assertThat(
                         InLeaderTerm.call(
@@ -37,5 +38,6 @@ class InLeaderTermTest {
                 .hasMessage("boom");
         assertThat(LeaderContext.currentTerm()).isEmpty();
         assertThatThrownBy(rotation::rotate).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(LeaderContext::stillLeads).isInstanceOf(IllegalStateException.class);
     }
 }

@@ -25,6 +25,13 @@ import java.lang.annotation.Target;
  * it was let through under. The method must be called through its Spring proxy (not from its own
  * class) and may not return a primitive type other than {@code void}: a skipped call has no value
  * to return, so such a method is rejected at startup.
+ *
+ * <p><b>Leadership is checked once, on entry.</b> A call that was let through runs to its end even
+ * if this process loses leadership meanwhile; it is not interrupted. A long job checks {@link
+ * io.subetha.cxc.boot.LeaderContext#stillLeads()} between its steps (true only while this process
+ * still leads under the term the call started under; {@code CxcLeadership.isLeader()} alone also
+ * says true after the seat was re-taken under a new term) and stops when it answers false. Only the
+ * term handed to downstream writes, checked there, keeps a deposed leader's late writes out.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -7,6 +7,9 @@ import io.subetha.cxc.ownership.ElectionParticipant.TickOutcome;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.logging.Log;
@@ -18,13 +21,23 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Drives this process's {@link ElectionParticipant} on a private daemon thread: every tick it
  * advances the epoch if due, claims or keeps leadership, takes over from a dead leader, beats as
- * leader, publishes {@link LeadershipGainedEvent}/{@link LeadershipLostEvent} on the edges, then
- * runs the {@link TickTask}s.
+ * leader, hands {@link LeadershipGainedEvent}/{@link LeadershipLostEvent} on the edges to the
+ * events thread, then runs the {@link TickTask}s.
+ *
+ * <p>The leadership events are published on one dedicated daemon thread, {@code
+ * cxc-leadership-events}, in the order of the edges (the first tick's too), never on the ticker's
+ * thread: the ticker only queues them and never waits for a listener, so a listener that takes a
+ * second to load state on gain does not stop the heartbeat and get this process deposed. A listener
+ * therefore runs a little after the edge, and may find leadership already changed again (the next
+ * event is then queued behind it); check {@code CxcLeadership} when that matters. On {@link
+ * #stop()} the events still queued (the step-down's loss among them) are delivered, with a bounded
+ * wait of {@value #EVENT_DRAIN_SECONDS} s.
  *
  * <p>Never the application's {@code TaskScheduler}: a busy or misconfigured application pool must
  * not stall the heartbeat, and a scheduler bean of ours would capture the application's
  * {@code @Scheduled} methods. The first tick runs in {@link #start()}, so leadership is settled
- * before the application's scheduled methods first run.
+ * before the application's scheduled methods first run; its gain event, like every other, is
+ * published on the events thread.
  *
  * <p>Runs in the last lifecycle phase, so it stops first on shutdown, before the web server: it
  * steps down (when configured) while the application is still whole, and a successor takes over
@@ -33,6 +46,12 @@ import org.springframework.context.SmartLifecycle;
 public final class LeaderTicker implements SmartLifecycle {
 
     private static final Log logger = LogFactory.getLog(LeaderTicker.class);
+
+    /** The name of the thread that publishes the leadership events. */
+    public static final String EVENTS_THREAD = "cxc-leadership-events";
+
+    /** How long {@link #stop()} waits for the queued leadership events to be delivered. */
+    static final long EVENT_DRAIN_SECONDS = 5;
 
     private final ElectionParticipant participant;
     private final ApplicationEventPublisher publisher;
@@ -44,6 +63,10 @@ public final class LeaderTicker implements SmartLifecycle {
     private final Object tickLock = new Object();
 
     private volatile @Nullable Thread thread;
+
+    /** Publishes the leadership events, one at a time in order; null before start, after stop. */
+    private volatile @Nullable ExecutorService events;
+
     private volatile boolean running;
     private volatile long ticks;
     private volatile long failedTicks;
@@ -70,6 +93,13 @@ public final class LeaderTicker implements SmartLifecycle {
             return;
         }
         running = true;
+        events =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, EVENTS_THREAD);
+                            t.setDaemon(true);
+                            return t;
+                        });
         tick();
         Thread ticker = new Thread(this::run, "cxc-leader-ticker");
         ticker.setDaemon(true);
@@ -108,13 +138,14 @@ public final class LeaderTicker implements SmartLifecycle {
                 lastFailure = e;
                 failed("the election round", e);
             }
-        }
-        if (outcome != null) {
-            if (outcome.lost()) {
-                publish(new LeadershipLostEvent(this, participant.pid(), outcome.lostTerm()));
-            }
-            if (outcome.gained()) {
-                publish(new LeadershipGainedEvent(this, participant.pid(), outcome.term()));
+            // Queued under the lock, so the edges of ticks and step-downs keep their order.
+            if (outcome != null) {
+                if (outcome.lost()) {
+                    publish(new LeadershipLostEvent(this, participant.pid(), outcome.lostTerm()));
+                }
+                if (outcome.gained()) {
+                    publish(new LeadershipGainedEvent(this, participant.pid(), outcome.term()));
+                }
             }
         }
         for (TickTask task : tasks) {
@@ -138,7 +169,25 @@ public final class LeaderTicker implements SmartLifecycle {
         }
     }
 
+    /**
+     * Queues {@code event} for the events thread; never waits for a listener. Before start and
+     * after stop (a step-down called then) it is published on the calling thread, which is then not
+     * the ticker's.
+     */
     private void publish(Object event) {
+        ExecutorService queue = events;
+        if (queue != null) {
+            try {
+                queue.execute(() -> deliver(event));
+                return;
+            } catch (RejectedExecutionException e) {
+                // stopped meanwhile: publish here
+            }
+        }
+        deliver(event);
+    }
+
+    private void deliver(Object event) {
         try {
             publisher.publishEvent(event);
         } catch (RuntimeException e) {
@@ -160,9 +209,9 @@ public final class LeaderTicker implements SmartLifecycle {
                 return false;
             }
             holdOffTicks = (int) Math.min(1000, participant.graceEpochs() + 1);
+            publish(new LeadershipLostEvent(this, participant.pid(), lostTerm));
         }
         logger.info("cxc: pid " + participant.pid() + " stepped down from term " + lostTerm);
-        publish(new LeadershipLostEvent(this, participant.pid(), lostTerm));
         return true;
     }
 
@@ -184,6 +233,32 @@ public final class LeaderTicker implements SmartLifecycle {
         if (stepDownOnShutdown) {
             stepDown();
         }
+        drainEvents();
+    }
+
+    /** Delivers the queued leadership events, waiting at most {@value #EVENT_DRAIN_SECONDS} s. */
+    private void drainEvents() {
+        ExecutorService queue = events;
+        if (queue == null) {
+            return;
+        }
+        queue.shutdown();
+        if (Thread.currentThread().getName().equals(EVENTS_THREAD)) {
+            events = null; // stopped by a listener: it cannot wait for itself
+            return;
+        }
+        try {
+            if (!queue.awaitTermination(EVENT_DRAIN_SECONDS, TimeUnit.SECONDS)) {
+                logger.warn(
+                        "cxc: a leadership listener is still running after "
+                                + EVENT_DRAIN_SECONDS
+                                + " s; stopping without waiting for it (the events queued behind"
+                                + " it follow when it returns, unless the JVM exits first)");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        events = null;
     }
 
     @Override

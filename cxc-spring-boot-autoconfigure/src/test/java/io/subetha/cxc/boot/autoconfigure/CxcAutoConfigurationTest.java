@@ -359,6 +359,8 @@ class CxcAutoConfigurationTest {
                             SharedLeaderElection election =
                                     context.getBean(SharedLeaderElection.class);
                             long term = election.electionTerm();
+                            // Published on the events thread, a moment after the edge.
+                            await().atMost(Duration.ofSeconds(10)).until(() -> !events.isEmpty());
                             assertThat(events)
                                     .filteredOn(LeadershipGainedEvent.class::isInstance)
                                     .singleElement()

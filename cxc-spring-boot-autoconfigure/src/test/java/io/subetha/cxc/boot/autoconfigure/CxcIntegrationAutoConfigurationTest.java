@@ -2,10 +2,12 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -55,7 +57,9 @@ class CxcIntegrationAutoConfigurationTest {
                             MessageChannel in = context.getBean("in", MessageChannel.class);
                             // The first tick (in the ticker's start) made this process leader.
                             assertThat(context.getBean(CxcLeadership.class).isLeader()).isTrue();
-                            assertThat(roles.allEndpointsRunning("leader")).isTrue();
+                            // The event comes on cxc's events thread, a moment after the edge.
+                            await().atMost(Duration.ofSeconds(10))
+                                    .until(() -> roles.allEndpointsRunning("leader"));
                             in.send(new GenericMessage<>("while leading"));
                             assertThat(flow.handled).containsExactly("while leading");
                             assertThat(flow.events)
@@ -68,10 +72,13 @@ class CxcIntegrationAutoConfigurationTest {
                             flow.events.get(0).getContext().yield();
                             assertThat(context.getBean(SharedLeaderElection.class).currentLeader())
                                     .isEmpty();
-                            assertThat(roles.noEndpointsRunning("leader")).isTrue();
+                            await().atMost(Duration.ofSeconds(10))
+                                    .until(() -> roles.noEndpointsRunning("leader"));
                             assertThatThrownBy(() -> in.send(new GenericMessage<>("after")))
                                     .isInstanceOf(MessageDeliveryException.class);
                             assertThat(flow.handled).containsExactly("while leading");
+                            await().atMost(Duration.ofSeconds(10))
+                                    .until(() -> flow.events.size() == 2);
                             assertThat(flow.events.get(1).getContext().isLeader()).isFalse();
                         });
     }
@@ -81,7 +88,9 @@ class CxcIntegrationAutoConfigurationTest {
         runner().withPropertyValues("cxc.leader.name", "cxc.leader.name=billing")
                 .run(
                         context -> {
-                            assertThat(context.getBean(Flow.class).events)
+                            List<AbstractLeaderEvent> events = context.getBean(Flow.class).events;
+                            await().atMost(Duration.ofSeconds(10)).until(() -> !events.isEmpty());
+                            assertThat(events)
                                     .singleElement()
                                     .extracting(AbstractLeaderEvent::getRole)
                                     .isEqualTo("billing");
