@@ -8,7 +8,6 @@ import io.subetha.cxc.boot.LeaderOnlyObserver;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.PrimitiveRegistry;
-import io.subetha.cxc.ownership.ElectionParticipant;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
@@ -96,17 +95,8 @@ public class CxcAutoConfiguration {
                 ObjectProvider<TickTask> tasks) {
             CxcProperties.Leader leader = properties.getLeader();
             requireValidTicking(leader);
-            ElectionParticipant participant =
-                    new ElectionParticipant(
-                            election,
-                            Pids.current(),
-                            leader.getGraceEpochs(),
-                            leader.getTickInterval());
-            return new LeaderTicker(
-                    participant,
-                    publisher,
-                    leader.isStepDownOnShutdown(),
-                    tasks.orderedStream().toList());
+            return LeaderTicker.forLeader(
+                    election, leader, publisher, tasks.orderedStream().toList());
         }
 
         /** Lets running {@code @LeaderOnly} calls finish before the ticker steps down. */

@@ -5,6 +5,7 @@ import io.subetha.cxc.boot.LeadershipLostEvent;
 import io.subetha.cxc.ownership.ElectionParticipant;
 import io.subetha.cxc.ownership.ElectionParticipant.TickOutcome;
 import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -85,6 +86,27 @@ public final class LeaderTicker implements SmartLifecycle {
         this.stepDownOnShutdown = stepDownOnShutdown;
         this.tasks = List.copyOf(tasks);
         this.intervalNanos = participant.tickInterval().toNanos();
+    }
+
+    /**
+     * The ticker the starter makes for this process: a participant of {@code election} with PID,
+     * grace and tick interval from {@code leader}; events go to {@code publisher}. Used by every
+     * backend's auto-configuration, so they build it one way.
+     */
+    public static LeaderTicker forLeader(
+            SharedLeaderElection election,
+            CxcProperties.Leader leader,
+            ApplicationEventPublisher publisher,
+            List<TickTask> tasks) {
+        return new LeaderTicker(
+                new ElectionParticipant(
+                        election,
+                        Pids.current(),
+                        leader.getGraceEpochs(),
+                        leader.getTickInterval()),
+                publisher,
+                leader.isStepDownOnShutdown(),
+                tasks);
     }
 
     @Override

@@ -10,7 +10,6 @@ import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
 import io.subetha.cxc.boot.autoconfigure.CxcProperties;
 import io.subetha.cxc.boot.autoconfigure.LeaderTicker;
 import io.subetha.cxc.boot.autoconfigure.TickTask;
-import io.subetha.cxc.ownership.ElectionParticipant;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.zookeeper.GlobalTier;
@@ -120,23 +119,16 @@ public class CxcZooKeeperAutoConfiguration {
                 CxcProperties properties,
                 ApplicationEventPublisher publisher,
                 ObjectProvider<TickTask> tasks) {
-            CxcProperties.Leader leader = properties.getLeader();
-            ElectionParticipant participant =
-                    new ElectionParticipant(
-                            election,
-                            Pids.current(),
-                            leader.getGraceEpochs(),
-                            leader.getTickInterval());
             ApplicationEventPublisher hostEventsDropped =
                     event -> {
                         if (!(event instanceof LeadershipEvent)) {
                             publisher.publishEvent(event);
                         }
                     };
-            return new LeaderTicker(
-                    participant,
+            return LeaderTicker.forLeader(
+                    election,
+                    properties.getLeader(),
                     hostEventsDropped,
-                    leader.isStepDownOnShutdown(),
                     tasks.orderedStream().toList());
         }
 
