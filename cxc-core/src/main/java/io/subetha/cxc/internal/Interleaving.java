@@ -21,6 +21,10 @@ public final class Interleaving {
         WON,
         /** A new owner published its heartbeat: before it publishes its identity (start time). */
         HEARTBEAT_PUBLISHED,
+        /**
+         * A lease's binder claimed an empty name slot: before it writes the name and publishes it.
+         */
+        NAME_SLOT_CLAIMED,
         /** A watchdog assigner claimed a free entry: before it writes the work id. */
         ENTRY_CLAIMED,
         /** An opener validated a file's header and size: before it maps the file. */

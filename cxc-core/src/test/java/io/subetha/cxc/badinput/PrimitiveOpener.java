@@ -3,11 +3,13 @@ package io.subetha.cxc.badinput;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.ownership.FencedLedger;
+import io.subetha.cxc.ownership.OwnerLease;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -39,7 +41,9 @@ record PrimitiveOpener(PrimitiveType<?, ?> type, PidUse usePid) {
                     PrimitiveKinds.FENCED_LEDGER.name(),
                     (p, pid) -> ((FencedLedger) p).write(1, pid),
                     PrimitiveKinds.HEARTBEAT_TABLE.name(),
-                    (p, pid) -> ((HeartbeatTable) p).register(pid));
+                    (p, pid) -> ((HeartbeatTable) p).register(pid),
+                    PrimitiveKinds.OWNER_LEASE.name(),
+                    (p, pid) -> ((OwnerLease) p).tryAcquire("lease", pid, Duration.ofSeconds(1)));
 
     static final List<PrimitiveOpener> ALL =
             PrimitiveKinds.types().stream()
