@@ -46,8 +46,8 @@ import java.util.function.Consumer;
  * <p><b>Validate before trusting.</b> {@link #open} reads the header with a plain read, checks
  * size, magic, initialised marker, checksum, kind, then version (another kind's file is never "an
  * older release" of this one), and that the body length, capacity and slot size agree with each
- * other and with the real file size, and only then maps the file. A file
- * that fails is never written to. Symbolic links are never followed for the file itself.
+ * other and with the real file size, and only then maps the file. A file that fails is never
+ * written to. Symbolic links are never followed for the file itself.
  */
 public final class MappedFiles {
 

@@ -8,9 +8,9 @@ import java.util.List;
 /**
  * Opens the application's own primitives in {@code cxc.directory}: the one way to get a primitive
  * typed by codecs (an event log of the application's records, a vec of its values), whose types
- * properties cannot name. A primitive opened here gets what a declared one gets: its file beside the
- * election file with the same directory checks and {@code cxc.file-permissions}, a line in {@code
- * /actuator/cxc}, its {@code cxc.ops} meters, and {@code close()} when the context closes.
+ * properties cannot name. A primitive opened here gets what a declared one gets: its file beside
+ * the election file with the same directory checks and {@code cxc.file-permissions}, a line in
+ * {@code /actuator/cxc}, its {@code cxc.ops} meters, and {@code close()} when the context closes.
  *
  * <pre>{@code
  * @Bean

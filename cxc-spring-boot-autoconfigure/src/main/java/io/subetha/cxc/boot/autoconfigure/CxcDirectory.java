@@ -80,7 +80,9 @@ final class CxcDirectory {
         }
     }
 
-    /** Letters, digits, '.', '_' or '-', not starting with '.': a name that stays in its directory. */
+    /**
+     * Letters, digits, '.', '_' or '-', not starting with '.': a name that stays in its directory.
+     */
     static boolean isPlainFileName(String name) {
         return FILE_NAME.matcher(name).matches();
     }

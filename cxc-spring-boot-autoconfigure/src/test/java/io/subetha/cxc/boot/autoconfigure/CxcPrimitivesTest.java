@@ -94,7 +94,9 @@ class CxcPrimitivesTest {
                         context -> {
                             CxcPrimitives primitives = context.getBean(CxcPrimitives.class);
                             assertThatThrownBy(
-                                            () -> primitives.open("audit", FencedLedger::openOrCreate))
+                                            () ->
+                                                    primitives.open(
+                                                            "audit", FencedLedger::openOrCreate))
                                     .isInstanceOf(IllegalStateException.class)
                                     .hasMessageContaining("'audit' is already open")
                                     .hasMessageContaining("inject the bean");
@@ -108,7 +110,9 @@ class CxcPrimitivesTest {
                             CxcPrimitives primitives = context.getBean(CxcPrimitives.class);
                             for (String bad : new String[] {"../escape", ".hidden", "a/b", ""}) {
                                 assertThatThrownBy(
-                                                () -> primitives.open(bad, FencedLedger::openOrCreate))
+                                                () ->
+                                                        primitives.open(
+                                                                bad, FencedLedger::openOrCreate))
                                         .isInstanceOf(IllegalArgumentException.class)
                                         .hasMessageContaining("not a plain file name");
                             }
