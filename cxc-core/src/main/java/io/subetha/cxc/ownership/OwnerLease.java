@@ -252,7 +252,7 @@ public final class OwnerLease extends MappedPrimitive {
                     OwnerRecord.startTimeOf(pid),
                     () -> acquiredAt[0] = System.nanoTime())) {
                 // Ours: the deadline counts from after the CAS, tagged with our key.
-                long deadline = Math.floorDiv(acquiredAt[0], 1_000_000L) + atMostMillis;
+                long deadline = deadlineAfter(acquiredAt[0], atMostMillis);
                 if (!publishDeadline(
                         record, mine, leaseWord(OwnerRecord.key(mine), deadline, false))) {
                     return Optional.empty(); // taken over already (we were judged dead)
@@ -286,7 +286,7 @@ public final class OwnerLease extends MappedPrimitive {
     public boolean extend(Lease lease, Duration atMost) {
         long atMostMillis = requireAtMost("atMost", atMost);
         counters.increment(OP_EXTEND);
-        return moveDeadline(lease, nowMillis() + atMostMillis, false);
+        return moveDeadline(lease, deadlineAfter(System.nanoTime(), atMostMillis), false);
     }
 
     private boolean moveDeadline(Lease lease, long deadline, boolean linger) {
@@ -343,10 +343,10 @@ public final class OwnerLease extends MappedPrimitive {
             return release(lease);
         }
         counters.increment(OP_RELEASE);
-        long deadline = Math.floorDiv(notBeforeNanos, 1_000_000L) + 1;
-        if (remaining > MAX_AT_MOST.toNanos()) {
-            deadline = nowMillis() + MAX_AT_MOST.toMillis();
-        }
+        long deadline =
+                remaining > MAX_AT_MOST.toNanos()
+                        ? deadlineAfter(System.nanoTime(), MAX_AT_MOST.toMillis())
+                        : deadlineAfter(notBeforeNanos, 0);
         boolean lingering = moveDeadline(lease, deadline, true);
         lease.released.set(true);
         return lingering;
@@ -545,6 +545,14 @@ public final class OwnerLease extends MappedPrimitive {
                             + " bytes");
         }
         return bytes;
+    }
+
+    /**
+     * The deadline, in ms, of a lease of {@code atMostMillis} from {@code nanos}: rounded up, so a
+     * lease never expires before its time (it may last up to 2 ms longer).
+     */
+    private static long deadlineAfter(long nanos, long atMostMillis) {
+        return -Math.floorDiv(-nanos, 1_000_000L) + atMostMillis;
     }
 
     private static long requireAtMost(String argument, Duration atMost) {

@@ -1,0 +1,45 @@
+package io.subetha.cxc.shedlock.boot;
+
+import io.subetha.cxc.ownership.OwnerLease;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** The lease file behind the auto-configured ShedLock {@code LockProvider}. */
+@ConfigurationProperties("cxc.shedlock")
+public class CxcShedLockProperties {
+
+    /** Whether to auto-configure the cxc LockProvider (when no other LockProvider bean exists). */
+    private boolean enabled = true;
+
+    /** The lease file's name in cxc.directory, without ".cxc": a plain file name. */
+    private String name = "shedlock";
+
+    /**
+     * The most distinct lock names the file holds (a name keeps its slot for the life of the file),
+     * 1..65536; fixed when the file is created.
+     */
+    private int capacity = OwnerLease.Settings.DEFAULT_CAPACITY;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public int getCapacity() {
+        return capacity;
+    }
+
+    public void setCapacity(int capacity) {
+        this.capacity = capacity;
+    }
+}

@@ -1,0 +1,5 @@
+/** ShedLock's {@code LockProvider} over a cxc {@link io.subetha.cxc.ownership.OwnerLease} file. */
+@NullMarked
+package io.subetha.cxc.shedlock;
+
+import org.jspecify.annotations.NullMarked;
