@@ -6,6 +6,8 @@ import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
@@ -665,6 +667,7 @@ public final class PassRegistry extends MappedPrimitive {
             body.setLongPlain(slot + ADDRESSED_OWNER_OFFSET, call.addressed);
             body.putBytes(slot + SLOT_HEADER_LENGTH, call.args);
             body.setIntPlain(slot + LENGTH_OFFSET, call.args.length);
+            Interleaving.at(Point.PASS_REQUEST_WRITTEN);
             long request = withState(claimed, STATE_REQUEST);
             if (body.compareAndSetLong(slot + STATE_WORD_OFFSET, claimed, request)) {
                 call.slot = slot;
@@ -996,6 +999,7 @@ public final class PassRegistry extends MappedPrimitive {
         // abandon meanwhile, but writes nothing.
         body.putBytes(slot + SLOT_HEADER_LENGTH, result);
         body.setIntPlain(slot + LENGTH_OFFSET, result.length);
+        Interleaving.at(Point.PASS_ANSWER_WRITTEN);
         if (!body.compareAndSetLong(
                 offset, running, withState(running, failed ? STATE_FAILED : STATE_RESPONSE))) {
             // Abandoned by its caller: nobody reads this answer, free the slot.

@@ -1,5 +1,6 @@
 package io.subetha.cxc.dispatch;
 
+import io.subetha.cxc.internal.Interleaving;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -8,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A child JVM for the pass registry's process tests: one command per stdin line, one answer per
@@ -21,6 +23,8 @@ import java.util.concurrent.Semaphore;
  * call ID COUNT                       done COUNT   (calls 1..COUNT, checking every result)
  * call-one ID ARG TIMEOUTMS           result R
  * hot ID                              hot          (calls forever, checking; until killed)
+ * freeze-at POINT                     ok     (the next thread at that Interleaving point prints
+ *                                             "frozen POINT" and stops there for good)
  * </pre>
  *
  * A gated handler prints {@code running ARG} when it starts.
@@ -140,6 +144,22 @@ public final class PassChild {
                 thread.setDaemon(true);
                 thread.start();
                 return "hot";
+            }
+            case "freeze-at" -> {
+                Interleaving.Point at = Interleaving.Point.valueOf(w[1]);
+                Interleaving.install(
+                        point -> {
+                            if (point == at) {
+                                synchronized (System.out) {
+                                    System.out.println("frozen " + point);
+                                    System.out.flush();
+                                }
+                                while (true) {
+                                    LockSupport.park();
+                                }
+                            }
+                        });
+                return "ok";
             }
             default -> throw new IllegalArgumentException("unknown command " + w[0]);
         }

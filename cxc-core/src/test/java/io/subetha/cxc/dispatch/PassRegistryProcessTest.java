@@ -150,6 +150,45 @@ class PassRegistryProcessTest {
         assertThat(caller.describe()).containsEntry("busySlots", 0);
     }
 
+    /** Killed between writing an answer and publishing it: the call fails, the slot is freed. */
+    @Test
+    void ownerKilledMidResponseFailsTheCallAndFreesTheSlot() throws Exception {
+        ChildJvm owner = start("owner", 1);
+        ask(owner, "register 2 twice", "ok");
+        ask(owner, "freeze-at PASS_ANSWER_WRITTEN", "ok");
+        PassRegistry caller = here(1);
+        CompletableFuture<byte[]> call = caller.executeAsync(2, bytes(21), LONG);
+        assertThat(owner.readLine(WAIT)).isEqualTo("frozen PASS_ANSWER_WRITTEN");
+
+        owner.kill();
+
+        assertThatThrownBy(() -> call.get(WAIT.toSeconds(), TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOf(PassOwnerDiedException.class)
+                .hasMessageContaining("PID " + owner.pid() + ", died");
+        ChildJvm restarted = start("owner-again", 1);
+        ask(restarted, "register 2 twice", "ok");
+        assertThat(value(caller.execute(2, bytes(21), LONG))).isEqualTo(twice(21));
+    }
+
+    /** A caller killed between writing its request and publishing it: its slot is reclaimed. */
+    @Test
+    void callerKilledMidRequestLeavesItsSlotToTheNextCaller() {
+        ChildJvm owner = start("owner", 1);
+        ask(owner, "register 2 twice", "ok");
+        ChildJvm frozen = start("caller", 1);
+        ask(frozen, "freeze-at PASS_REQUEST_WRITTEN", "ok");
+        frozen.send("call-one 2 8 60000");
+        assertThat(frozen.readLine(WAIT)).isEqualTo("frozen PASS_REQUEST_WRITTEN");
+        PassRegistry caller = here(1);
+        assertThat(caller.describe()).containsEntry("busySlots", 1);
+
+        frozen.kill();
+
+        assertThat(value(caller.execute(2, bytes(9), LONG))).isEqualTo(twice(9));
+        assertThat(caller.describe()).containsEntry("busySlots", 0);
+    }
+
     /**
      * The owner is SIGKILLed at random points of a hot loop of calls (mid-request, mid-handler,
      * mid-response): every call either returns its own result or fails naming the dead owner, and a
