@@ -85,9 +85,11 @@ import org.jspecify.annotations.Nullable;
  * wait ends at the caller's timeout with a {@link CxcTimeoutException} saying what it waited for.
  *
  * <p><b>Waiting.</b> Processes cannot wake each other through a mapped file, so both sides spin
- * ({@code Thread.onSpinWait}) for {@link Waiting#spin()} after their last event, then park with a
- * back-off up to {@link Waiting#maxPark()}: back-to-back calls are served while the dispatcher
- * still spins; the first call after a quiet spell waits up to {@code maxPark} for it to wake.
+ * ({@code Thread.onSpinWait}) for {@link Waiting#spin()} after their last event, yield for {@link
+ * Waiting#yield()}, then park with a back-off up to {@link Waiting#maxPark()}: back-to-back calls
+ * are served while the dispatcher still spins; the first call after a quiet spell waits up to
+ * {@code maxPark} for it to wake. A park lasts at least the kernel's timer slack (50 µs on Linux):
+ * there is no cross-process wake-up through a mapped file without native code.
  *
  * <p><b>Threads.</b> The first {@link #register} starts this handle's dispatcher threads ({@link
  * #dispatcherThreads(int)}, 1 by default); {@link #close()} unregisters every pass this handle
@@ -156,17 +158,26 @@ public final class PassRegistry extends MappedPrimitive {
     }
 
     /**
-     * How both sides wait: spin for {@code spin} after the last event, then park with a back-off
-     * from 1 µs doubling up to {@code maxPark}; a waiting caller checks the owner's liveness every
-     * {@code ownerCheck}.
+     * How both sides wait: spin ({@code Thread.onSpinWait}) for {@code spin} after the last event,
+     * then yield the processor ({@code Thread.yield}) for {@code yield} more, then park with a
+     * back-off from 1 µs doubling up to {@code maxPark}; a waiting caller checks the owner's
+     * liveness every {@code ownerCheck}. A park lasts at least the kernel's timer slack (50 µs on
+     * Linux), so a caller that must answer faster spins or yields.
      */
-    public record Waiting(Duration spin, Duration maxPark, Duration ownerCheck) {
-        /** 50 µs of spinning, parks of at most 1 ms, the owner checked every 100 ms. */
+    public record Waiting(Duration spin, Duration yield, Duration maxPark, Duration ownerCheck) {
+        /**
+         * 50 µs of spinning, no yielding, parks of at most 1 ms, the owner checked every 100 ms.
+         */
         public static final Waiting DEFAULT =
-                new Waiting(Duration.ofNanos(50_000), Duration.ofMillis(1), Duration.ofMillis(100));
+                new Waiting(
+                        Duration.ofNanos(50_000),
+                        Duration.ZERO,
+                        Duration.ofMillis(1),
+                        Duration.ofMillis(100));
 
         public Waiting {
             requireNonNegative("spin", spin);
+            requireNonNegative("yield", yield);
             requireNonNegative("maxPark", maxPark);
             requireNonNegative("ownerCheck", ownerCheck);
             if (maxPark.isZero() || ownerCheck.isZero()) {
@@ -176,6 +187,11 @@ public final class PassRegistry extends MappedPrimitive {
                                 + ", "
                                 + ownerCheck);
             }
+        }
+
+        /** These waits with another spin and yield. */
+        public Waiting spinning(Duration newSpin, Duration newYield) {
+            return new Waiting(newSpin, newYield, maxPark, ownerCheck);
         }
 
         private static void requireNonNegative(String name, Duration value) {
@@ -1068,24 +1084,33 @@ public final class PassRegistry extends MappedPrimitive {
         }
     }
 
-    /** Spins for {@link Waiting#spin()} from its creation, then parks with a doubling back-off. */
+    /**
+     * Spins for {@link Waiting#spin()} from its creation, yields for {@link Waiting#yield()}, then
+     * parks with a doubling back-off.
+     */
     private static final class Waiter {
         private final long spinUntil;
+        private final long yieldUntil;
         private final long maxPark;
         private long park = FIRST_PARK_NANOS;
 
         Waiter(Waiting waiting) {
-            this.spinUntil = System.nanoTime() + waiting.spin().toNanos();
+            long now = System.nanoTime();
+            this.spinUntil = now + waiting.spin().toNanos();
+            this.yieldUntil = spinUntil + waiting.yield().toNanos();
             this.maxPark = waiting.maxPark().toNanos();
         }
 
         void await() {
-            if (System.nanoTime() - spinUntil < 0) {
+            long now = System.nanoTime();
+            if (now - spinUntil < 0) {
                 Thread.onSpinWait();
-                return;
+            } else if (now - yieldUntil < 0) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(park);
+                park = Math.min(maxPark, park * 2);
             }
-            LockSupport.parkNanos(park);
-            park = Math.min(maxPark, park * 2);
         }
     }
 

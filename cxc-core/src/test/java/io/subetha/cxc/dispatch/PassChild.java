@@ -79,10 +79,8 @@ public final class PassChild {
                                 Integer.parseInt(w[4]));
                 // Callers park soon: three JVMs share two cores with the test.
                 registry.waiting(
-                        new PassRegistry.Waiting(
-                                Duration.ofNanos(20_000),
-                                Duration.ofMillis(1),
-                                Duration.ofMillis(100)));
+                        PassRegistry.Waiting.DEFAULT.spinning(
+                                Duration.ofNanos(20_000), Duration.ZERO));
                 return "ok";
             }
             case "register" -> {
