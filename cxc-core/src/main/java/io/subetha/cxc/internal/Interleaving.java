@@ -27,6 +27,16 @@ public final class Interleaving {
         NAME_SLOT_CLAIMED,
         /** A watchdog assigner claimed a free entry: before it writes the work id. */
         ENTRY_CLAIMED,
+        /**
+         * A pass registry caller claimed a mailbox slot and wrote its request: before it publishes
+         * it.
+         */
+        PASS_REQUEST_WRITTEN,
+        /**
+         * A pass registry dispatcher wrote a handler's answer into its slot: before it publishes
+         * it.
+         */
+        PASS_ANSWER_WRITTEN,
         /** An opener validated a file's header and size: before it maps the file. */
         OPEN_VALIDATED,
         /**

@@ -87,6 +87,8 @@ public final class PrimitiveKinds {
             kind(5, "fenced-ledger", FIRST_WAVE, "io.subetha.cxc.ownership.FencedLedger");
     public static final Kind OWNER_LEASE =
             kind(16, "owner-lease", OWNERSHIP, "io.subetha.cxc.ownership.OwnerLease");
+    public static final Kind PASS_REGISTRY =
+            kind(144, "pass-registry", DISPATCH, "io.subetha.cxc.dispatch.PassRegistry");
 
     private PrimitiveKinds() {}
 

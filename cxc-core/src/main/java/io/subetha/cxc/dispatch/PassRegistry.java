@@ -1,0 +1,1266 @@
+package io.subetha.cxc.dispatch;
+
+import static io.subetha.cxc.dispatch.PassRegistryDescriptor.*;
+
+import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcException;
+import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.internal.MappedFile;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.HeaderDescriptor;
+import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Calls a handler in the process that registered it, from any process: the seed's {@code
+ * pass_registry}. A process {@linkplain #register registers} a {@link PassHandler} under a pass id;
+ * any process that maps the file {@linkplain #execute executes} the pass with argument bytes; the
+ * handler runs in the registering process, on this handle's dispatcher threads, and the result
+ * bytes come back. Handlers never leave their process. Layout: {@link PassRegistryDescriptor}.
+ *
+ * <p><b>Ownership.</b> Each pass id has one entry for the file's life (claimed by one CAS of its id
+ * word from 0), and one owner at a time, through the ownership block ({@link OwnerRecord}: PID,
+ * generation, start time). Registering an id a live process owns is a {@link PassOwnedException}
+ * naming that PID; an owner that is provably dead ({@code /proc}: gone, a zombie, or its PID
+ * reused) is taken over by one CAS from exactly the judged owner word. Ownership is by process
+ * liveness only, not by heartbeat: a handler may run as long as it likes, and an owner that is
+ * alive but stuck is reported by its callers' timeouts.
+ *
+ * <p><b>A call, step by step</b> (the state word of a mailbox slot: state, generation, caller PID,
+ * one CAS'd u64):
+ *
+ * <ol>
+ *   <li>The caller claims a free slot of the pass's mailbox: CAS {@code FREE(g)} to {@code
+ *       CLAIMED(g+1, caller)}. Only then does it write the owner word it addresses, the argument
+ *       and its length, and publish {@code REQUEST} by CAS. Killed in between: the slot stays
+ *       {@code CLAIMED} by a dead caller, freed by the next caller that finds the mailbox full
+ *       (dead callers' slots are reclaimed by CAS from the judged word).
+ *   <li>A dispatcher of the owner takes it: CAS {@code REQUEST} to {@code RUNNING}, only if the
+ *       request is addressed to its own current owner word; it reads the argument after winning,
+ *       runs the handler, writes the result (or the handler's exception) and publishes {@code
+ *       RESPONSE} (or {@code FAILED}) by CAS from {@code RUNNING}. The owner killed in between
+ *       leaves {@code RUNNING}: the caller sees the owner dead at its next check (every {@code
+ *       ownerCheck}, 100 ms by default: "about a tick") and frees the slot by CAS, failing with
+ *       {@link PassOwnerDiedException} naming the PID.
+ *   <li>The caller reads the result and frees the slot: CAS to {@code FREE(g+1)}. Killed before: a
+ *       dead caller's {@code RESPONSE} is reclaimed like its {@code CLAIMED}.
+ * </ol>
+ *
+ * A caller that gives up (timeout, or the owner gone) withdraws by CAS: {@code REQUEST} to {@code
+ * FREE} (the handler never runs), or {@code RUNNING} to {@code ABANDONED}, which the dispatcher,
+ * once its handler returns, frees instead of answering. Every transition is a CAS from the exact
+ * word read, generation included, so a response is only ever read by the call that claimed the
+ * slot: a slot is claimed again only after it is free, and a timed-out call's slot is freed only
+ * after its handler returned. Nothing shared is written for a claim before its CAS is won.
+ *
+ * <p><b>Never a hang.</b> An unknown or unregistered id fails at once ({@link
+ * PassNotRegisteredException}); an argument over {@code maxPayloadBytes} is an {@link
+ * IllegalArgumentException} naming the limit; a handler that throws comes back as a {@link
+ * PassFailedException}; a full mailbox is back-pressure: the caller waits for a slot within its
+ * timeout, then gets a {@link CxcCapacityException} naming {@code mailboxSlots}; an owner that dies
+ * or unregisters while a call is pending fails it within about one {@code ownerCheck}; any other
+ * wait ends at the caller's timeout with a {@link CxcTimeoutException} saying what it waited for.
+ *
+ * <p><b>Waiting.</b> Processes cannot wake each other through a mapped file, so both sides spin
+ * ({@code Thread.onSpinWait}) for {@link Waiting#spin()} after their last event, yield for {@link
+ * Waiting#yield()}, then park with a back-off up to {@link Waiting#maxPark()}: back-to-back calls
+ * are served while the dispatcher still spins; the first call after a quiet spell waits up to
+ * {@code maxPark} for it to wake. A park lasts at least the kernel's timer slack (50 µs on Linux):
+ * there is no cross-process wake-up through a mapped file without native code.
+ *
+ * <p><b>Threads.</b> The first {@link #register} starts this handle's dispatcher threads ({@link
+ * #dispatcherThreads(int)}, 1 by default); {@link #close()} unregisters every pass this handle
+ * holds and stops them, waiting for a running handler to return. {@link #executeAsync} waits on one
+ * completer thread per handle, started on first use, stopped by {@code close}.
+ *
+ * <p>Thread-safe.
+ */
+public final class PassRegistry extends MappedPrimitive {
+
+    public static final int OP_REGISTER = 1;
+    public static final int OP_UNREGISTER = 2;
+    public static final int OP_EXECUTE = 3;
+    public static final int OP_SERVE = 4;
+    public static final int OP_READ = 5;
+
+    /** The ops a pass registry counts, exported under these names. */
+    public enum Op implements OpKind {
+        REGISTER,
+        UNREGISTER,
+        EXECUTE,
+        SERVE,
+        READ
+    }
+
+    /**
+     * A registry's creation settings; the file's size is about {@code maxPasses × mailboxSlots ×
+     * (64 + maxPayloadBytes)} bytes.
+     *
+     * @param maxPasses distinct pass ids the file holds over its life, 1..{@value
+     *     PassRegistryDescriptor#MAX_PASSES} (an id keeps its entry when unregistered)
+     * @param mailboxSlots calls to one pass in flight at once, 1..{@value
+     *     PassRegistryDescriptor#MAX_MAILBOX_SLOTS}
+     * @param maxPayloadBytes the largest argument or result, 1..{@value
+     *     PassRegistryDescriptor#MAX_PAYLOAD_BYTES}
+     */
+    public record Settings(int maxPasses, int mailboxSlots, int maxPayloadBytes) {
+        public static final int DEFAULT_MAX_PASSES = 64;
+        public static final int DEFAULT_MAILBOX_SLOTS = 8;
+        public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1024;
+
+        public Settings {
+            CxcSettingsException.requireInRange("maxPasses", maxPasses, 1, MAX_PASSES, "");
+            CxcSettingsException.requireInRange(
+                    "mailboxSlots", mailboxSlots, 1, MAX_MAILBOX_SLOTS, "");
+            CxcSettingsException.requireInRange(
+                    "maxPayloadBytes", maxPayloadBytes, 1, MAX_PAYLOAD_BYTES, "");
+            long length = bodyLength(maxPasses, mailboxSlots, maxPayloadBytes);
+            if (length > HeaderDescriptor.MAX_BODY_LENGTH
+                    || entryStride(mailboxSlots, maxPayloadBytes) > Integer.MAX_VALUE) {
+                throw new CxcSettingsException(
+                        "maxPasses",
+                        "maxPasses × mailboxSlots × (64 + maxPayloadBytes) must fit a file of"
+                                + " at most "
+                                + HeaderDescriptor.MAX_BODY_LENGTH
+                                + " bytes, got "
+                                + length
+                                + " for "
+                                + maxPasses
+                                + " × "
+                                + mailboxSlots
+                                + " × "
+                                + maxPayloadBytes);
+            }
+        }
+    }
+
+    /**
+     * How both sides wait: spin ({@code Thread.onSpinWait}) for {@code spin} after the last event,
+     * then yield the processor ({@code Thread.yield}) for {@code yield} more, then park with a
+     * back-off from 1 µs doubling up to {@code maxPark}; a waiting caller checks the owner's
+     * liveness every {@code ownerCheck}. A park lasts at least the kernel's timer slack (50 µs on
+     * Linux), so a caller that must answer faster spins or yields.
+     */
+    public record Waiting(Duration spin, Duration yield, Duration maxPark, Duration ownerCheck) {
+        /**
+         * 50 µs of spinning, no yielding, parks of at most 1 ms, the owner checked every 100 ms.
+         */
+        public static final Waiting DEFAULT =
+                new Waiting(
+                        Duration.ofNanos(50_000),
+                        Duration.ZERO,
+                        Duration.ofMillis(1),
+                        Duration.ofMillis(100));
+
+        public Waiting {
+            requireNonNegative("spin", spin);
+            requireNonNegative("yield", yield);
+            requireNonNegative("maxPark", maxPark);
+            requireNonNegative("ownerCheck", ownerCheck);
+            if (maxPark.isZero() || ownerCheck.isZero()) {
+                throw new IllegalArgumentException(
+                        "maxPark and ownerCheck must be positive, got "
+                                + maxPark
+                                + ", "
+                                + ownerCheck);
+            }
+        }
+
+        /** These waits with another spin and yield. */
+        public Waiting spinning(Duration newSpin, Duration newYield) {
+            return new Waiting(newSpin, newYield, maxPark, ownerCheck);
+        }
+
+        private static void requireNonNegative(String name, Duration value) {
+            if (Objects.requireNonNull(value, name).isNegative()) {
+                throw new IllegalArgumentException(name + " must be 0 or more, got " + value);
+            }
+        }
+    }
+
+    public static final PrimitiveType<PassRegistry, Settings> TYPE =
+            PrimitiveType.<PassRegistry, Settings>define(
+                            PrimitiveKinds.PASS_REGISTRY, Settings.class)
+                    .layoutVersion(LAYOUT_VERSION)
+                    .bodyMagic(MAGIC)
+                    .ops(Op.class)
+                    .shape(
+                            s ->
+                                    new PrimitiveType.Shape(
+                                            s.maxPasses(),
+                                            (int)
+                                                    entryStride(
+                                                            s.mailboxSlots(), s.maxPayloadBytes())),
+                            BODY_LAYOUT)
+                    .initialiser(
+                            (body, s) -> {
+                                body.setIntPlain(MAX_PASSES_OFFSET, s.maxPasses());
+                                body.setIntPlain(MAILBOX_SLOTS_OFFSET, s.mailboxSlots());
+                                body.setIntPlain(MAX_PAYLOAD_OFFSET, s.maxPayloadBytes());
+                            })
+                    .bodyCheck(PassRegistry::settingsProblem)
+                    .defaults(
+                            new Settings(
+                                    Settings.DEFAULT_MAX_PASSES,
+                                    Settings.DEFAULT_MAILBOX_SLOTS,
+                                    Settings.DEFAULT_MAX_PAYLOAD_BYTES))
+                    .wrap((file, options) -> new PassRegistry(file));
+
+    private static final long PID = Pids.current();
+    private static final long START_TIME = OwnerRecord.startTimeOf(PID);
+    private static final long FIRST_PARK_NANOS = 1_000;
+    private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
+    private final int maxPasses;
+    private final int mailboxSlots;
+    private final int maxPayload;
+    private final int slotStride;
+    private final int entryStride;
+
+    /** Where each pass id lives: stable for the file's life, so cached without re-checks. */
+    private final Map<Long, Integer> entries = new ConcurrentHashMap<>();
+
+    private final Map<Long, Registration> registrations = new ConcurrentHashMap<>();
+
+    /** What the dispatchers serve: copied on every change. */
+    private volatile Registration[] served = new Registration[0];
+
+    private final List<Thread> dispatchers = new ArrayList<>();
+    private int dispatcherCount = 1;
+    private volatile Waiting waiting = Waiting.DEFAULT;
+    private volatile boolean closing;
+
+    private final ConcurrentLinkedQueue<Call> asyncCalls = new ConcurrentLinkedQueue<>();
+    private @Nullable Thread completer;
+
+    /** One pass this handle serves. */
+    private record Registration(
+            long passId, int entry, int entryOffset, long ownerWord, PassHandler handler) {}
+
+    private PassRegistry(MappedFile file) {
+        super(file, TYPE);
+        // The body check proved these in range and consistent with the body's real length.
+        this.maxPasses = body.getIntAcquire(MAX_PASSES_OFFSET);
+        this.mailboxSlots = body.getIntAcquire(MAILBOX_SLOTS_OFFSET);
+        this.maxPayload = body.getIntAcquire(MAX_PAYLOAD_OFFSET);
+        this.slotStride = (int) slotStride(maxPayload);
+        this.entryStride = (int) PassRegistryDescriptor.entryStride(mailboxSlots, maxPayload);
+        if (file.header().capacity() != maxPasses || file.header().slotSize() != entryStride) {
+            throw TYPE.corrupt(
+                    file.path(),
+                    "its body declares "
+                            + maxPasses
+                            + " passes of "
+                            + entryStride
+                            + " bytes, its header "
+                            + file.header().capacity()
+                            + " of "
+                            + file.header().slotSize());
+        }
+    }
+
+    private static @Nullable String settingsProblem(io.subetha.cxc.mmf.AtomicBuffer body) {
+        long passes = Integer.toUnsignedLong(body.getIntAcquire(MAX_PASSES_OFFSET));
+        long slots = Integer.toUnsignedLong(body.getIntAcquire(MAILBOX_SLOTS_OFFSET));
+        long payload = Integer.toUnsignedLong(body.getIntAcquire(MAX_PAYLOAD_OFFSET));
+        if (passes < 1 || passes > MAX_PASSES) {
+            return "it declares " + passes + " max passes, outside 1.." + MAX_PASSES;
+        }
+        if (slots < 1 || slots > MAX_MAILBOX_SLOTS) {
+            return "it declares " + slots + " mailbox slots, outside 1.." + MAX_MAILBOX_SLOTS;
+        }
+        if (payload < 1 || payload > MAX_PAYLOAD_BYTES) {
+            return "it declares a payload of "
+                    + payload
+                    + " bytes, outside 1.."
+                    + MAX_PAYLOAD_BYTES;
+        }
+        long expected = bodyLength(passes, slots, payload);
+        if (expected != body.capacity()) {
+            return "its settings ("
+                    + passes
+                    + " passes, "
+                    + slots
+                    + " slots, "
+                    + payload
+                    + "-byte payloads) need a body of "
+                    + expected
+                    + " bytes, the file has "
+                    + body.capacity();
+        }
+        return null;
+    }
+
+    // ----------------------------------------------------------------------------- factories
+
+    /** Creates a registry; fails if {@code path} exists. */
+    public static PassRegistry create(
+            Path path, int maxPasses, int mailboxSlots, int maxPayloadBytes) {
+        return create(path, maxPasses, mailboxSlots, maxPayloadBytes, CxcFileOptions.defaults());
+    }
+
+    public static PassRegistry create(
+            Path path,
+            int maxPasses,
+            int mailboxSlots,
+            int maxPayloadBytes,
+            CxcFileOptions options) {
+        return TYPE.create(path, new Settings(maxPasses, mailboxSlots, maxPayloadBytes), options);
+    }
+
+    /** Opens an existing registry, whatever its settings. */
+    public static PassRegistry open(Path path) {
+        return open(path, CxcFileOptions.defaults());
+    }
+
+    public static PassRegistry open(Path path, CxcFileOptions options) {
+        return TYPE.open(path, options);
+    }
+
+    /** Opens the registry, or creates it with these settings; race-safe across processes. */
+    public static PassRegistry openOrCreate(
+            Path path, int maxPasses, int mailboxSlots, int maxPayloadBytes) {
+        return openOrCreate(
+                path, maxPasses, mailboxSlots, maxPayloadBytes, CxcFileOptions.defaults());
+    }
+
+    public static PassRegistry openOrCreate(
+            Path path,
+            int maxPasses,
+            int mailboxSlots,
+            int maxPayloadBytes,
+            CxcFileOptions options) {
+        return TYPE.openOrCreate(
+                path, new Settings(maxPasses, mailboxSlots, maxPayloadBytes), options);
+    }
+
+    // ------------------------------------------------------------------------- configuration
+
+    /**
+     * How many dispatcher threads run this handle's handlers (1 by default): at most that many
+     * handlers of this process run at once. Only before the first {@link #register}.
+     */
+    public synchronized PassRegistry dispatcherThreads(int threads) {
+        if (threads < 1 || threads > 64) {
+            throw new IllegalArgumentException("threads must be 1..64, got " + threads);
+        }
+        if (!dispatchers.isEmpty()) {
+            throw new IllegalStateException(
+                    "the dispatchers of " + file() + " already run; set their number first");
+        }
+        this.dispatcherCount = threads;
+        return this;
+    }
+
+    /** How this handle's callers and dispatchers wait, from now on. */
+    public PassRegistry waiting(Waiting value) {
+        this.waiting = Objects.requireNonNull(value, "waiting");
+        return this;
+    }
+
+    public Waiting waiting() {
+        return waiting;
+    }
+
+    // ------------------------------------------------------------------------------ register
+
+    /**
+     * Registers {@code handler} under {@code passId}, run in this process for calls from any
+     * process; starts this handle's dispatchers on first use.
+     *
+     * @throws PassOwnedException if a live process (this one included) owns the id
+     * @throws CxcCapacityException if all {@code maxPasses} entries hold other ids
+     * @throws IllegalStateException if this handle already registered it, or is closed
+     */
+    public void register(long passId, PassHandler handler) {
+        requirePassId(passId);
+        Objects.requireNonNull(handler, "handler");
+        counters.increment(OP_REGISTER);
+        synchronized (this) {
+            requireOpen();
+            if (registrations.containsKey(passId)) {
+                throw new IllegalStateException(
+                        "pass "
+                                + passId
+                                + " is already registered through this handle of "
+                                + file()
+                                + "; unregister it first");
+            }
+            int entry = entryOf(passId, true);
+            int offset = entryOffset(entry);
+            int record = offset + OWNER_RECORD_OFFSET;
+            while (true) {
+                long word = OwnerRecord.ownerWord(body, record);
+                if (OwnerRecord.pid(word) != OwnerRecord.NO_OWNER) {
+                    long owner = OwnerRecord.pid(word);
+                    if (OwnerRecord.isOwnedBy(body, record, word, PID, START_TIME)) {
+                        throw new PassOwnedException(
+                                passId,
+                                owner,
+                                "pass "
+                                        + passId
+                                        + " of "
+                                        + file()
+                                        + " is already registered by this process (PID "
+                                        + owner
+                                        + ") through another handle; one process registers an id"
+                                        + " once");
+                    }
+                    if (!OwnerRecord.isDead(body, record, word)) {
+                        throw new PassOwnedException(
+                                passId,
+                                owner,
+                                "pass "
+                                        + passId
+                                        + " of "
+                                        + file()
+                                        + " is registered by live process PID "
+                                        + owner
+                                        + "; it is freed when that process unregisters it, closes"
+                                        + " its registry or dies");
+                    }
+                }
+                long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(word));
+                if (OwnerRecord.claim(body, record, word, mine, START_TIME, System::nanoTime)) {
+                    Registration r = new Registration(passId, entry, offset, mine, handler);
+                    registrations.put(passId, r);
+                    republish();
+                    startDispatchers();
+                    return;
+                }
+                // Another registrant won the CAS: judge its word afresh.
+            }
+        }
+    }
+
+    /**
+     * Gives up {@code passId}: calls already running finish; calls not yet taken fail at their next
+     * owner check with {@link PassOwnerDiedException}.
+     *
+     * @throws IllegalStateException if this handle did not register it
+     */
+    public void unregister(long passId) {
+        requirePassId(passId);
+        counters.increment(OP_UNREGISTER);
+        synchronized (this) {
+            Registration r = registrations.remove(passId);
+            if (r == null) {
+                throw new IllegalStateException(
+                        "pass " + passId + " is not registered through this handle of " + file());
+            }
+            republish();
+            OwnerRecord.release(body, r.entryOffset + OWNER_RECORD_OFFSET, r.ownerWord);
+        }
+    }
+
+    /** Whether a live process has {@code passId} registered (probes {@code /proc}, ~10 µs). */
+    public boolean isRegistered(long passId) {
+        requirePassId(passId);
+        counters.increment(OP_READ);
+        int entry = entryOf(passId, false);
+        return entry >= 0 && ownerIsLive(entryOffset(entry));
+    }
+
+    /** The pass ids registered by live processes, in every process (probes each owner). */
+    public int registeredCount() {
+        counters.increment(OP_READ);
+        int count = 0;
+        for (int entry = 0; entry < maxPasses; entry++) {
+            int offset = entryOffset(entry);
+            if (body.getLongVolatile(offset + PASS_ID_OFFSET) == NO_PASS) {
+                break;
+            }
+            if (ownerIsLive(offset)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** The pass ids this handle registered. */
+    public List<Long> registeredHere() {
+        return List.copyOf(registrations.keySet());
+    }
+
+    private boolean ownerIsLive(int entryOffset) {
+        int record = entryOffset + OWNER_RECORD_OFFSET;
+        long word = OwnerRecord.ownerWord(body, record);
+        return OwnerRecord.pid(word) != OwnerRecord.NO_OWNER
+                && !OwnerRecord.isDead(body, record, word);
+    }
+
+    // ------------------------------------------------------------------------------- execute
+
+    /**
+     * Runs pass {@code passId} with {@code args} in the process that registered it, and returns its
+     * result.
+     *
+     * @throws PassNotRegisteredException if no process has it registered (at once)
+     * @throws PassFailedException if the handler threw
+     * @throws PassOwnerDiedException if the owner died or unregistered it while the call was
+     *     pending (within about one {@link Waiting#ownerCheck()})
+     * @throws CxcCapacityException if every mailbox slot of the pass stayed busy for {@code
+     *     timeout}
+     * @throws CxcTimeoutException if the owner did not answer within {@code timeout}
+     * @throws IllegalArgumentException if {@code args} is longer than {@code maxPayloadBytes}
+     */
+    public byte[] execute(long passId, byte[] args, Duration timeout) {
+        Call call = begin(passId, args, timeout, null);
+        Waiter waiter = new Waiter(waiting);
+        while (!trySubmit(call)) {
+            waiter.await();
+        }
+        waiter = new Waiter(waiting);
+        while (true) {
+            byte[] result = poll(call);
+            if (result != null) {
+                return result;
+            }
+            waiter.await();
+        }
+    }
+
+    /**
+     * {@link #execute} without blocking the caller: the request is sent (or queued for a slot) at
+     * once, and this handle's completer thread completes the future with the result or the same
+     * exceptions.
+     */
+    public CompletableFuture<byte[]> executeAsync(long passId, byte[] args, Duration timeout) {
+        CompletableFuture<byte[]> future = new CompletableFuture<>();
+        Call call;
+        try {
+            call = begin(passId, args, timeout, future);
+            trySubmit(call);
+        } catch (RuntimeException e) {
+            future.completeExceptionally(e);
+            return future;
+        }
+        synchronized (this) {
+            if (closing) {
+                fail(call, new IllegalStateException(file() + " was closed"));
+                return future;
+            }
+            asyncCalls.add(call);
+            startCompleter();
+        }
+        return future;
+    }
+
+    /** One call in progress, owned by the thread that polls it. */
+    private static final class Call {
+        final long passId;
+        final int entryOffset;
+        final byte[] args;
+        final long deadline;
+        final Duration timeout;
+        final long addressed;
+        final long ownerStartTime;
+        final @Nullable CompletableFuture<byte[]> future;
+        int slot = -1;
+        long claimed;
+        long nextCheck;
+
+        Call(
+                long passId,
+                int entryOffset,
+                byte[] args,
+                Duration timeout,
+                long addressed,
+                long ownerStartTime,
+                @Nullable CompletableFuture<byte[]> future) {
+            this.passId = passId;
+            this.entryOffset = entryOffset;
+            this.args = args;
+            this.timeout = timeout;
+            long now = System.nanoTime();
+            this.deadline = now + Math.max(0, Math.min(timeout.toNanos(), Long.MAX_VALUE / 4));
+            this.addressed = addressed;
+            this.ownerStartTime = ownerStartTime;
+            this.future = future;
+        }
+
+        long ownerPid() {
+            return OwnerRecord.pid(addressed);
+        }
+    }
+
+    private Call begin(
+            long passId,
+            byte[] args,
+            Duration timeout,
+            @Nullable CompletableFuture<byte[]> future) {
+        requirePassId(passId);
+        Objects.requireNonNull(args, "args");
+        Objects.requireNonNull(timeout, "timeout");
+        if (args.length > maxPayload) {
+            throw new IllegalArgumentException(
+                    "args of "
+                            + args.length
+                            + " bytes exceed maxPayloadBytes "
+                            + maxPayload
+                            + " of "
+                            + file());
+        }
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be 0 or more, got " + timeout);
+        }
+        requireOpen();
+        counters.increment(OP_EXECUTE);
+        int entry = entryOf(passId, false);
+        if (entry < 0) {
+            throw new PassNotRegisteredException(
+                    passId,
+                    "pass " + passId + " of " + file() + " was never registered by any process");
+        }
+        int offset = entryOffset(entry);
+        int record = offset + OWNER_RECORD_OFFSET;
+        long word = OwnerRecord.ownerWord(body, record);
+        if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
+            throw new PassNotRegisteredException(
+                    passId,
+                    "pass "
+                            + passId
+                            + " of "
+                            + file()
+                            + " is not registered: its last owner unregistered it");
+        }
+        Call call =
+                new Call(
+                        passId,
+                        offset,
+                        args,
+                        timeout,
+                        word,
+                        OwnerRecord.startTime(body, record, word),
+                        future);
+        call.nextCheck = System.nanoTime() + waiting.ownerCheck().toNanos();
+        return call;
+    }
+
+    /**
+     * Claims a free slot and publishes the request; false if none is free yet. Throws when the wait
+     * for a slot is over (timeout, owner gone).
+     */
+    private boolean trySubmit(Call call) {
+        if (call.slot >= 0) {
+            return true;
+        }
+        int first = ThreadLocalRandom.current().nextInt(mailboxSlots);
+        for (int i = 0; i < mailboxSlots; i++) {
+            int slot = slotOffset(call.entryOffset, (first + i) % mailboxSlots);
+            long word = body.getLongVolatile(slot + STATE_WORD_OFFSET);
+            if (state(word) != STATE_FREE) {
+                continue;
+            }
+            long claimed = packState(STATE_CLAIMED, nextGeneration(word), PID);
+            if (!body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, claimed)) {
+                continue;
+            }
+            // The slot is ours: nobody else writes it until we publish.
+            body.setLongPlain(slot + ADDRESSED_OWNER_OFFSET, call.addressed);
+            body.putBytes(slot + SLOT_HEADER_LENGTH, call.args);
+            body.setIntPlain(slot + LENGTH_OFFSET, call.args.length);
+            Interleaving.at(Point.PASS_REQUEST_WRITTEN);
+            long request = withState(claimed, STATE_REQUEST);
+            if (body.compareAndSetLong(slot + STATE_WORD_OFFSET, claimed, request)) {
+                call.slot = slot;
+                call.claimed = request;
+                return true;
+            }
+            // Reclaimed as a dead caller's: impossible for a live one, but never write on.
+        }
+        long now = System.nanoTime();
+        if (now - call.nextCheck >= 0) {
+            call.nextCheck = now + waiting.ownerCheck().toNanos();
+            reclaimDeadSlots(call.entryOffset);
+            CxcException gone = ownerGone(call, false);
+            if (gone != null) {
+                throw gone;
+            }
+        }
+        if (now - call.deadline >= 0) {
+            throw new CxcCapacityException(
+                    "all "
+                            + mailboxSlots
+                            + " mailbox slots (mailboxSlots) of pass "
+                            + call.passId
+                            + " in "
+                            + file()
+                            + " stayed busy for "
+                            + call.timeout
+                            + ": its owner, PID "
+                            + call.ownerPid()
+                            + ", serves fewer calls than arrive. Raise mailboxSlots or the"
+                            + " timeout, or call less often");
+        }
+        return false;
+    }
+
+    /** The result, or null while pending; throws for every other outcome. */
+    private byte @Nullable [] poll(Call call) {
+        int slot = call.slot;
+        long word = body.getLongVolatile(slot + STATE_WORD_OFFSET);
+        if (!sameClaim(word, call.claimed)) {
+            throw slotReclaimed(call);
+        }
+        int state = state(word);
+        if (state == STATE_RESPONSE || state == STATE_FAILED) {
+            return take(call, word);
+        }
+        long now = System.nanoTime();
+        if (now - call.nextCheck >= 0) {
+            call.nextCheck = now + waiting.ownerCheck().toNanos();
+            CxcException gone = ownerGone(call, state == STATE_RUNNING);
+            if (gone != null) {
+                return giveUp(call, gone);
+            }
+        }
+        if (now - call.deadline >= 0) {
+            return giveUp(
+                    call,
+                    new CxcTimeoutException(
+                            "pass "
+                                    + call.passId
+                                    + " of "
+                                    + file()
+                                    + " got no answer from its owner, PID "
+                                    + call.ownerPid()
+                                    + ", within "
+                                    + call.timeout
+                                    + (state == STATE_RUNNING
+                                            ? "; its handler was still running (its result will"
+                                                    + " be dropped)"
+                                            : "; the request was withdrawn before it ran")));
+        }
+        return null;
+    }
+
+    private static boolean sameClaim(long word, long claimed) {
+        return generation(word) == generation(claimed) && callerPid(word) == callerPid(claimed);
+    }
+
+    /**
+     * Why the call's owner can no longer answer, or null: the pass moved on and the request was not
+     * taken, or the process that took it is dead.
+     */
+    private @Nullable CxcException ownerGone(Call call, boolean running) {
+        int record = call.entryOffset + OWNER_RECORD_OFFSET;
+        long current = OwnerRecord.ownerWord(body, record);
+        boolean dead =
+                ProcessProbe.status(call.ownerPid(), call.ownerStartTime) == ProcessStatus.DEAD;
+        if (dead) {
+            return new PassOwnerDiedException(
+                    call.passId,
+                    call.ownerPid(),
+                    "the owner of pass "
+                            + call.passId
+                            + " in "
+                            + file()
+                            + ", PID "
+                            + call.ownerPid()
+                            + ", died while the call was pending"
+                            + (running ? " (its handler had started: it may have run)" : ""));
+        }
+        if (current != call.addressed && !running) {
+            return new PassOwnerDiedException(
+                    call.passId,
+                    call.ownerPid(),
+                    "pass "
+                            + call.passId
+                            + " of "
+                            + file()
+                            + " was "
+                            + (OwnerRecord.pid(current) == OwnerRecord.NO_OWNER
+                                    ? "unregistered by its owner, PID " + call.ownerPid()
+                                    : "taken over from PID "
+                                            + call.ownerPid()
+                                            + " by PID "
+                                            + OwnerRecord.pid(current))
+                            + " before it took the call");
+        }
+        return null;
+    }
+
+    /** Withdraws the call: returns a result that arrived meanwhile, else throws {@code why}. */
+    private byte[] giveUp(Call call, CxcException why) {
+        int offset = call.slot + STATE_WORD_OFFSET;
+        boolean ownerDead = why instanceof PassOwnerDiedException && !isAlive(call);
+        while (true) {
+            long word = body.getLongVolatile(offset);
+            if (!sameClaim(word, call.claimed)) {
+                throw why;
+            }
+            switch (state(word)) {
+                case STATE_RESPONSE, STATE_FAILED -> {
+                    return take(call, word);
+                }
+                case STATE_REQUEST -> {
+                    if (body.compareAndSetLong(offset, word, withState(word, STATE_FREE))) {
+                        throw why;
+                    }
+                }
+                case STATE_RUNNING -> {
+                    // A dead dispatcher never answers: free the slot. A live one frees it itself.
+                    int next = ownerDead ? STATE_FREE : STATE_ABANDONED;
+                    if (body.compareAndSetLong(offset, word, withState(word, next))) {
+                        throw why;
+                    }
+                }
+                default -> throw why;
+            }
+        }
+    }
+
+    private boolean isAlive(Call call) {
+        return ProcessProbe.status(call.ownerPid(), call.ownerStartTime) != ProcessStatus.DEAD;
+    }
+
+    /** Reads the published outcome, frees the slot, and returns the result or throws. */
+    private byte[] take(Call call, long word) {
+        int slot = call.slot;
+        int length = body.getIntAcquire(slot + LENGTH_OFFSET);
+        byte[] payload = null;
+        if (length >= 0 && length <= maxPayload) {
+            payload = new byte[length];
+            body.getBytes(slot + SLOT_HEADER_LENGTH, payload);
+        }
+        // Read before freeing: the next claim may overwrite the payload.
+        body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, withState(word, STATE_FREE));
+        if (payload == null) {
+            throw new CxcException(
+                    "pass "
+                            + call.passId
+                            + " of "
+                            + file()
+                            + " answered with a length of "
+                            + Integer.toUnsignedString(length)
+                            + " bytes, outside 0.."
+                            + maxPayload
+                            + "; the file is corrupt");
+        }
+        if (state(word) == STATE_FAILED) {
+            String text = new String(payload, StandardCharsets.UTF_8);
+            int split = text.indexOf('\n');
+            throw new PassFailedException(
+                    call.passId,
+                    call.ownerPid(),
+                    split < 0 ? text : text.substring(0, split),
+                    split < 0 ? "" : text.substring(split + 1));
+        }
+        return payload;
+    }
+
+    private CxcException slotReclaimed(Call call) {
+        return new PassOwnerDiedException(
+                call.passId,
+                call.ownerPid(),
+                "the mailbox slot of a call to pass "
+                        + call.passId
+                        + " in "
+                        + file()
+                        + " was reclaimed: its owner, PID "
+                        + call.ownerPid()
+                        + ", was judged dead while the call was pending");
+    }
+
+    /**
+     * Frees the slots of dead parties: a dead caller's claimed, requested or answered slot, and a
+     * dead owner's running or abandoned one. Each by CAS from the judged word. Probes {@code /proc}
+     * per busy slot: run only when the mailbox is full.
+     */
+    private void reclaimDeadSlots(int entryOffset) {
+        for (int i = 0; i < mailboxSlots; i++) {
+            int slot = slotOffset(entryOffset, i);
+            long word = body.getLongVolatile(slot + STATE_WORD_OFFSET);
+            int state = state(word);
+            long judged;
+            if (state == STATE_CLAIMED
+                    || state == STATE_REQUEST
+                    || state == STATE_RESPONSE
+                    || state == STATE_FAILED) {
+                judged = callerPid(word);
+            } else if (state == STATE_RUNNING || state == STATE_ABANDONED) {
+                judged = OwnerRecord.pid(body.getLongAcquire(slot + ADDRESSED_OWNER_OFFSET));
+            } else {
+                continue;
+            }
+            if (judged == 0
+                    || ProcessProbe.status(judged, ProcessProbe.UNKNOWN_START_TIME)
+                            == ProcessStatus.DEAD) {
+                body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, withState(word, STATE_FREE));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------- dispatcher
+
+    private void republish() {
+        served = registrations.values().toArray(new Registration[0]);
+    }
+
+    private void startDispatchers() {
+        if (!dispatchers.isEmpty()) {
+            return;
+        }
+        for (int i = 0; i < dispatcherCount; i++) {
+            Thread thread = new Thread(this::dispatch, "cxc-pass-dispatcher-" + name() + "-" + i);
+            thread.setDaemon(true);
+            dispatchers.add(thread);
+            thread.start();
+        }
+    }
+
+    private void dispatch() {
+        Waiter waiter = new Waiter(waiting);
+        while (!closing) {
+            boolean served = false;
+            for (Registration r : this.served) {
+                if (OwnerRecord.ownerWord(body, r.entryOffset + OWNER_RECORD_OFFSET)
+                        != r.ownerWord) {
+                    lost(r);
+                    continue;
+                }
+                for (int i = 0; i < mailboxSlots; i++) {
+                    int slot = slotOffset(r.entryOffset, i);
+                    long word = body.getLongVolatile(slot + STATE_WORD_OFFSET);
+                    if (state(word) == STATE_REQUEST
+                            && body.getLongAcquire(slot + ADDRESSED_OWNER_OFFSET) == r.ownerWord
+                            && body.compareAndSetLong(
+                                    slot + STATE_WORD_OFFSET,
+                                    word,
+                                    withState(word, STATE_RUNNING))) {
+                        serve(r, slot, withState(word, STATE_RUNNING));
+                        served = true;
+                    }
+                }
+            }
+            if (served) {
+                waiter = new Waiter(waiting);
+            } else {
+                waiter.await();
+            }
+        }
+    }
+
+    /** Our word was replaced (we were judged dead, or the file was rewritten): stop serving. */
+    private synchronized void lost(Registration r) {
+        if (registrations.remove(r.passId, r)) {
+            republish();
+        }
+    }
+
+    private void serve(Registration r, int slot, long running) {
+        counters.increment(OP_SERVE);
+        int length = body.getIntAcquire(slot + LENGTH_OFFSET);
+        byte[] result;
+        boolean failed = false;
+        if (length < 0 || length > maxPayload) {
+            result =
+                    failure(
+                            "java.lang.IllegalArgumentException",
+                            "request length "
+                                    + Integer.toUnsignedString(length)
+                                    + " is outside 0.."
+                                    + maxPayload);
+            failed = true;
+        } else {
+            byte[] args = new byte[length];
+            body.getBytes(slot + SLOT_HEADER_LENGTH, args);
+            try {
+                byte[] out = r.handler.handle(args);
+                result = out == null ? new byte[0] : out;
+                if (result.length > maxPayload) {
+                    result =
+                            failure(
+                                    "java.lang.IllegalArgumentException",
+                                    "the handler's result of "
+                                            + result.length
+                                            + " bytes exceeds maxPayloadBytes "
+                                            + maxPayload);
+                    failed = true;
+                }
+            } catch (Throwable e) {
+                result =
+                        failure(
+                                e.getClass().getName(),
+                                e.getMessage() == null ? "" : e.getMessage());
+                failed = true;
+            }
+        }
+        int offset = slot + STATE_WORD_OFFSET;
+        // Only the dispatcher whose CAS took the request writes while it runs; the caller may
+        // abandon meanwhile, but writes nothing.
+        body.putBytes(slot + SLOT_HEADER_LENGTH, result);
+        body.setIntPlain(slot + LENGTH_OFFSET, result.length);
+        Interleaving.at(Point.PASS_ANSWER_WRITTEN);
+        if (!body.compareAndSetLong(
+                offset, running, withState(running, failed ? STATE_FAILED : STATE_RESPONSE))) {
+            // Abandoned by its caller: nobody reads this answer, free the slot.
+            body.compareAndSetLong(
+                    offset, withState(running, STATE_ABANDONED), withState(running, STATE_FREE));
+        }
+        body.getAndAddLong(r.entryOffset + CALLS_OFFSET, 1);
+    }
+
+    /** A handler's failure as the caller reads it: class, newline, message; cut to fit. */
+    private byte[] failure(String type, String message) {
+        byte[] text = (type + "\n" + message).getBytes(StandardCharsets.UTF_8);
+        return text.length <= maxPayload ? text : Arrays.copyOf(text, maxPayload);
+    }
+
+    // ----------------------------------------------------------------------------- completer
+
+    private void startCompleter() {
+        if (completer != null) {
+            return;
+        }
+        Thread thread = new Thread(this::complete, "cxc-pass-completer-" + name());
+        thread.setDaemon(true);
+        completer = thread;
+        thread.start();
+    }
+
+    private void complete() {
+        Waiter waiter = new Waiter(waiting);
+        while (!closing) {
+            boolean progressed = false;
+            for (var it = asyncCalls.iterator(); it.hasNext(); ) {
+                Call call = it.next();
+                try {
+                    if (!trySubmit(call)) {
+                        continue;
+                    }
+                    byte[] result = poll(call);
+                    if (result != null) {
+                        it.remove();
+                        Objects.requireNonNull(call.future).complete(result);
+                        progressed = true;
+                    }
+                } catch (RuntimeException e) {
+                    it.remove();
+                    Objects.requireNonNull(call.future).completeExceptionally(e);
+                    progressed = true;
+                }
+            }
+            if (progressed) {
+                waiter = new Waiter(waiting);
+            } else {
+                waiter.await();
+            }
+        }
+    }
+
+    private void fail(Call call, RuntimeException why) {
+        try {
+            if (call.slot >= 0) {
+                giveUp(call, new CxcException(why.getMessage()));
+            }
+            Objects.requireNonNull(call.future).completeExceptionally(why);
+        } catch (RuntimeException e) {
+            Objects.requireNonNull(call.future).completeExceptionally(why);
+        }
+    }
+
+    /**
+     * Spins for {@link Waiting#spin()} from its creation, yields for {@link Waiting#yield()}, then
+     * parks with a doubling back-off.
+     */
+    private static final class Waiter {
+        private final long spinUntil;
+        private final long yieldUntil;
+        private final long maxPark;
+        private long park = FIRST_PARK_NANOS;
+
+        Waiter(Waiting waiting) {
+            long now = System.nanoTime();
+            this.spinUntil = now + waiting.spin().toNanos();
+            this.yieldUntil = spinUntil + waiting.yield().toNanos();
+            this.maxPark = waiting.maxPark().toNanos();
+        }
+
+        void await() {
+            long now = System.nanoTime();
+            if (now - spinUntil < 0) {
+                Thread.onSpinWait();
+            } else if (now - yieldUntil < 0) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(park);
+                park = Math.min(maxPark, park * 2);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------- reads
+
+    public int maxPasses() {
+        return maxPasses;
+    }
+
+    public int mailboxSlots() {
+        return mailboxSlots;
+    }
+
+    public int maxPayloadBytes() {
+        return maxPayload;
+    }
+
+    /**
+     * The entry of {@code passId}, inserting it (one CAS from 0 on the first unused entry) if
+     * {@code insert}; -1 if absent. Entries fill from 0 and never change id, so the first unused
+     * one ends the search and a found index is cached for good.
+     */
+    private int entryOf(long passId, boolean insert) {
+        Integer cached = entries.get(passId);
+        if (cached != null) {
+            return cached;
+        }
+        for (int entry = 0; entry < maxPasses; entry++) {
+            int offset = entryOffset(entry) + PASS_ID_OFFSET;
+            long id = body.getLongVolatile(offset);
+            if (id == NO_PASS) {
+                if (!insert) {
+                    return -1;
+                }
+                id = body.compareAndExchangeLong(offset, NO_PASS, passId);
+                if (id == NO_PASS) {
+                    id = passId;
+                }
+            }
+            if (id == passId) {
+                entries.put(passId, entry);
+                return entry;
+            }
+        }
+        if (!insert) {
+            return -1;
+        }
+        throw new CxcCapacityException(
+                "all "
+                        + maxPasses
+                        + " pass entries (maxPasses) of "
+                        + file()
+                        + " hold other pass ids; an id keeps its entry for the file's life."
+                        + " Create the registry with a larger maxPasses");
+    }
+
+    private int entryOffset(int entry) {
+        return REGISTRY_HEADER_LENGTH + entry * entryStride;
+    }
+
+    private int slotOffset(int entryOffset, int slot) {
+        return entryOffset + ENTRY_HEADER_LENGTH + slot * slotStride;
+    }
+
+    private static void requirePassId(long passId) {
+        if (passId == NO_PASS) {
+            throw new IllegalArgumentException(
+                    "passId must not be 0 (it marks an unused entry), got 0");
+        }
+    }
+
+    private void requireOpen() {
+        if (closing || isClosed()) {
+            throw new IllegalStateException(file() + " is closed");
+        }
+    }
+
+    // ----------------------------------------------------------------------------- lifecycle
+
+    /**
+     * Unregisters every pass this handle holds, stops its dispatchers (a running handler is waited
+     * for, up to 10 s) and its completer (pending async calls fail), and marks the handle closed.
+     */
+    @Override
+    public void close() {
+        List<Thread> threads = new ArrayList<>();
+        synchronized (this) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+            for (Registration r : registrations.values()) {
+                OwnerRecord.release(body, r.entryOffset + OWNER_RECORD_OFFSET, r.ownerWord);
+            }
+            registrations.clear();
+            republish();
+            threads.addAll(dispatchers);
+            if (completer != null) {
+                threads.add(completer);
+            }
+        }
+        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        for (Thread thread : threads) {
+            LockSupport.unpark(thread);
+            try {
+                thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        Call call;
+        while ((call = asyncCalls.poll()) != null) {
+            fail(
+                    call,
+                    new IllegalStateException(file() + " was closed while the call was pending"));
+        }
+        super.close();
+    }
+
+    /** The settings, busy slots, and each pass id with its owner PID and calls served. */
+    @Override
+    public Map<String, Object> describe() {
+        List<Map<String, Object>> passes = new ArrayList<>();
+        int busy = 0;
+        for (int entry = 0; entry < maxPasses; entry++) {
+            int offset = entryOffset(entry);
+            long id = body.getLongVolatile(offset + PASS_ID_OFFSET);
+            if (id == NO_PASS) {
+                break;
+            }
+            for (int i = 0; i < mailboxSlots; i++) {
+                if (state(body.getLongVolatile(slotOffset(offset, i) + STATE_WORD_OFFSET))
+                        != STATE_FREE) {
+                    busy++;
+                }
+            }
+            long owner = OwnerRecord.pid(OwnerRecord.ownerWord(body, offset + OWNER_RECORD_OFFSET));
+            passes.add(
+                    fields(
+                            "passId", id,
+                            "ownerPid", owner,
+                            "calls", body.getLongVolatile(offset + CALLS_OFFSET)));
+        }
+        return fields(
+                "maxPasses", maxPasses,
+                "mailboxSlots", mailboxSlots,
+                "maxPayloadBytes", maxPayload,
+                "busySlots", busy,
+                "registeredHere", registrations.size(),
+                "passes", List.copyOf(passes));
+    }
+}

@@ -1,0 +1,211 @@
+package io.subetha.cxc.dispatch;
+
+import io.subetha.cxc.internal.BodyLayout;
+import io.subetha.cxc.mmf.HeaderDescriptor;
+import io.subetha.cxc.ownership.OwnerRecord;
+
+/**
+ * Body layout of a {@link PassRegistry} file: a 64-byte registry header, then {@code maxPasses}
+ * pass entries. Each entry is a 128-byte entry header followed by that pass's own mailbox of {@code
+ * mailboxSlots} slots, each a 64-byte slot header and {@code maxPayloadBytes} of payload rounded up
+ * to 64. The file header's capacity is {@code maxPasses} and its slot size is one entry's stride
+ * ({@link #entryStride}). Offsets relative to the body; little-endian.
+ *
+ * <pre>
+ * Registry header
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                  Magic "PASSREG1" (ASCII)                 0   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Max passes (u32)                         8   |
+ * +---------------------------------------------------------------+
+ * |                  Mailbox slots per pass (u32)            12   |
+ * +---------------------------------------------------------------+
+ * |                  Max payload bytes (u32)                 16   |
+ * +---------------------------------------------------------------+
+ * |                  Reserved (44 bytes)                     20   |
+ * ~                                                               ~
+ * +---------------------------------------------------------------+
+ *
+ * Pass entry p, at 64 + p * entryStride
+ * +---------------------------------------------------------------+ -.
+ * |                  Owner record (24 bytes, OwnerRecord):    0   |  | line 0: read by every
+ * ~                  owner word, identity, heartbeat              ~  | caller, written only on
+ * +---------------------------------------------------------------+  | register/unregister
+ * |                  Pass id (u64, 0 = entry unused)         24   |  |
+ * |                                                               |  |
+ * +---------------------------------------------------------------+  |
+ * |                  Reserved (32 bytes)                     32   |  |
+ * +---------------------------------------------------------------+ -'
+ * |                  Calls served (u64)                      64   |    line 1: the owner's
+ * |                                                               |    dispatchers count here
+ * +---------------------------------------------------------------+
+ * |                  Reserved (56 bytes)                     72   |
+ * +---------------------------------------------------------------+
+ * |                  Mailbox slot 0 .. mailboxSlots-1       128   |
+ * ~                                                               ~
+ * +---------------------------------------------------------------+
+ *
+ * Mailbox slot s of an entry, at 128 + s * slotStride within it
+ * +---------------------------------------------------------------+ -.
+ * |                  Caller PID (u32)                         0   |  | state word:
+ * +---------------+-----------------------------------------------+  | one aligned u64,
+ * |  State (u8)   |  Generation (u24)                         4   |  | CAS'd as one
+ * +---------------+-----------------------------------------------+ -'
+ * |                  Addressed owner word (u64)               8   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Payload length (u32)                    16   |
+ * +---------------------------------------------------------------+
+ * |                  Reserved (44 bytes)                     20   |
+ * +---------------------------------------------------------------+
+ * |                  Payload (maxPayloadBytes, padded to 64) 64   |
+ * ~                                                               ~
+ * +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <ul>
+ *   <li><b>Pass id</b> is claimed once per entry by one CAS from 0 and never changes afterwards: an
+ *       id has exactly one entry for the file's life (two processes registering one new id race on
+ *       the same CAS), so a caller may cache where an id lives. Unregistering frees the entry's
+ *       owner, not its id.
+ *   <li><b>Owner record</b>: the process that serves the pass (PID, generation, start time).
+ *   <li><b>State word</b>: which party holds the slot (see {@link PassRegistry}), the caller that
+ *       claimed it (so a dead caller's slot is reclaimed) and a generation that rises with every
+ *       claim (so nothing meant for one call ever lands in a later one).
+ *   <li><b>Addressed owner word</b>: the owner word the caller sent its request to. A dispatcher
+ *       serves only requests addressed to its own word, so a process that took a dead owner's pass
+ *       over never runs a request whose caller has been told the owner died.
+ *   <li><b>Payload length and payload</b>: the request, overwritten by the response (or the
+ *       handler's failure text). Written only by the party the state word names.
+ * </ul>
+ */
+public final class PassRegistryDescriptor {
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int MAX_PASSES_OFFSET = 8;
+    public static final int MAILBOX_SLOTS_OFFSET = 12;
+    public static final int MAX_PAYLOAD_OFFSET = 16;
+    public static final int REGISTRY_HEADER_LENGTH = 64;
+
+    public static final int OWNER_RECORD_OFFSET = 0;
+    public static final int PASS_ID_OFFSET = OwnerRecord.LENGTH;
+    public static final int CALLS_OFFSET = 64;
+    public static final int ENTRY_HEADER_LENGTH = 128;
+
+    public static final int STATE_WORD_OFFSET = 0;
+    public static final int ADDRESSED_OWNER_OFFSET = 8;
+    public static final int LENGTH_OFFSET = 16;
+    public static final int SLOT_HEADER_LENGTH = 64;
+
+    /** The most passes one file holds. */
+    public static final int MAX_PASSES = 4096;
+
+    /** The most mailbox slots one pass has. */
+    public static final int MAX_MAILBOX_SLOTS = 1024;
+
+    /** The largest argument or result, in bytes. */
+    public static final int MAX_PAYLOAD_BYTES = 1 << 20;
+
+    /** A pass id that names no pass: an unused entry. */
+    public static final long NO_PASS = 0;
+
+    public static final int STATE_FREE = 0;
+
+    /** A caller holds the slot and writes its request. */
+    public static final int STATE_CLAIMED = 1;
+
+    /** The request is published; the owner's dispatcher may take it. */
+    public static final int STATE_REQUEST = 2;
+
+    /** A dispatcher took the request and runs the handler. */
+    public static final int STATE_RUNNING = 3;
+
+    /** The result is published; the caller reads it, then frees the slot. */
+    public static final int STATE_RESPONSE = 4;
+
+    /** The handler threw: the payload is its class and message. */
+    public static final int STATE_FAILED = 5;
+
+    /** The caller gave up while the handler ran: the dispatcher frees the slot when done. */
+    public static final int STATE_ABANDONED = 6;
+
+    public static final int LAYOUT_VERSION = 1;
+
+    public static final String MAGIC = "PASSREG1";
+
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic(MAGIC);
+
+    private static final long GENERATION_MASK = 0xFF_FFFFL;
+
+    /** Checks the header's numbers: capacity 1..{@link #MAX_PASSES}, a plausible entry stride. */
+    public static final BodyLayout BODY_LAYOUT =
+            (capacity, slotSize) -> {
+                if (capacity < 1 || capacity > MAX_PASSES) {
+                    throw new IllegalArgumentException(
+                            "capacity (max passes) must be 1.." + MAX_PASSES + ", got " + capacity);
+                }
+                if (slotSize < ENTRY_HEADER_LENGTH + SLOT_HEADER_LENGTH + HeaderDescriptor.ALIGNMENT
+                        || slotSize % HeaderDescriptor.ALIGNMENT != 0) {
+                    throw new IllegalArgumentException(
+                            "slot size (one pass entry with its mailbox) must be a multiple of "
+                                    + HeaderDescriptor.ALIGNMENT
+                                    + " of at least "
+                                    + (ENTRY_HEADER_LENGTH
+                                            + SLOT_HEADER_LENGTH
+                                            + HeaderDescriptor.ALIGNMENT)
+                                    + ", got "
+                                    + slotSize);
+                }
+                return REGISTRY_HEADER_LENGTH + (long) capacity * slotSize;
+            };
+
+    private PassRegistryDescriptor() {}
+
+    /** Bytes of one mailbox slot: its header and the payload rounded up to 64. */
+    public static long slotStride(long maxPayloadBytes) {
+        long align = HeaderDescriptor.ALIGNMENT;
+        return SLOT_HEADER_LENGTH + (maxPayloadBytes + align - 1) / align * align;
+    }
+
+    /** Bytes of one pass entry: its header and its mailbox. */
+    public static long entryStride(long mailboxSlots, long maxPayloadBytes) {
+        return ENTRY_HEADER_LENGTH + mailboxSlots * slotStride(maxPayloadBytes);
+    }
+
+    /** The body length of a file with these settings. */
+    public static long bodyLength(long maxPasses, long mailboxSlots, long maxPayloadBytes) {
+        return REGISTRY_HEADER_LENGTH + maxPasses * entryStride(mailboxSlots, maxPayloadBytes);
+    }
+
+    public static long packState(int state, long generation, long callerPid) {
+        return ((generation & GENERATION_MASK) << 40)
+                | ((long) (state & 0xFF) << 32)
+                | (callerPid & 0xFFFF_FFFFL);
+    }
+
+    public static int state(long stateWord) {
+        return (int) (stateWord >>> 32) & 0xFF;
+    }
+
+    /** The generation of a state word (u24): the claim it belongs to. */
+    public static long generation(long stateWord) {
+        return stateWord >>> 40;
+    }
+
+    public static long callerPid(long stateWord) {
+        return stateWord & 0xFFFF_FFFFL;
+    }
+
+    /** The same claim in another state. */
+    public static long withState(long stateWord, int state) {
+        return packState(state, generation(stateWord), callerPid(stateWord));
+    }
+
+    /** The generation the next claim of a slot in {@code stateWord} installs (mod 2^24). */
+    public static long nextGeneration(long stateWord) {
+        return (generation(stateWord) + 1) & GENERATION_MASK;
+    }
+}

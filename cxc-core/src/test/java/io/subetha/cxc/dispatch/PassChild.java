@@ -1,0 +1,165 @@
+package io.subetha.cxc.dispatch;
+
+import io.subetha.cxc.internal.Interleaving;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A child JVM for the pass registry's process tests: one command per stdin line, one answer per
+ * line on stdout, exits on stdin EOF. Every failure is answered {@code error <class> <message>}.
+ *
+ * <pre>
+ * open PATH MAXPASSES SLOTS PAYLOAD   ok
+ * register ID MODE                    ok     (MODE: twice = 2x+1 of a long; gate = blocks on an
+ *                                             argument of 0 until "release", else echoes)
+ * release                             ok     (lets one gated call return)
+ * call ID COUNT                       done COUNT   (calls 1..COUNT, checking every result)
+ * call-one ID ARG TIMEOUTMS           result R
+ * hot ID                              hot          (calls forever, checking; until killed)
+ * freeze-at POINT                     ok     (the next thread at that Interleaving point prints
+ *                                             "frozen POINT" and stops there for good)
+ * </pre>
+ *
+ * A gated handler prints {@code running ARG} when it starts.
+ */
+public final class PassChild {
+
+    private static final long PID = ProcessHandle.current().pid();
+    private static final Semaphore GATE = new Semaphore(0);
+    private static PassRegistry registry;
+
+    private PassChild() {}
+
+    public static void main(String[] args) throws IOException {
+        BufferedReader in =
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            String[] words = line.trim().split(" ");
+            String answer;
+            try {
+                answer = execute(words);
+            } catch (RuntimeException e) {
+                answer = "error " + e.getClass().getName() + " " + e.getMessage();
+            }
+            synchronized (System.out) {
+                System.out.println(answer);
+                System.out.flush();
+            }
+        }
+    }
+
+    static long twice(long x) {
+        return 2 * x + 1;
+    }
+
+    static byte[] bytes(long value) {
+        return ByteBuffer.allocate(8).putLong(value).array();
+    }
+
+    static long value(byte[] bytes) {
+        return ByteBuffer.wrap(bytes).getLong();
+    }
+
+    private static String execute(String[] w) {
+        switch (w[0]) {
+            case "open" -> {
+                registry =
+                        PassRegistry.openOrCreate(
+                                Path.of(w[1]),
+                                Integer.parseInt(w[2]),
+                                Integer.parseInt(w[3]),
+                                Integer.parseInt(w[4]));
+                // Callers park soon: three JVMs share two cores with the test.
+                registry.waiting(
+                        PassRegistry.Waiting.DEFAULT.spinning(
+                                Duration.ofNanos(20_000), Duration.ZERO));
+                return "ok";
+            }
+            case "register" -> {
+                long id = Long.parseLong(w[1]);
+                PassHandler handler =
+                        switch (w[2]) {
+                            case "twice" -> a -> bytes(twice(value(a)));
+                            case "gate" ->
+                                    a -> {
+                                        if (value(a) == 0) {
+                                            synchronized (System.out) {
+                                                System.out.println("running " + value(a));
+                                                System.out.flush();
+                                            }
+                                            GATE.acquire();
+                                        }
+                                        return a;
+                                    };
+                            default -> throw new IllegalArgumentException("mode " + w[2]);
+                        };
+                registry.register(id, handler);
+                return "ok";
+            }
+            case "release" -> {
+                GATE.release();
+                return "ok";
+            }
+            case "call" -> {
+                long id = Long.parseLong(w[1]);
+                int count = Integer.parseInt(w[2]);
+                for (long i = 1; i <= count; i++) {
+                    long arg = PID * 1_000_000_000L + i;
+                    long got = value(registry.execute(id, bytes(arg), Duration.ofSeconds(30)));
+                    if (got != twice(arg)) {
+                        return "error cross-talk: call " + i + " with " + arg + " got " + got;
+                    }
+                }
+                return "done " + count;
+            }
+            case "call-one" -> {
+                byte[] result =
+                        registry.execute(
+                                Long.parseLong(w[1]),
+                                bytes(Long.parseLong(w[2])),
+                                Duration.ofMillis(Long.parseLong(w[3])));
+                return "result " + value(result);
+            }
+            case "hot" -> {
+                long id = Long.parseLong(w[1]);
+                Thread thread =
+                        new Thread(
+                                () -> {
+                                    for (long i = 1; ; i++) {
+                                        long arg = PID * 1_000_000_000L + i;
+                                        registry.execute(id, bytes(arg), Duration.ofSeconds(30));
+                                    }
+                                },
+                                "hot");
+                thread.setDaemon(true);
+                thread.start();
+                return "hot";
+            }
+            case "freeze-at" -> {
+                Interleaving.Point at = Interleaving.Point.valueOf(w[1]);
+                Interleaving.install(
+                        point -> {
+                            if (point == at) {
+                                synchronized (System.out) {
+                                    System.out.println("frozen " + point);
+                                    System.out.flush();
+                                }
+                                while (true) {
+                                    LockSupport.park();
+                                }
+                            }
+                        });
+                return "ok";
+            }
+            default -> throw new IllegalArgumentException("unknown command " + w[0]);
+        }
+    }
+}
