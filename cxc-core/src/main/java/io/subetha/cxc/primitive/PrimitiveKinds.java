@@ -86,6 +86,9 @@ public final class PrimitiveKinds {
     public static final Kind FENCED_LEDGER =
             kind(5, "fenced-ledger", FIRST_WAVE, "io.subetha.cxc.ownership.FencedLedger");
 
+    public static final Kind EVENT_STATE_LOG =
+            kind(48, "event-state-log", EVENT_LOG, "io.subetha.cxc.eventlog.EventStateLog");
+
     private PrimitiveKinds() {}
 
     private static Kind kind(int code, String name, Family family, String typeHolder) {
