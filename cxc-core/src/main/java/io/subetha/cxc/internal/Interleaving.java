@@ -43,7 +43,14 @@ public final class Interleaving {
          * A creator wrote and initialised a new file under its temporary name: before it links it
          * to the real name.
          */
-        NEW_FILE_WRITTEN
+        NEW_FILE_WRITTEN,
+        /** An event-log emitter claimed its slot's sequence: before it writes the event. */
+        SLOT_RESERVED,
+        /**
+         * An event-log drainer folded the pending events: before it publishes the new state and
+         * read position.
+         */
+        FOLD_COMPUTED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

@@ -90,6 +90,9 @@ public final class PrimitiveKinds {
     public static final Kind PASS_REGISTRY =
             kind(144, "pass-registry", DISPATCH, "io.subetha.cxc.dispatch.PassRegistry");
 
+    public static final Kind EVENT_STATE_LOG =
+            kind(48, "event-state-log", EVENT_LOG, "io.subetha.cxc.eventlog.EventStateLog");
+
     private PrimitiveKinds() {}
 
     private static Kind kind(int code, String name, Family family, String typeHolder) {

@@ -1,0 +1,130 @@
+package io.subetha.cxc.eventlog;
+
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A child JVM for the event-log process tests: one command per stdin line, answers on stdout, halts
+ * on stdin EOF. Every failure is answered {@code error <message>}.
+ *
+ * <pre>
+ * open PATH CAPACITY          ok               (Tally events and state)
+ * emit-loop PRODUCER LAST [from FIRST]   ok, then acked N (every 500 events, after emit
+ *                             returned) ... done LAST; emits FIRST (default 1) .. LAST
+ * drain-loop                  ok, then drains in a daemon thread until killed
+ * pause-at POINT              ok               (SLOT_RESERVED or FOLD_COMPUTED: print, park forever)
+ * emit PRODUCER N             emitted           (one event)
+ * drain                       drained N
+ * </pre>
+ */
+public final class EventLogChild {
+
+    private static EventStateLog<Tally.Event, Tally> log;
+
+    private EventLogChild() {}
+
+    public static void main(String[] args) throws IOException {
+        BufferedReader in =
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            String[] words = line.trim().split(" ");
+            try {
+                say(execute(words));
+            } catch (RuntimeException e) {
+                say("error " + e);
+            }
+        }
+        Runtime.getRuntime().halt(0);
+    }
+
+    static synchronized void say(String line) {
+        System.out.println(line);
+        System.out.flush();
+    }
+
+    private static String execute(String[] words) {
+        switch (words[0]) {
+            case "open":
+                log =
+                        EventStateLog.openOrCreate(
+                                Path.of(words[1]),
+                                Integer.parseInt(words[2]),
+                                Tally.Event.CODEC,
+                                Tally.CODEC,
+                                Tally.EMPTY);
+                return "ok";
+            case "emit-loop":
+                {
+                    int producer = Integer.parseInt(words[1]);
+                    long count = Long.parseLong(words[2]);
+                    long from = words.length > 4 ? Long.parseLong(words[4]) : 1;
+                    daemon(
+                            () -> {
+                                for (long n = from; n <= count; n++) {
+                                    while (!log.tryEmit(Tally.Event.of(producer, n))) {
+                                        LockSupport.parkNanos(20_000); // full: the drainer lags
+                                    }
+                                    if (n % 500 == 0) {
+                                        say("acked " + n);
+                                    }
+                                }
+                                say("done " + count);
+                            });
+                    return "ok";
+                }
+            case "drain-loop":
+                daemon(
+                        () -> {
+                            while (true) {
+                                if (log.drainAndFold(Tally::fold) == 0) {
+                                    LockSupport.parkNanos(50_000);
+                                }
+                            }
+                        });
+                return "ok";
+            case "pause-at":
+                {
+                    Point point = Point.valueOf(words[1]);
+                    Interleaving.install(
+                            p -> {
+                                if (p == point) {
+                                    say("paused " + p);
+                                    while (true) {
+                                        LockSupport.park();
+                                    }
+                                }
+                            });
+                    return "ok";
+                }
+            case "emit":
+                log.emit(Tally.Event.of(Integer.parseInt(words[1]), Long.parseLong(words[2])));
+                return "emitted";
+            case "drain":
+                return "drained " + log.drainAndFold(Tally::fold);
+            default:
+                throw new IllegalArgumentException("unknown command " + words[0]);
+        }
+    }
+
+    private static void daemon(Runnable body) {
+        Thread thread =
+                new Thread(
+                        () -> {
+                            try {
+                                body.run();
+                            } catch (RuntimeException e) {
+                                say("error " + e);
+                            }
+                        },
+                        "event-log-child");
+        thread.setDaemon(true);
+        thread.start();
+    }
+}
