@@ -85,6 +85,8 @@ public final class PrimitiveKinds {
             kind(4, "epoch-barrier", FIRST_WAVE, "io.subetha.cxc.liveness.EpochBarrier");
     public static final Kind FENCED_LEDGER =
             kind(5, "fenced-ledger", FIRST_WAVE, "io.subetha.cxc.ownership.FencedLedger");
+    public static final Kind PRIORITY_FANOUT =
+            kind(64, "priority-fanout", FAN_OUT, "io.subetha.cxc.fanout.PriorityFanout");
 
     private PrimitiveKinds() {}
 
