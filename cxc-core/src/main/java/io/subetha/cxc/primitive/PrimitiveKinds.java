@@ -87,6 +87,8 @@ public final class PrimitiveKinds {
             kind(5, "fenced-ledger", FIRST_WAVE, "io.subetha.cxc.ownership.FencedLedger");
     public static final Kind PRIORITY_FANOUT =
             kind(64, "priority-fanout", FAN_OUT, "io.subetha.cxc.fanout.PriorityFanout");
+    public static final Kind PROGRESS_TASK =
+            kind(65, "progress-task", FAN_OUT, "io.subetha.cxc.fanout.ProgressTask");
 
     private PrimitiveKinds() {}
 
