@@ -62,9 +62,9 @@ import org.jspecify.annotations.Nullable;
  *       resumes or dies.)
  *   <li><b>Repair is by CAS from the judged word.</b> {@link #scan()} judges each held participant
  *       record; a dead one's {@code WRITING}, {@code TAKING} and {@code CLAIMED} slots are repaired
- *       as above and its record released; a stale one's {@code CLAIMED} slots are returned (a
- *       stale writer or drainer may still be copying its payload, so its slots are left alone).
- *       A scanner killed midway leaves the record held by a dead PID: the next scan finishes.
+ *       as above and its record released; a stale one's {@code CLAIMED} slots are returned (a stale
+ *       writer or drainer may still be copying its payload, so its slots are left alone). A scanner
+ *       killed midway leaves the record held by a dead PID: the next scan finishes.
  * </ul>
  *
  * <p>Claims and drains scan on their own at most every {@link #SCAN_INTERVAL}. The returned-items
@@ -208,7 +208,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     public static <T> PriorityFanout<T> create(
             Path path, int capacityPerPriority, FixedCodec<T> codec) {
-        return create(path, new Settings(capacityPerPriority, codec), codec, CxcFileOptions.defaults());
+        return create(
+                path, new Settings(capacityPerPriority, codec), codec, CxcFileOptions.defaults());
     }
 
     public static <T> PriorityFanout<T> create(
@@ -219,7 +220,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     /** Opens an existing fan-out created with {@code capacityPerPriority} and {@code codec}. */
     public static <T> PriorityFanout<T> open(
             Path path, int capacityPerPriority, FixedCodec<T> codec) {
-        return open(path, new Settings(capacityPerPriority, codec), codec, CxcFileOptions.defaults());
+        return open(
+                path, new Settings(capacityPerPriority, codec), codec, CxcFileOptions.defaults());
     }
 
     public static <T> PriorityFanout<T> open(
@@ -374,7 +376,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      * @return how many, or -1 if none because the level's head is still being written while later
      *     positions are reserved (the caller must not go to a lower level)
      */
-    private int takeFrom(int priority, int max, boolean claim, List<T> out, @Nullable List<long[]> held) {
+    private int takeFrom(
+            int priority, int max, boolean claim, List<T> out, @Nullable List<long[]> held) {
         FixedCodec<T> c = requireCodec();
         int level = levelOffset(priority);
         int taken = 0;
@@ -527,17 +530,17 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     // ------------------------------------------------------------------------------- scan
 
     /** What one {@link #scan()} did. */
-    public record ScanReport(int deadParticipants, int returnedClaims, int abandonedWrites,
-            int finishedTakes) {
+    public record ScanReport(
+            int deadParticipants, int returnedClaims, int abandonedWrites, int finishedTakes) {
         public boolean changedAnything() {
             return deadParticipants + returnedClaims + abandonedWrites + finishedTakes > 0;
         }
     }
 
     /**
-     * Judges every held participant record and repairs what dead or silent ones hold: a dead
-     * one's half-written items are stepped over, its half-taken ones finished, its claims
-     * returned, its record freed; a silent one's claims are returned.
+     * Judges every held participant record and repairs what dead or silent ones hold: a dead one's
+     * half-written items are stepped over, its half-taken ones finished, its claims returned, its
+     * record freed; a silent one's claims are returned.
      */
     public ScanReport scan() {
         counters.increment(OP_SCAN);
@@ -621,8 +624,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     // ------------------------------------------------------------------------ participants
 
     /**
-     * Beats this handle's participant record: a consumer holding a claim for longer than the
-     * grace calls this, or its claim returns to the level.
+     * Beats this handle's participant record: a consumer holding a claim for longer than the grace
+     * calls this, or its claim returns to the level.
      */
     public void heartbeat() {
         long self = participantTag();
@@ -641,8 +644,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     }
 
     /**
-     * This handle's participant ({@link #self}), claiming a record first if needed, beating as
-     * due.
+     * This handle's participant ({@link #self}), claiming a record first if needed, beating as due.
      */
     private long participantTag() {
         int r = participant;
@@ -660,8 +662,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     private synchronized long register() {
         if (participant >= 0
-                && OwnerRecord.ownerWord(body, participantOffset(participant))
-                        == participantWord) {
+                && OwnerRecord.ownerWord(body, participantOffset(participant)) == participantWord) {
             return self(participant, participantWord);
         }
         for (int attempt = 0; attempt < 2; attempt++) {
@@ -697,8 +698,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     // ------------------------------------------------------------------------------ reads
 
     /**
-     * Items in level {@code priority} not yet taken: reserved, being written, ready or returned
-     * (a moment's view while others work).
+     * Items in level {@code priority} not yet taken: reserved, being written, ready or returned (a
+     * moment's view while others work).
      */
     public long depth(int priority) {
         checkPriority("priority", priority);
@@ -761,8 +762,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     // ----------------------------------------------------------------------------- helpers
 
     private int slotOffset(int priority, long position) {
-        return SLOTS_OFFSET
-                + (priority * capacity + (int) (position % capacity)) * stride;
+        return SLOTS_OFFSET + (priority * capacity + (int) (position % capacity)) * stride;
     }
 
     private FixedCodec<T> requireCodec() {
@@ -847,7 +847,10 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         private void settle(String what) {
             if (settled) {
                 throw new IllegalStateException(
-                        "cannot " + what + " this claim of " + items.size()
+                        "cannot "
+                                + what
+                                + " this claim of "
+                                + items.size()
                                 + " items: it was already acknowledged or released");
             }
             settled = true;

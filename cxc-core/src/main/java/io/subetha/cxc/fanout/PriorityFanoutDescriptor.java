@@ -39,9 +39,9 @@ import io.subetha.cxc.primitive.PrimitiveType;
  * </pre>
  *
  * <p><b>Positions.</b> Each level is a ring: position {@code p} (a u64 that only rises) lives in
- * slot {@code p % capacity}, in lap {@code p / capacity}. The tail is the next position a
- * producer reserves, the head the next one a consumer takes; positions behind the head whose slot
- * is still {@code FULL} are items returned from a dead or silent consumer's claim.
+ * slot {@code p % capacity}, in lap {@code p / capacity}. The tail is the next position a producer
+ * reserves, the head the next one a consumer takes; positions behind the head whose slot is still
+ * {@code FULL} are items returned from a dead or silent consumer's claim.
  *
  * <p><b>Slot word</b> (one CAS'd u64, every state change of a slot is one CAS on it):
  *

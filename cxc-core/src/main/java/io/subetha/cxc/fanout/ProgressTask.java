@@ -25,14 +25,14 @@ import org.jspecify.annotations.Nullable;
  * add, never blocked by readers), observers {@link #read} it, and it ends once, {@link #complete}d
  * or {@link #fail}ed with a reason. Layout: {@link ProgressTaskDescriptor}.
  *
- * <p><b>Protocol.</b> {@code done} only grows, by atomic adds. The task ends by one CAS on the state
- * word from {@code RUNNING}, so it ends exactly once: {@code complete} CASes to {@code COMPLETED};
- * {@code fail} CASes to {@code FAILING} under its own PID, then writes the reason (nobody else may
- * write it: nobody else won that CAS) and publishes {@code FAILED}. A failer killed before
- * publishing leaves {@code FAILING} under a dead PID, which readers report as failed with the reason
- * unknown; one still alive is simply still writing, and readers report it failed without a reason
- * until it publishes. An {@code advance} racing with the end is counted (the count is still true)
- * but does not reopen the task.
+ * <p><b>Protocol.</b> {@code done} only grows, by atomic adds. The task ends by one CAS on the
+ * state word from {@code RUNNING}, so it ends exactly once: {@code complete} CASes to {@code
+ * COMPLETED}; {@code fail} CASes to {@code FAILING} under its own PID, then writes the reason
+ * (nobody else may write it: nobody else won that CAS) and publishes {@code FAILED}. A failer
+ * killed before publishing leaves {@code FAILING} under a dead PID, which readers report as failed
+ * with the reason unknown; one still alive is simply still writing, and readers report it failed
+ * without a reason until it publishes. An {@code advance} racing with the end is counted (the count
+ * is still true) but does not reopen the task.
  *
  * <p>Thread-safe; no process owns anything in the file, so there is nothing to reclaim.
  */
@@ -183,8 +183,8 @@ public final class ProgressTask extends MappedPrimitive {
     }
 
     /**
-     * Marks the task failed, saying why (the first {@value
-     * ProgressTaskDescriptor#MAX_REASON_BYTES} UTF-8 bytes are kept).
+     * Marks the task failed, saying why (the first {@value ProgressTaskDescriptor#MAX_REASON_BYTES}
+     * UTF-8 bytes are kept).
      *
      * @return false if it had already ended (the first ending stands)
      */
@@ -279,16 +279,19 @@ public final class ProgressTask extends MappedPrimitive {
         int state = state(body.getLongAcquire(STATE_OFFSET));
         double percent = Math.min(100.0, Math.max(0, done) * 100.0 / total);
         return fields(
-                "done", done,
-                "total", total,
-                "percent", Math.round(percent * 10) / 10.0,
+                "done",
+                done,
+                "total",
+                total,
+                "percent",
+                Math.round(percent * 10) / 10.0,
                 "state",
-                        switch (state) {
-                            case COMPLETED -> "completed";
-                            case FAILING, FAILED -> "failed";
-                            default -> "running";
-                        },
+                switch (state) {
+                    case COMPLETED -> "completed";
+                    case FAILING, FAILED -> "failed";
+                    default -> "running";
+                },
                 "lastUpdate",
-                        Instant.ofEpochMilli(body.getLongAcquire(LAST_UPDATE_OFFSET)).toString());
+                Instant.ofEpochMilli(body.getLongAcquire(LAST_UPDATE_OFFSET)).toString());
     }
 }

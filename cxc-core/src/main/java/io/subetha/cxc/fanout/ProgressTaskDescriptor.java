@@ -31,8 +31,8 @@ package io.subetha.cxc.fanout;
  *   <li><b>Done</b> is only ever added to: every worker's {@code advance} is one atomic add.
  *   <li><b>State word</b>: the task ends once, by one CAS from {@code RUNNING}: to {@code
  *       COMPLETED}, or to {@code FAILING} naming the failing PID, which alone then writes the
- *       reason and publishes {@code FAILED} with a release store. A failer killed in between
- *       leaves {@code FAILING} under a dead PID: readers report the task failed, reason unknown.
+ *       reason and publishes {@code FAILED} with a release store. A failer killed in between leaves
+ *       {@code FAILING} under a dead PID: readers report the task failed, reason unknown.
  * </ul>
  */
 public final class ProgressTaskDescriptor {

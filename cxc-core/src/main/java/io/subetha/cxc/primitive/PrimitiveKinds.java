@@ -89,6 +89,12 @@ public final class PrimitiveKinds {
             kind(64, "priority-fanout", FAN_OUT, "io.subetha.cxc.fanout.PriorityFanout");
     public static final Kind PROGRESS_TASK =
             kind(65, "progress-task", FAN_OUT, "io.subetha.cxc.fanout.ProgressTask");
+    public static final Kind BACKGROUND_SCHEDULER =
+            kind(
+                    66,
+                    "background-scheduler",
+                    FAN_OUT,
+                    "io.subetha.cxc.scheduling.BackgroundScheduler");
 
     private PrimitiveKinds() {}
 

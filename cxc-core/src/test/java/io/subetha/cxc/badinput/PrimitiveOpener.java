@@ -7,6 +7,7 @@ import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.scheduling.BackgroundScheduler;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,9 @@ record PrimitiveOpener(PrimitiveType<?, ?> type, PidUse usePid) {
                     PrimitiveKinds.FENCED_LEDGER.name(),
                     (p, pid) -> ((FencedLedger) p).write(1, pid),
                     PrimitiveKinds.HEARTBEAT_TABLE.name(),
-                    (p, pid) -> ((HeartbeatTable) p).register(pid));
+                    (p, pid) -> ((HeartbeatTable) p).register(pid),
+                    PrimitiveKinds.BACKGROUND_SCHEDULER.name(),
+                    (p, pid) -> ((BackgroundScheduler<?, ?>) p).receive(pid));
 
     static final List<PrimitiveOpener> ALL =
             PrimitiveKinds.types().stream()

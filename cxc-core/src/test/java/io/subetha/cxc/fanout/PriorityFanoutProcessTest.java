@@ -27,10 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fan-out across real JVMs on one file: 3 producers and 2 consumers (drain: exactly once;
- * claim with a consumer SIGKILLed mid-run: at least once, nothing lost), a dead consumer's claim
- * returned in order, a silent one's late ack refused, and SIGKILLs at random points of a hot
- * submit/claim loop.
+ * The fan-out across real JVMs on one file: 3 producers and 2 consumers (drain: exactly once; claim
+ * with a consumer SIGKILLed mid-run: at least once, nothing lost), a dead consumer's claim returned
+ * in order, a silent one's late ack refused, and SIGKILLs at random points of a hot submit/claim
+ * loop.
  *
  * <p>{@code -Dcxc.fanout.items=100000} runs the issue's 100,000 items (default 6,000); {@code
  * -Dcxc.fanout.kills=N} the number of random kills (default 3).
@@ -83,8 +83,14 @@ class PriorityFanoutProcessTest {
             Path log = dir.resolve("consumer-" + c + ".log");
             logs.add(log);
             consumers.add(
-                    child("consumer-" + c, "consume", path.toString(), "" + CAP, mode,
-                            log.toString(), "32"));
+                    child(
+                            "consumer-" + c,
+                            "consume",
+                            path.toString(),
+                            "" + CAP,
+                            mode,
+                            log.toString(),
+                            "32"));
         }
         for (ChildJvm c : consumers) {
             c.awaitPrefixed("ready", STEP);
@@ -92,7 +98,12 @@ class PriorityFanoutProcessTest {
         List<ChildJvm> producers = new ArrayList<>();
         for (int p = 0; p < 3; p++) {
             producers.add(
-                    child("producer-" + p, "produce", path.toString(), "" + CAP, "" + p,
+                    child(
+                            "producer-" + p,
+                            "produce",
+                            path.toString(),
+                            "" + CAP,
+                            "" + p,
                             "" + perProducer()));
         }
         if (killOne) {
@@ -159,7 +170,8 @@ class PriorityFanoutProcessTest {
         PriorityFanout.Settings settings =
                 new PriorityFanout.Settings(16, FixedCodec.INT64, Duration.ofMillis(300));
         try (PriorityFanout<Long> f =
-                PriorityFanout.create(path, settings, FixedCodec.INT64, CxcFileOptions.defaults())) {
+                PriorityFanout.create(
+                        path, settings, FixedCodec.INT64, CxcFileOptions.defaults())) {
             for (long i = 0; i < 3; i++) {
                 f.submit(2, i);
             }
@@ -187,8 +199,14 @@ class PriorityFanoutProcessTest {
             long producer = 10 + k;
             Path log = dir.resolve("churn-" + k + ".log");
             try (ChildJvm churn =
-                    ChildJvm.start("churn-" + k, FanoutChild.class, "churn", path.toString(),
-                            "64", "" + producer, log.toString())) {
+                    ChildJvm.start(
+                            "churn-" + k,
+                            FanoutChild.class,
+                            "churn",
+                            path.toString(),
+                            "64",
+                            "" + producer,
+                            log.toString())) {
                 churn.awaitPrefixed("running", STEP);
                 LockSupport.parkNanos(
                         Duration.ofMillis(ThreadLocalRandom.current().nextInt(5, 150)).toNanos());

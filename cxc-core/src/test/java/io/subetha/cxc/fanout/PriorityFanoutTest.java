@@ -12,7 +12,6 @@ import io.subetha.cxc.mmf.CxcFileOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -108,8 +107,7 @@ class PriorityFanoutTest {
             PriorityFanout.Claim<Long> claim = silent.claimHighest(3);
             assertThat(claim.items()).containsExactly(0L, 1L, 2L);
             other.submit(4, 5L);
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> other.scan().returnedClaims() > 0);
+            await().atMost(Duration.ofSeconds(30)).until(() -> other.scan().returnedClaims() > 0);
             // The returned items come first, in their order, then the level's later ones.
             PriorityFanout.Claim<Long> again = other.claimHighest(10);
             assertThat(again.items()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
@@ -236,8 +234,7 @@ class PriorityFanoutTest {
         try (PriorityFanout<?> view =
                 PriorityFanout.TYPE.open(path, CxcFileOptions.defaults().asReadOnly())) {
             assertThat(view.describe()).containsEntry("capacityPerPriority", 4);
-            assertThatThrownBy(() -> view.drainHighest(1))
-                    .hasMessageContaining("observer's view");
+            assertThatThrownBy(() -> view.drainHighest(1)).hasMessageContaining("observer's view");
         }
     }
 

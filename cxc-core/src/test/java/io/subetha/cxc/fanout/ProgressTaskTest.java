@@ -59,7 +59,8 @@ class ProgressTaskTest {
         Path path = dir.resolve("task.cxc");
         try (ProgressTask task = ProgressTask.create(path, 10)) {
             long deadPid;
-            try (ChildJvm child = ChildJvm.start("failer", ProgressChild.class, path.toString(), "0")) {
+            try (ChildJvm child =
+                    ChildJvm.start("failer", ProgressChild.class, path.toString(), "0")) {
                 child.awaitPrefixed("advanced", Duration.ofSeconds(60));
                 deadPid = child.pid();
                 child.kill();
@@ -69,7 +70,8 @@ class ProgressTaskTest {
             RawBody.of(path)
                     .setLongVolatile(
                             ProgressTaskDescriptor.STATE_OFFSET,
-                            ProgressTaskDescriptor.stateWord(ProgressTaskDescriptor.FAILING, deadPid));
+                            ProgressTaskDescriptor.stateWord(
+                                    ProgressTaskDescriptor.FAILING, deadPid));
             ProgressSnapshot s = task.read();
             assertThat(s.failed()).isTrue();
             assertThat(s.reason().orElseThrow()).contains("died while recording it");
