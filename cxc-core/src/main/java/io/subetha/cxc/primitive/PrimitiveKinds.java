@@ -92,6 +92,16 @@ public final class PrimitiveKinds {
 
     public static final Kind EVENT_STATE_LOG =
             kind(48, "event-state-log", EVENT_LOG, "io.subetha.cxc.eventlog.EventStateLog");
+    public static final Kind PRIORITY_FANOUT =
+            kind(64, "priority-fanout", FAN_OUT, "io.subetha.cxc.fanout.PriorityFanout");
+    public static final Kind PROGRESS_TASK =
+            kind(65, "progress-task", FAN_OUT, "io.subetha.cxc.fanout.ProgressTask");
+    public static final Kind BACKGROUND_SCHEDULER =
+            kind(
+                    66,
+                    "background-scheduler",
+                    FAN_OUT,
+                    "io.subetha.cxc.scheduling.BackgroundScheduler");
 
     private PrimitiveKinds() {}
 

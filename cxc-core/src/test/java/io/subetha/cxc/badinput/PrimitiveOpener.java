@@ -8,6 +8,7 @@ import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.scheduling.BackgroundScheduler;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -44,6 +45,8 @@ record PrimitiveOpener(PrimitiveType<?, ?> type, PidUse usePid) {
                     (p, pid) -> ((HeartbeatTable) p).register(pid),
                     PrimitiveKinds.OWNER_LEASE.name(),
                     (p, pid) -> ((OwnerLease) p).tryAcquire("lease", pid, Duration.ofSeconds(1)));
+                    PrimitiveKinds.BACKGROUND_SCHEDULER.name(),
+                    (p, pid) -> ((BackgroundScheduler<?, ?>) p).receive(pid));
 
     static final List<PrimitiveOpener> ALL =
             PrimitiveKinds.types().stream()

@@ -1,0 +1,859 @@
+package io.subetha.cxc.fanout;
+
+import static io.subetha.cxc.fanout.PriorityFanoutDescriptor.*;
+
+import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.internal.MappedFile;
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.process.Pids;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Multi-priority work distribution across processes: producers {@link #submit} an item at a
+ * priority {@code 0 .. MAX_PRIORITIES - 1}, consumers take from the highest non-empty level, FIFO
+ * within a level. Each level is a bounded ring of {@code capacityPerPriority} slots. Layout: {@link
+ * PriorityFanoutDescriptor}.
+ *
+ * <p><b>Two ways to take.</b> {@link #drainHighest}/{@link #drainPriority} deliver each item to
+ * exactly one caller and forget it (at most once: a consumer killed inside a drain loses the items
+ * it had taken). {@link #claimHighest} delivers at least once: the items stay in their slots, owned
+ * by this handle, until {@link Claim#ack()}; a claim whose owner died (seen through {@code /proc})
+ * or went silent beyond the grace returns to its level on the next {@link #scan()}, ahead of the
+ * level's later items and in its original order, and the late owner's {@code ack} is refused.
+ *
+ * <p><b>Participants.</b> A handle that writes or takes first claims a participant record through
+ * {@link OwnerRecord} (PID, start time, generation, heartbeat in {@code CLOCK_MONOTONIC} ns); every
+ * slot it holds names that record and generation. The handle beats as it works; a consumer that
+ * holds a claim longer than the grace calls {@link #heartbeat()}.
+ *
+ * <p><b>Protocol: one CAS per step, on the slot word.</b>
+ *
+ * <ul>
+ *   <li><b>Submit.</b> Read the tail {@code t}; CAS slot {@code t} from {@code EMPTY(lap t)} to
+ *       {@code WRITING(me)}; CAS the tail to {@code t + 1} (anyone who sees the slot taken helps);
+ *       write the payload; CAS to {@code FULL}. Killed after the slot CAS, the slot stays {@code
+ *       WRITING} under a dead participant: a scan marks it {@code ABANDONED} and takers step over
+ *       it (the submit never returned, so nothing acknowledged is lost). A slot of the previous lap
+ *       still held is "full": {@link CxcCapacityException} or {@code false}.
+ *   <li><b>Take.</b> At the head {@code h}: CAS the slot from {@code FULL} to {@code TAKING(me)}
+ *       (drain) or {@code CLAIMED(me)} (claim), then CAS the head to {@code h + 1} (anyone who sees
+ *       the slot taken helps), read the payload. A drain then frees the slot ({@code EMPTY} of the
+ *       next lap); a claim leaves it until {@code ack} frees it. Killed while {@code TAKING}: a
+ *       scan advances the head past it and frees it. Killed (or silent) while {@code CLAIMED}: a
+ *       scan CASes it back to {@code FULL} behind the head, and counts it in the level's
+ *       returned-items hint; takers take such items first, lowest position first.
+ *   <li><b>No inversion.</b> Takers read the levels from the highest. When a level's head is still
+ *       being written while later positions of it are reserved, a taker spins briefly and then
+ *       returns nothing rather than a lower level's item: a committed item is never overtaken by a
+ *       lower one. (A producer stopped mid-write, e.g. by {@code SIGSTOP}, holds its level until it
+ *       resumes or dies.)
+ *   <li><b>Repair is by CAS from the judged word.</b> {@link #scan()} judges each held participant
+ *       record; a dead one's {@code WRITING}, {@code TAKING} and {@code CLAIMED} slots are repaired
+ *       as above and its record released; a stale one's {@code CLAIMED} slots are returned (a stale
+ *       writer or drainer may still be copying its payload, so its slots are left alone). A scanner
+ *       killed midway leaves the record held by a dead PID: the next scan finishes.
+ * </ul>
+ *
+ * <p>Claims and drains scan on their own at most every {@link #SCAN_INTERVAL}. The returned-items
+ * hint is raised before the CAS that returns an item and lowered after the CAS that takes it, so a
+ * crash can only leave it too high, which costs a takers' look behind the head, never an item.
+ *
+ * <p>Thread-safe: a handle's threads share its participant record.
+ */
+public final class PriorityFanout<T> extends MappedPrimitive {
+
+    /** Levels: priorities {@code 0 .. MAX_PRIORITIES - 1}, higher drains first. */
+    public static final int MAX_PRIORITIES = PriorityFanoutDescriptor.MAX_PRIORITIES;
+
+    /** How long a participant may stay silent before its claims return, unless set at creation. */
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(5);
+
+    /** The longest a claim or drain waits between two scans of its own. */
+    public static final Duration SCAN_INTERVAL = Duration.ofMillis(100);
+
+    public static final int OP_SUBMIT = 1;
+    public static final int OP_DRAIN_HIGHEST = 2;
+    public static final int OP_DRAIN_PRIORITY = 3;
+    public static final int OP_CLAIM = 4;
+    public static final int OP_ACK = 5;
+    public static final int OP_SCAN = 6;
+
+    /** The ops a fan-out counts. */
+    public enum Op implements OpKind {
+        SUBMIT,
+        DRAIN_HIGHEST,
+        DRAIN_PRIORITY,
+        CLAIM,
+        ACK,
+        SCAN
+    }
+
+    /**
+     * A fan-out's creation settings.
+     *
+     * @param capacityPerPriority items each level holds, 1..{@value
+     *     PriorityFanoutDescriptor#MAX_CAPACITY_PER_PRIORITY}
+     * @param codec the items' codec, at most {@value PriorityFanoutDescriptor#MAX_PAYLOAD} bytes
+     * @param grace how long a participant may stay silent before its claims return to their level
+     */
+    public record Settings(int capacityPerPriority, FixedCodec<?> codec, Duration grace) {
+        public Settings {
+            CxcSettingsException.requireInRange(
+                    "capacityPerPriority",
+                    capacityPerPriority,
+                    1,
+                    MAX_CAPACITY_PER_PRIORITY,
+                    " items per level");
+            if (codec.size() < 0 || codec.size() > MAX_PAYLOAD) {
+                throw new CxcSettingsException(
+                        "codec",
+                        "codec must encode at most "
+                                + MAX_PAYLOAD
+                                + " bytes, got "
+                                + codec.size()
+                                + " ("
+                                + codec.describe()
+                                + ")");
+            }
+            if (grace.isNegative() || grace.isZero() || grace.compareTo(Duration.ofDays(1)) > 0) {
+                throw new CxcSettingsException(
+                        "grace", "grace must be more than 0 and at most 1 day, got " + grace);
+            }
+        }
+
+        public Settings(int capacityPerPriority, FixedCodec<?> codec) {
+            this(capacityPerPriority, codec, DEFAULT_GRACE);
+        }
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public static final PrimitiveType<PriorityFanout<?>, Settings> TYPE =
+            (PrimitiveType)
+                    PrimitiveType.<PriorityFanout, Settings>define(
+                                    PrimitiveKinds.PRIORITY_FANOUT, Settings.class)
+                            .layoutVersion(LAYOUT_VERSION)
+                            .bodyMagic(MAGIC)
+                            .ops(Op.class)
+                            .shape(
+                                    s ->
+                                            new PrimitiveType.Shape(
+                                                    s.capacityPerPriority(),
+                                                    slotStride(s.codec().size())),
+                                    BODY_LAYOUT)
+                            .codecs(s -> List.of(s.codec()))
+                            .initialiser(
+                                    (body, s) ->
+                                            body.setLongPlain(
+                                                    GRACE_NANOS_OFFSET, s.grace().toNanos()))
+                            .bodyCheck(PriorityFanout::bodyProblem)
+                            .defaults(new Settings(1024, FixedCodec.INT64))
+                            .wrap((file, options) -> new PriorityFanout(file));
+
+    private static final long OWN_PID = Pids.current();
+    private static final int SPINS_ON_WRITING = 20_000;
+
+    private final int capacity;
+    private final int stride;
+    private final int payloadSize;
+    private final long graceNanos;
+    private @Nullable FixedCodec<T> codec;
+
+    // This handle's participant record: -1 until it first writes or takes.
+    private volatile int participant = -1;
+    private volatile long participantWord;
+    private volatile long lastBeat;
+    private volatile long lastScan = System.nanoTime();
+    private volatile boolean lookBehindHead = true;
+
+    private PriorityFanout(MappedFile file) {
+        super(file, TYPE);
+        // Both checked against BODY_LAYOUT and the real file size on open.
+        this.capacity = file.header().capacity();
+        this.stride = file.header().slotSize();
+        this.payloadSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
+        if (slotStride(payloadSize) != stride) {
+            throw TYPE.corrupt(
+                    file.path(),
+                    "it declares "
+                            + Integer.toUnsignedString(payloadSize)
+                            + "-byte items in "
+                            + stride
+                            + "-byte slots, which cannot hold them");
+        }
+        this.graceNanos = body.getLongAcquire(GRACE_NANOS_OFFSET);
+    }
+
+    private static @Nullable String bodyProblem(AtomicBuffer body) {
+        long grace = body.getLongAcquire(GRACE_NANOS_OFFSET);
+        if (grace <= 0 || grace > Duration.ofDays(1).toNanos()) {
+            return "it declares a grace of " + grace + " ns, outside 1 ns .. 1 day";
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------------------- factories
+
+    public static <T> PriorityFanout<T> create(
+            Path path, int capacityPerPriority, FixedCodec<T> codec) {
+        return create(
+                path, new Settings(capacityPerPriority, codec), codec, CxcFileOptions.defaults());
+    }
+
+    public static <T> PriorityFanout<T> create(
+            Path path, Settings settings, FixedCodec<T> codec, CxcFileOptions options) {
+        return bind(TYPE.create(path, sameCodec(settings, codec), options), codec);
+    }
+
+    /** Opens an existing fan-out created with {@code capacityPerPriority} and {@code codec}. */
+    public static <T> PriorityFanout<T> open(
+            Path path, int capacityPerPriority, FixedCodec<T> codec) {
+        return open(
+                path, new Settings(capacityPerPriority, codec), codec, CxcFileOptions.defaults());
+    }
+
+    public static <T> PriorityFanout<T> open(
+            Path path, Settings settings, FixedCodec<T> codec, CxcFileOptions options) {
+        return bind(TYPE.open(path, sameCodec(settings, codec), options), codec);
+    }
+
+    /** Opens the fan-out, or creates it; race-safe across processes. */
+    public static <T> PriorityFanout<T> openOrCreate(
+            Path path, int capacityPerPriority, FixedCodec<T> codec) {
+        return openOrCreate(
+                path, new Settings(capacityPerPriority, codec), codec, CxcFileOptions.defaults());
+    }
+
+    public static <T> PriorityFanout<T> openOrCreate(
+            Path path, Settings settings, FixedCodec<T> codec, CxcFileOptions options) {
+        return bind(TYPE.openOrCreate(path, sameCodec(settings, codec), options), codec);
+    }
+
+    private static Settings sameCodec(Settings settings, FixedCodec<?> codec) {
+        if (settings.codec() != codec) {
+            throw new IllegalArgumentException(
+                    "the settings' codec ("
+                            + settings.codec().describe()
+                            + ") is not the codec given ("
+                            + codec.describe()
+                            + ")");
+        }
+        return settings;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> PriorityFanout<T> bind(PriorityFanout<?> fanout, FixedCodec<T> codec) {
+        PriorityFanout<T> typed = (PriorityFanout<T>) fanout;
+        typed.codec = codec;
+        return typed;
+    }
+
+    // ------------------------------------------------------------------------------ submit
+
+    /**
+     * Appends {@code item} to level {@code priority}.
+     *
+     * @throws CxcCapacityException if that level already holds {@code capacityPerPriority} items
+     */
+    public void submit(int priority, T item) {
+        if (!trySubmit(priority, item)) {
+            throw new CxcCapacityException(
+                    "priority level "
+                            + priority
+                            + " of "
+                            + file.path()
+                            + " is full: it holds "
+                            + capacity
+                            + " items (capacityPerPriority), taken or not yet acknowledged;"
+                            + " drain or ack first, or create the fan-out with a larger"
+                            + " capacityPerPriority in a new file");
+        }
+    }
+
+    /** Appends {@code item} to level {@code priority}; false if that level is full. */
+    public boolean trySubmit(int priority, T item) {
+        checkPriority("priority", priority);
+        FixedCodec<T> c = requireCodec();
+        if (item == null) {
+            throw new IllegalArgumentException("item must not be null");
+        }
+        counters.increment(OP_SUBMIT);
+        long me = participantTag();
+        int level = levelOffset(priority);
+        while (true) {
+            long t = body.getLongVolatile(level + TAIL_OFFSET);
+            long lap = t / capacity;
+            int slot = slotOffset(priority, t);
+            long word = body.getLongVolatile(slot);
+            if (word == empty(lap)) {
+                long writing = as(lap, WRITING, me);
+                if (!body.compareAndSetLong(slot, word, writing)) {
+                    continue;
+                }
+                body.compareAndSetLong(level + TAIL_OFFSET, t, t + 1);
+                try {
+                    c.write(body, slot + SLOT_WORD_LENGTH, item);
+                } catch (RuntimeException e) {
+                    // Our own WRITING slot: step aside, or it would hold the level forever.
+                    body.compareAndSetLong(slot, writing, pack(lap, ABANDONED, 0, 0));
+                    throw e;
+                }
+                body.compareAndSetLong(slot, writing, as(lap, FULL, me));
+                return true;
+            }
+            if (lapTag(word) == (lap & 0xFFFF_FFFFL)) {
+                body.compareAndSetLong(level + TAIL_OFFSET, t, t + 1); // reserved by another
+            } else if (lapTag(word) == ((lap - 1) & 0xFFFF_FFFFL)
+                    && body.getLongVolatile(level + TAIL_OFFSET) == t) {
+                return false; // the previous lap's item is still held
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------- take
+
+    /** Up to {@code max} items from the highest non-empty level, taken at most once. */
+    public List<T> drainHighest(int max) {
+        checkMax(max);
+        counters.increment(OP_DRAIN_HIGHEST);
+        List<T> out = new ArrayList<>();
+        takeHighest(max, false, out, null);
+        return out;
+    }
+
+    /** Up to {@code max} items from level {@code priority}, taken at most once. */
+    public List<T> drainPriority(int priority, int max) {
+        checkPriority("priority", priority);
+        checkMax(max);
+        counters.increment(OP_DRAIN_PRIORITY);
+        List<T> out = new ArrayList<>();
+        scanIfDue();
+        takeFrom(priority, max, false, out, null);
+        return out;
+    }
+
+    /**
+     * Claims up to {@code max} items from the highest non-empty level: they stay this handle's
+     * until {@link Claim#ack()}, and return to their level if this process dies or stays silent
+     * beyond the grace first. An empty claim when every level is empty.
+     */
+    public Claim<T> claimHighest(int max) {
+        checkMax(max);
+        counters.increment(OP_CLAIM);
+        List<T> items = new ArrayList<>();
+        List<long[]> held = new ArrayList<>();
+        int level = takeHighest(max, true, items, held);
+        return new Claim<>(this, level, items, held);
+    }
+
+    private int takeHighest(int max, boolean claim, List<T> out, @Nullable List<long[]> held) {
+        requireCodec();
+        scanIfDue();
+        for (int priority = MAX_PRIORITIES - 1; priority >= 0; priority--) {
+            int taken = takeFrom(priority, max, claim, out, held);
+            if (taken != 0) {
+                return taken < 0 ? -1 : priority; // -1: a higher level is being written
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Takes up to {@code max} items of one level into {@code out}.
+     *
+     * @return how many, or -1 if none because the level's head is still being written while later
+     *     positions are reserved (the caller must not go to a lower level)
+     */
+    private int takeFrom(
+            int priority, int max, boolean claim, List<T> out, @Nullable List<long[]> held) {
+        FixedCodec<T> c = requireCodec();
+        int level = levelOffset(priority);
+        int taken = 0;
+        if (lookBehindHead && body.getLongVolatile(level + RETURNED_OFFSET) > 0) {
+            taken = takeReturned(priority, max, claim, out, held);
+        }
+        long me = -1;
+        int spins = 0;
+        while (taken < max) {
+            long h = body.getLongVolatile(level + HEAD_OFFSET);
+            long lap = h / capacity;
+            int slot = slotOffset(priority, h);
+            long word = body.getLongVolatile(slot);
+            long tag = lapTag(word);
+            if (tag != (lap & 0xFFFF_FFFFL)) {
+                if (tag == ((lap - 1) & 0xFFFF_FFFFL)) {
+                    break; // not yet written: the previous lap's item still holds the slot
+                }
+                continue; // the head moved on
+            }
+            int state = state(word);
+            if (state == EMPTY) {
+                break;
+            }
+            if (state == WRITING) {
+                if (body.getLongVolatile(level + TAIL_OFFSET) <= h + 1) {
+                    break; // nothing committed behind it: not an inversion to go lower
+                }
+                if (++spins < SPINS_ON_WRITING) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                return taken == 0 ? -1 : taken;
+            }
+            if (state == TAKING || state == CLAIMED) {
+                body.compareAndSetLong(level + HEAD_OFFSET, h, h + 1); // taken: help the head
+                continue;
+            }
+            if (me < 0) {
+                me = participantTag();
+            }
+            if (state == ABANDONED) {
+                long taking = as(lap, TAKING, me);
+                if (body.compareAndSetLong(slot, word, taking)) {
+                    body.compareAndSetLong(level + HEAD_OFFSET, h, h + 1);
+                    body.compareAndSetLong(slot, taking, empty(lap + 1));
+                }
+                continue;
+            }
+            // FULL at the head
+            long mine = as(lap, claim ? CLAIMED : TAKING, me);
+            if (!body.compareAndSetLong(slot, word, mine)) {
+                continue;
+            }
+            body.compareAndSetLong(level + HEAD_OFFSET, h, h + 1);
+            if (deliver(c, slot, lap, mine, claim, out, held)) {
+                taken++;
+            }
+        }
+        return taken;
+    }
+
+    /** Takes returned items behind the head, lowest position first. */
+    private int takeReturned(
+            int priority, int max, boolean claim, List<T> out, @Nullable List<long[]> held) {
+        FixedCodec<T> c = requireCodec();
+        int level = levelOffset(priority);
+        long h = body.getLongVolatile(level + HEAD_OFFSET);
+        int taken = 0;
+        long me = participantTag();
+        for (long p = Math.max(0, h - capacity); p < h && taken < max; p++) {
+            long lap = p / capacity;
+            int slot = slotOffset(priority, p);
+            long word = body.getLongVolatile(slot);
+            if (state(word) != FULL || lapTag(word) != (lap & 0xFFFF_FFFFL)) {
+                continue;
+            }
+            long mine = as(lap, claim ? CLAIMED : TAKING, me);
+            if (body.compareAndSetLong(slot, word, mine)) {
+                body.getAndAddLong(level + RETURNED_OFFSET, -1);
+                if (deliver(c, slot, lap, mine, claim, out, held)) {
+                    taken++;
+                }
+            }
+        }
+        if (taken == 0) {
+            lookBehindHead = false; // a hint left high by a crash: look again after a scan
+        }
+        return taken;
+    }
+
+    private boolean deliver(
+            FixedCodec<T> c,
+            int slot,
+            long lap,
+            long mine,
+            boolean claim,
+            List<T> out,
+            @Nullable List<long[]> held) {
+        T item = c.read(body, slot + SLOT_WORD_LENGTH);
+        if (!claim) {
+            // Only a scan that judged this process dead may touch a TAKING slot: ours is ours.
+            body.compareAndSetLong(slot, mine, empty(lap + 1));
+            out.add(item);
+            return true;
+        }
+        // A claim of a silent handle may be returned (and the slot refilled) while we copy it:
+        // keep the copy only if the slot is still ours after reading.
+        if (body.getLongVolatile(slot) != mine) {
+            return false;
+        }
+        out.add(item);
+        held.add(new long[] {slot, mine, lap});
+        return true;
+    }
+
+    /** Acknowledges what {@code claim} still holds; the count of items it no longer held. */
+    int ack(List<long[]> held) {
+        counters.increment(OP_ACK);
+        int refused = 0;
+        for (long[] h : held) {
+            if (!body.compareAndSetLong((int) h[0], h[1], empty(h[2] + 1))) {
+                refused++;
+            }
+        }
+        return refused;
+    }
+
+    /** Returns what {@code claim} still holds to its level at once. */
+    int release(List<long[]> held, int priority) {
+        int returned = 0;
+        int level = levelOffset(priority);
+        for (long[] h : held) {
+            if (returnToLevel(level, (int) h[0], h[1], h[2])) {
+                returned++;
+            }
+        }
+        return returned;
+    }
+
+    private boolean returnToLevel(int level, int slot, long word, long lap) {
+        body.getAndAddLong(level + RETURNED_OFFSET, 1);
+        if (body.compareAndSetLong(slot, word, pack(lap, FULL, 0, 0))) {
+            return true;
+        }
+        body.getAndAddLong(level + RETURNED_OFFSET, -1);
+        return false;
+    }
+
+    // ------------------------------------------------------------------------------- scan
+
+    /** What one {@link #scan()} did. */
+    public record ScanReport(
+            int deadParticipants, int returnedClaims, int abandonedWrites, int finishedTakes) {
+        public boolean changedAnything() {
+            return deadParticipants + returnedClaims + abandonedWrites + finishedTakes > 0;
+        }
+    }
+
+    /**
+     * Judges every held participant record and repairs what dead or silent ones hold: a dead one's
+     * half-written items are stepped over, its half-taken ones finished, its claims returned, its
+     * record freed; a silent one's claims are returned.
+     */
+    public ScanReport scan() {
+        counters.increment(OP_SCAN);
+        lastScan = System.nanoTime();
+        int dead = 0;
+        int[] repaired = new int[3];
+        for (int r = 0; r < MAX_PARTICIPANTS; r++) {
+            int record = participantOffset(r);
+            long word = OwnerRecord.ownerWord(body, record);
+            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
+                continue;
+            }
+            boolean isDead = OwnerRecord.isDead(body, record, word);
+            long now = System.nanoTime();
+            boolean stale = now - OwnerRecord.heartbeat(body, record) > graceNanos;
+            if (!isDead && !stale) {
+                continue;
+            }
+            sweep(r, OwnerRecord.key(word), isDead, repaired);
+            if (isDead && OwnerRecord.release(body, record, word)) {
+                dead++;
+            }
+        }
+        lookBehindHead = true;
+        return new ScanReport(dead, repaired[0], repaired[1], repaired[2]);
+    }
+
+    private void sweep(int r, long key, boolean dead, int[] repaired) {
+        long gen = generationTag(key);
+        for (int priority = 0; priority < MAX_PRIORITIES; priority++) {
+            int level = levelOffset(priority);
+            for (int i = 0; i < capacity; i++) {
+                int slot = slotOffset(priority, i);
+                long word = body.getLongVolatile(slot);
+                int state = state(word);
+                if (participant(word) != r
+                        || generation(word) != gen
+                        || (state != WRITING && state != TAKING && state != CLAIMED)) {
+                    continue;
+                }
+                long lap = lapTag(word);
+                long fullLap = fullLap(level, i, lap);
+                if (state == CLAIMED) {
+                    if (returnToLevel(level, slot, word, fullLap)) {
+                        repaired[0]++;
+                    }
+                } else if (dead && state == WRITING) {
+                    if (body.compareAndSetLong(slot, word, pack(fullLap, ABANDONED, 0, 0))) {
+                        repaired[1]++;
+                    }
+                } else if (dead) {
+                    long position = fullLap * capacity + i;
+                    body.compareAndSetLong(level + HEAD_OFFSET, position, position + 1);
+                    if (body.compareAndSetLong(slot, word, empty(fullLap + 1))) {
+                        repaired[2]++;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The full lap a slot's 32-bit lap tag stands for, near the level's head. */
+    private long fullLap(int level, int slot, long tag) {
+        long headLap = body.getLongVolatile(level + HEAD_OFFSET) / capacity;
+        long candidate = (headLap & ~0xFFFF_FFFFL) | tag;
+        if (candidate > headLap + 1) {
+            candidate -= 1L << 32;
+        } else if (candidate < headLap - 1) {
+            candidate += 1L << 32;
+        }
+        return candidate;
+    }
+
+    private void scanIfDue() {
+        long now = System.nanoTime();
+        if (now - lastScan > SCAN_INTERVAL.toNanos()) {
+            scan();
+        }
+    }
+
+    // ------------------------------------------------------------------------ participants
+
+    /**
+     * Beats this handle's participant record: a consumer holding a claim for longer than the grace
+     * calls this, or its claim returns to the level.
+     */
+    public void heartbeat() {
+        long self = participantTag();
+        long now = System.nanoTime();
+        OwnerRecord.beat(body, participantOffset((int) (self >>> 32)), now);
+        lastBeat = now;
+    }
+
+    /** A participant as the slot words name it: record index and generation, in one long. */
+    private static long self(int record, long ownerWord) {
+        return ((long) record << 32) | OwnerRecord.key(ownerWord);
+    }
+
+    private static long as(long lap, int state, long self) {
+        return pack(lap, state, (int) (self >>> 32), self & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * This handle's participant ({@link #self}), claiming a record first if needed, beating as due.
+     */
+    private long participantTag() {
+        int r = participant;
+        long word = participantWord;
+        if (r >= 0 && OwnerRecord.ownerWord(body, participantOffset(r)) == word) {
+            long now = System.nanoTime();
+            if (now - lastBeat > graceNanos / 8) {
+                OwnerRecord.beat(body, participantOffset(r), now);
+                lastBeat = now;
+            }
+            return self(r, word);
+        }
+        return register();
+    }
+
+    private synchronized long register() {
+        if (participant >= 0
+                && OwnerRecord.ownerWord(body, participantOffset(participant)) == participantWord) {
+            return self(participant, participantWord);
+        }
+        for (int attempt = 0; attempt < 2; attempt++) {
+            for (int r = 0; r < MAX_PARTICIPANTS; r++) {
+                int record = participantOffset(r);
+                long word = OwnerRecord.ownerWord(body, record);
+                if (OwnerRecord.pid(word) != OwnerRecord.NO_OWNER) {
+                    continue;
+                }
+                long mine = OwnerRecord.ownerWord(OWN_PID, OwnerRecord.nextGeneration(word));
+                if (OwnerRecord.claim(
+                        body,
+                        record,
+                        word,
+                        mine,
+                        OwnerRecord.startTimeOf(OWN_PID),
+                        System::nanoTime)) {
+                    participantWord = mine;
+                    participant = r;
+                    lastBeat = System.nanoTime();
+                    return self(r, mine);
+                }
+            }
+            scan(); // frees the records of dead participants
+        }
+        throw new CxcCapacityException(
+                file.path()
+                        + " has no free participant record: all "
+                        + MAX_PARTICIPANTS
+                        + " are held by live handles; close handles you no longer use");
+    }
+
+    // ------------------------------------------------------------------------------ reads
+
+    /**
+     * Items in level {@code priority} not yet taken: reserved, being written, ready or returned (a
+     * moment's view while others work).
+     */
+    public long depth(int priority) {
+        checkPriority("priority", priority);
+        int level = levelOffset(priority);
+        long head = body.getLongVolatile(level + HEAD_OFFSET);
+        long tail = body.getLongVolatile(level + TAIL_OFFSET);
+        long returned = body.getLongVolatile(level + RETURNED_OFFSET);
+        return Math.max(0, tail - head) + Math.max(0, returned);
+    }
+
+    public int capacityPerPriority() {
+        return capacity;
+    }
+
+    public Duration grace() {
+        return Duration.ofNanos(graceNanos);
+    }
+
+    @Override
+    public Map<String, Object> describe() {
+        List<Long> depths = new ArrayList<>();
+        long total = 0;
+        for (int p = 0; p < MAX_PRIORITIES; p++) {
+            long d = depth(p);
+            depths.add(d);
+            total += d;
+        }
+        int held = 0;
+        for (int r = 0; r < MAX_PARTICIPANTS; r++) {
+            if (OwnerRecord.pid(OwnerRecord.ownerWord(body, participantOffset(r))) != 0) {
+                held++;
+            }
+        }
+        return fields(
+                "capacityPerPriority", capacity,
+                "itemBytes", payloadSize,
+                "depth", total,
+                "depthByPriority", List.copyOf(depths),
+                "participants", held,
+                "graceMillis", Duration.ofNanos(graceNanos).toMillis());
+    }
+
+    /**
+     * Returns this handle's claims to their levels and frees its participant record. The mapping
+     * stays valid until the handle is unreachable.
+     */
+    @Override
+    public synchronized void close() {
+        if (participant >= 0 && !isClosed()) {
+            int record = participantOffset(participant);
+            if (OwnerRecord.ownerWord(body, record) == participantWord) {
+                sweep(participant, OwnerRecord.key(participantWord), false, new int[3]);
+                OwnerRecord.release(body, record, participantWord);
+            }
+            participant = -1;
+        }
+        super.close();
+    }
+
+    // ----------------------------------------------------------------------------- helpers
+
+    private int slotOffset(int priority, long position) {
+        return SLOTS_OFFSET + (priority * capacity + (int) (position % capacity)) * stride;
+    }
+
+    private FixedCodec<T> requireCodec() {
+        FixedCodec<T> c = codec;
+        if (c == null) {
+            throw new IllegalStateException(
+                    file.path()
+                            + " was opened as an observer's view, without its codec: open it"
+                            + " with PriorityFanout.open(path, capacityPerPriority, codec) to"
+                            + " submit or take");
+        }
+        return c;
+    }
+
+    private static void checkPriority(String argument, int priority) {
+        if (priority < 0 || priority >= MAX_PRIORITIES) {
+            throw new IllegalArgumentException(
+                    argument
+                            + " must be 0.."
+                            + (MAX_PRIORITIES - 1)
+                            + " (MAX_PRIORITIES - 1), got "
+                            + priority);
+        }
+    }
+
+    private static void checkMax(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be 1 or more, got " + max);
+        }
+    }
+
+    /**
+     * Items taken at least once: this handle's until {@link #ack()}, returned to their level if it
+     * dies or stays silent beyond the grace first.
+     */
+    public static final class Claim<T> {
+        private final PriorityFanout<T> fanout;
+        private final int priority;
+        private final List<T> items;
+        private final List<long[]> held;
+        private boolean settled;
+
+        Claim(PriorityFanout<T> fanout, int priority, List<T> items, List<long[]> held) {
+            this.fanout = fanout;
+            this.priority = priority;
+            this.items = List.copyOf(items);
+            this.held = held;
+        }
+
+        /** The items, in their level's order. */
+        public List<T> items() {
+            return items;
+        }
+
+        /** The level they came from, or -1 for an empty claim. */
+        public int priority() {
+            return priority;
+        }
+
+        public boolean isEmpty() {
+            return items.isEmpty();
+        }
+
+        /**
+         * Frees the items' slots. False if any had been returned to its level meanwhile (this
+         * handle was judged dead or silent): those are not acknowledged here and are delivered
+         * again elsewhere.
+         *
+         * @throws IllegalStateException if this claim was already acknowledged or released
+         */
+        public synchronized boolean ack() {
+            settle("ack");
+            return fanout.ack(held) == 0;
+        }
+
+        /** Returns the items to their level now, ahead of its later items. */
+        public synchronized int release() {
+            settle("release");
+            return fanout.release(held, priority);
+        }
+
+        private void settle(String what) {
+            if (settled) {
+                throw new IllegalStateException(
+                        "cannot "
+                                + what
+                                + " this claim of "
+                                + items.size()
+                                + " items: it was already acknowledged or released");
+            }
+            settled = true;
+        }
+    }
+}

@@ -1,0 +1,771 @@
+package io.subetha.cxc.scheduling;
+
+import static io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor.*;
+
+import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.internal.MappedFile;
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.process.Pids;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A job scheduler in one mapped file, its roles in any processes: submitters {@link #submit} jobs,
+ * workers {@link #receive} and run them and {@link #complete} them with a result, collectors gather
+ * the results ({@link #collector()}), and a watchdog ({@link #watchdogScan()}) puts the jobs of
+ * dead or silent workers back in the queue. Layout: {@link BackgroundSchedulerDescriptor}.
+ *
+ * <p><b>Participants.</b> Each handle that submits, works or collects first claims a participant
+ * record through {@link OwnerRecord} (PID, start time, generation, heartbeat in {@code
+ * CLOCK_MONOTONIC} ns); a job slot names the record and generation that holds it. A worker's handle
+ * beats as it works; one running a job longer than the grace calls {@link #heartbeat()}.
+ *
+ * <p><b>Protocol: one CAS per step, on the job's slot word</b>, which also carries the attempt:
+ *
+ * <ul>
+ *   <li><b>Submit</b>: CAS the tail's slot {@code FREE → WRITING(me)}, move the tail (anyone who
+ *       sees the slot taken helps), write the job, CAS {@code → QUEUED(attempt 0)}. Killed after
+ *       the first CAS: a scan marks the slot {@code ABANDONED}, which workers step over (no id was
+ *       returned, so nothing acknowledged is lost).
+ *   <li><b>Receive</b>: at the head, CAS {@code QUEUED(a) → RUNNING(me, a + 1)}, move the head,
+ *       read the job. Re-queued jobs (behind the head) are received first, oldest id first.
+ *   <li><b>Complete</b>: CAS exactly the dispatched word {@code RUNNING(me, a) → COMPLETING(me,
+ *       a)}, write the result and its completion number, publish {@code DONE(a)}. The CAS is the
+ *       fence: once the job was re-queued (or re-dispatched, as attempt {@code a + 1}), the old
+ *       attempt's CAS fails and {@code complete} returns false, so a result is recorded at most
+ *       once; and since a job leaves {@code RUNNING}/{@code COMPLETING} only to {@code DONE} or
+ *       back to the queue, it is recorded at least once as long as some worker runs it.
+ *   <li><b>Watchdog</b>: a dead worker's {@code RUNNING} and {@code COMPLETING} jobs, and a silent
+ *       one's {@code RUNNING} jobs, are CASed back to {@code QUEUED(a)} (a silent completer may
+ *       still be writing its result, so its {@code COMPLETING} job is left to it); a dead
+ *       submitter's {@code WRITING} slot becomes {@code ABANDONED}; a dead participant's record is
+ *       freed once its slots are repaired. A scanner killed midway leaves the record held by a dead
+ *       PID, so the next scan finishes the job.
+ *   <li><b>Collect</b>: read a {@code DONE} slot's result, then CAS {@code DONE → FREE} (next lap):
+ *       the winner of that CAS alone returns the result, so each result is collected once.
+ * </ul>
+ *
+ * <p>{@link #receive} scans on its own at most every {@link #SCAN_INTERVAL}, so workers alone
+ * recover a killed worker's job; the Spring Boot starter's ticker scans too.
+ *
+ * <p>Thread-safe.
+ */
+public final class BackgroundScheduler<J, R> extends MappedPrimitive {
+
+    /** How long a participant may stay silent before its running jobs are re-queued. */
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
+
+    /** The longest a receiving worker goes between two scans of its own. */
+    public static final Duration SCAN_INTERVAL = Duration.ofMillis(50);
+
+    public static final int OP_SUBMIT = 1;
+    public static final int OP_RECV = 2;
+    public static final int OP_WATCHDOG_SCAN = 3;
+    public static final int OP_COMPLETE = 4;
+    public static final int OP_COLLECT = 5;
+
+    /** The ops a scheduler counts. */
+    public enum Op implements OpKind {
+        SUBMIT,
+        RECV,
+        WATCHDOG_SCAN,
+        COMPLETE,
+        COLLECT
+    }
+
+    /**
+     * A scheduler's creation settings.
+     *
+     * @param capacity jobs the file holds, queued, running or with an uncollected result:
+     *     1..{@value BackgroundSchedulerDescriptor#MAX_CAPACITY}
+     * @param jobCodec the jobs' codec, at most {@value BackgroundSchedulerDescriptor#MAX_PAYLOAD}
+     *     bytes
+     * @param resultCodec the results' codec, at most {@value
+     *     BackgroundSchedulerDescriptor#MAX_PAYLOAD} bytes
+     * @param grace how long a worker may stay silent before its running jobs are re-queued
+     */
+    public record Settings(
+            int capacity, FixedCodec<?> jobCodec, FixedCodec<?> resultCodec, Duration grace) {
+        public Settings {
+            CxcSettingsException.requireInRange("capacity", capacity, 1, MAX_CAPACITY, " jobs");
+            requireSize("jobCodec", jobCodec);
+            requireSize("resultCodec", resultCodec);
+            if (grace.isNegative() || grace.isZero() || grace.compareTo(Duration.ofDays(1)) > 0) {
+                throw new CxcSettingsException(
+                        "grace", "grace must be more than 0 and at most 1 day, got " + grace);
+            }
+        }
+
+        public Settings(int capacity, FixedCodec<?> jobCodec, FixedCodec<?> resultCodec) {
+            this(capacity, jobCodec, resultCodec, DEFAULT_GRACE);
+        }
+
+        private static void requireSize(String setting, FixedCodec<?> codec) {
+            if (codec.size() > MAX_PAYLOAD) {
+                throw new CxcSettingsException(
+                        setting,
+                        setting
+                                + " must encode at most "
+                                + MAX_PAYLOAD
+                                + " bytes, got "
+                                + codec.size()
+                                + " ("
+                                + codec.describe()
+                                + ")");
+            }
+        }
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public static final PrimitiveType<BackgroundScheduler<?, ?>, Settings> TYPE =
+            (PrimitiveType)
+                    PrimitiveType.<BackgroundScheduler, Settings>define(
+                                    PrimitiveKinds.BACKGROUND_SCHEDULER, Settings.class)
+                            .layoutVersion(LAYOUT_VERSION)
+                            .bodyMagic(MAGIC)
+                            .ops(Op.class)
+                            .shape(
+                                    s ->
+                                            new PrimitiveType.Shape(
+                                                    s.capacity(),
+                                                    slotStride(
+                                                            s.jobCodec().size(),
+                                                            s.resultCodec().size())),
+                                    BODY_LAYOUT)
+                            .codecs(s -> List.of(s.jobCodec(), s.resultCodec()))
+                            .initialiser(
+                                    (body, s) ->
+                                            body.setLongPlain(
+                                                    GRACE_NANOS_OFFSET, s.grace().toNanos()))
+                            .bodyCheck(BackgroundScheduler::bodyProblem)
+                            .defaults(new Settings(1024, FixedCodec.INT64, FixedCodec.INT64))
+                            .wrap((file, options) -> new BackgroundScheduler(file));
+
+    private static final long OWN_PID = Pids.current();
+    private static final int SPINS_ON_WRITING = 2_000;
+
+    private final int capacity;
+    private final int stride;
+    private final int jobSize;
+    private final int resultOffset;
+    private final long graceNanos;
+    private @Nullable FixedCodec<J> jobCodec;
+    private @Nullable FixedCodec<R> resultCodec;
+
+    private volatile int participant = -1;
+    private volatile long participantWord;
+    private volatile long lastBeat;
+    private volatile long lastScan = System.nanoTime();
+    private volatile boolean lookBehindHead = true;
+
+    private BackgroundScheduler(MappedFile file) {
+        super(file, TYPE);
+        this.capacity = file.header().capacity();
+        this.stride = file.header().slotSize();
+        this.jobSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
+        int resultSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET + 4);
+        if (jobSize < 0
+                || resultSize < 0
+                || jobSize > MAX_PAYLOAD
+                || resultSize > MAX_PAYLOAD
+                || slotStride(jobSize, resultSize) != stride) {
+            throw TYPE.corrupt(
+                    file.path(),
+                    "it declares "
+                            + Integer.toUnsignedString(jobSize)
+                            + "-byte jobs and "
+                            + Integer.toUnsignedString(resultSize)
+                            + "-byte results in "
+                            + stride
+                            + "-byte slots, which do not fit them");
+        }
+        this.resultOffset = JOB_OFFSET + rounded(jobSize);
+        this.graceNanos = body.getLongAcquire(GRACE_NANOS_OFFSET);
+    }
+
+    private static @Nullable String bodyProblem(AtomicBuffer body) {
+        long grace = body.getLongAcquire(GRACE_NANOS_OFFSET);
+        if (grace <= 0 || grace > Duration.ofDays(1).toNanos()) {
+            return "it declares a grace of " + grace + " ns, outside 1 ns .. 1 day";
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------------------- factories
+
+    public static <J, R> BackgroundScheduler<J, R> create(
+            Path path, int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec) {
+        return create(
+                path,
+                new Settings(capacity, jobCodec, resultCodec),
+                jobCodec,
+                resultCodec,
+                CxcFileOptions.defaults());
+    }
+
+    public static <J, R> BackgroundScheduler<J, R> create(
+            Path path,
+            Settings settings,
+            FixedCodec<J> jobCodec,
+            FixedCodec<R> resultCodec,
+            CxcFileOptions options) {
+        return bind(
+                TYPE.create(path, same(settings, jobCodec, resultCodec), options),
+                jobCodec,
+                resultCodec);
+    }
+
+    public static <J, R> BackgroundScheduler<J, R> open(
+            Path path, int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec) {
+        return bind(
+                TYPE.open(
+                        path,
+                        new Settings(capacity, jobCodec, resultCodec),
+                        CxcFileOptions.defaults()),
+                jobCodec,
+                resultCodec);
+    }
+
+    /** Opens the scheduler, or creates it; race-safe across processes. */
+    public static <J, R> BackgroundScheduler<J, R> openOrCreate(
+            Path path, int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec) {
+        return openOrCreate(
+                path,
+                new Settings(capacity, jobCodec, resultCodec),
+                jobCodec,
+                resultCodec,
+                CxcFileOptions.defaults());
+    }
+
+    public static <J, R> BackgroundScheduler<J, R> openOrCreate(
+            Path path,
+            Settings settings,
+            FixedCodec<J> jobCodec,
+            FixedCodec<R> resultCodec,
+            CxcFileOptions options) {
+        return bind(
+                TYPE.openOrCreate(path, same(settings, jobCodec, resultCodec), options),
+                jobCodec,
+                resultCodec);
+    }
+
+    private static Settings same(Settings s, FixedCodec<?> job, FixedCodec<?> result) {
+        if (s.jobCodec() != job || s.resultCodec() != result) {
+            throw new IllegalArgumentException(
+                    "the settings' codecs are not the codecs given: give the same jobCodec and"
+                            + " resultCodec to both");
+        }
+        return s;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <J, R> BackgroundScheduler<J, R> bind(
+            BackgroundScheduler<?, ?> raw, FixedCodec<J> job, FixedCodec<R> result) {
+        BackgroundScheduler<J, R> typed = (BackgroundScheduler<J, R>) raw;
+        typed.jobCodec = job;
+        typed.resultCodec = result;
+        return typed;
+    }
+
+    // ------------------------------------------------------------------------------ submit
+
+    /**
+     * Queues {@code job}.
+     *
+     * @return its id
+     * @throws CxcCapacityException if {@code capacity} jobs are queued, running or awaiting
+     *     collection
+     */
+    public long submit(J job) {
+        long id = trySubmit(job);
+        if (id < 0) {
+            throw new CxcCapacityException(
+                    file.path()
+                            + " is full: it holds "
+                            + capacity
+                            + " jobs (capacity) queued, running or with a result not yet"
+                            + " collected; collect results, or create the scheduler with a larger"
+                            + " capacity in a new file");
+        }
+        return id;
+    }
+
+    /** Queues {@code job}; its id, or -1 if the scheduler is full. */
+    public long trySubmit(J job) {
+        FixedCodec<J> codec = requireCodecs().jobCodec;
+        if (job == null) {
+            throw new IllegalArgumentException("job must not be null");
+        }
+        counters.increment(OP_SUBMIT);
+        long me = self();
+        while (true) {
+            long t = body.getLongVolatile(TAIL_OFFSET);
+            long lap = t / capacity;
+            int slot = slotOffset(t);
+            long word = body.getLongVolatile(slot);
+            long tag = lapOf(word);
+            int state = state(word);
+            if (tag == lapTag(lap) && state == FREE) {
+                long writing = as(lap, WRITING, me, 0);
+                if (!body.compareAndSetLong(slot, word, writing)) {
+                    continue;
+                }
+                body.compareAndSetLong(TAIL_OFFSET, t, t + 1);
+                try {
+                    codec.write(body, slot + JOB_OFFSET, job);
+                } catch (RuntimeException e) {
+                    body.compareAndSetLong(slot, writing, pack(lap, ABANDONED, 0, 0, 0));
+                    throw e;
+                }
+                body.compareAndSetLong(slot, writing, pack(lap, QUEUED, 0, 0, 0));
+                return t;
+            }
+            if (tag == lapTag(lap)) {
+                body.compareAndSetLong(TAIL_OFFSET, t, t + 1); // reserved by another
+            } else if (tag == lapTag(lap - 1)) {
+                if (state == ABANDONED) {
+                    // A dead submitter's slot of the last lap: step the head over it, free it.
+                    long previous = t - capacity;
+                    body.compareAndSetLong(HEAD_OFFSET, previous, previous + 1);
+                    body.compareAndSetLong(slot, word, pack(lap, FREE, 0, 0, 0));
+                } else if (body.getLongVolatile(TAIL_OFFSET) == t) {
+                    return -1;
+                }
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------------------- receive
+
+    /**
+     * Claims the next queued job for this worker: re-queued jobs first, then in submission order.
+     *
+     * @param workerPid this process's PID: a worker receives only for itself
+     * @return the job, or empty if none is queued
+     */
+    public Optional<Job<J>> receive(long workerPid) {
+        if (workerPid != OWN_PID) {
+            Pids.requireValid(workerPid);
+            throw new IllegalArgumentException(
+                    "workerPid must be this process's PID "
+                            + OWN_PID
+                            + ", got "
+                            + workerPid
+                            + ": a worker receives jobs only for itself");
+        }
+        FixedCodec<J> codec = requireCodecs().jobCodec;
+        counters.increment(OP_RECV);
+        long now = System.nanoTime();
+        if (now - lastScan > SCAN_INTERVAL.toNanos()) {
+            watchdogScan();
+        }
+        long me = self();
+        if (lookBehindHead && body.getLongVolatile(REQUEUED_HINT_OFFSET) > 0) {
+            Job<J> requeued = receiveRequeued(codec, me);
+            if (requeued != null) {
+                return Optional.of(requeued);
+            }
+        }
+        int spins = 0;
+        while (true) {
+            long h = body.getLongVolatile(HEAD_OFFSET);
+            long lap = h / capacity;
+            int slot = slotOffset(h);
+            long word = body.getLongVolatile(slot);
+            if (lapOf(word) != lapTag(lap)) {
+                if (lapOf(word) == lapTag(lap - 1)) {
+                    return Optional.empty(); // not yet submitted
+                }
+                continue;
+            }
+            switch (state(word)) {
+                case FREE:
+                    return Optional.empty();
+                case WRITING:
+                    if (++spins < SPINS_ON_WRITING) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    return Optional.empty();
+                case QUEUED:
+                    long attempt = attempt(word) + 1;
+                    long running = as(lap, RUNNING, me, attempt);
+                    if (body.compareAndSetLong(slot, word, running)) {
+                        body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
+                        return Optional.of(
+                                new Job<>(
+                                        h, attempt, codec.read(body, slot + JOB_OFFSET), running));
+                    }
+                    continue;
+                default: // dispatched, done or abandoned: step the head over it
+                    body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
+            }
+        }
+    }
+
+    private @Nullable Job<J> receiveRequeued(FixedCodec<J> codec, long me) {
+        long h = body.getLongVolatile(HEAD_OFFSET);
+        for (long id = Math.max(0, h - capacity); id < h; id++) {
+            long lap = id / capacity;
+            int slot = slotOffset(id);
+            long word = body.getLongVolatile(slot);
+            if (state(word) != QUEUED || lapOf(word) != lapTag(lap)) {
+                continue;
+            }
+            long attempt = attempt(word) + 1;
+            long running = as(lap, RUNNING, me, attempt);
+            if (body.compareAndSetLong(slot, word, running)) {
+                body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
+                return new Job<>(id, attempt, codec.read(body, slot + JOB_OFFSET), running);
+            }
+        }
+        lookBehindHead = false; // a hint left high by a crash: look again after a scan
+        return null;
+    }
+
+    // ---------------------------------------------------------------------------- complete
+
+    /**
+     * Records {@code result} for {@code job}.
+     *
+     * @return false if this attempt no longer holds the job (it was re-queued or re-dispatched
+     *     after this worker was judged dead or silent): the result is not recorded
+     */
+    public boolean complete(Job<J> job, R result) {
+        FixedCodec<R> codec = requireCodecs().resultCodec;
+        if (result == null) {
+            throw new IllegalArgumentException("result must not be null");
+        }
+        counters.increment(OP_COMPLETE);
+        int slot = slotOffset(job.id());
+        long completing = (job.word & ~(7L << 24)) | ((long) COMPLETING << 24);
+        if (!body.compareAndSetLong(slot, job.word, completing)) {
+            return false;
+        }
+        try {
+            codec.write(body, slot + resultOffset, result);
+        } catch (RuntimeException e) {
+            // Back to running: the worker may retry with a result that encodes.
+            body.compareAndSetLong(slot, completing, job.word);
+            throw e;
+        }
+        body.setLongRelease(slot + SEQUENCE_OFFSET, body.getAndAddLong(COMPLETIONS_OFFSET, 1));
+        long done = (job.word & ~(7L << 24)) | ((long) DONE << 24);
+        body.compareAndSetLong(slot, completing, done);
+        beatIfDue();
+        return true;
+    }
+
+    // ---------------------------------------------------------------------------- collect
+
+    /** The results' side: poll in completion order, or look one up by job id. */
+    public ResultCollector<R> collector() {
+        return new ResultCollector<>() {
+            @Override
+            public List<JobResult<R>> poll(int max) {
+                return BackgroundScheduler.this.poll(max);
+            }
+
+            @Override
+            public Optional<R> result(long jobId) {
+                return BackgroundScheduler.this.result(jobId);
+            }
+        };
+    }
+
+    private List<JobResult<R>> poll(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be 1 or more, got " + max);
+        }
+        FixedCodec<R> codec = requireCodecs().resultCodec;
+        counters.increment(OP_COLLECT);
+        List<long[]> done = new ArrayList<>();
+        long head = body.getLongVolatile(HEAD_OFFSET);
+        for (int i = 0; i < capacity; i++) {
+            int slot = SLOTS_OFFSET + i * stride;
+            long word = body.getLongVolatile(slot);
+            if (state(word) == DONE) {
+                done.add(new long[] {body.getLongAcquire(slot + SEQUENCE_OFFSET), i, word});
+            }
+        }
+        done.sort(Comparator.comparingLong(d -> d[0]));
+        List<JobResult<R>> out = new ArrayList<>();
+        for (long[] d : done) {
+            if (out.size() == max) {
+                break;
+            }
+            int i = (int) d[1];
+            int slot = SLOTS_OFFSET + i * stride;
+            long word = d[2];
+            R result = codec.read(body, slot + resultOffset);
+            long lap = fullLap(head, lapOf(word));
+            // The winner of this CAS alone returns the result: each is collected once.
+            if (body.compareAndSetLong(slot, word, pack(lap + 1, FREE, 0, 0, 0))) {
+                body.getAndAddLong(COLLECTED_OFFSET, 1);
+                out.add(new JobResult<>(lap * capacity + i, attempt(word), d[0], result));
+            }
+        }
+        return out;
+    }
+
+    private Optional<R> result(long jobId) {
+        if (jobId < 0) {
+            throw new IllegalArgumentException("jobId must be 0 or more, got " + jobId);
+        }
+        FixedCodec<R> codec = requireCodecs().resultCodec;
+        int slot = slotOffset(jobId);
+        long word = body.getLongVolatile(slot);
+        if (state(word) != DONE || lapOf(word) != lapTag(jobId / capacity)) {
+            return Optional.empty();
+        }
+        R result = codec.read(body, slot + resultOffset);
+        return body.getLongVolatile(slot) == word ? Optional.of(result) : Optional.empty();
+    }
+
+    /** The full lap a 24-bit lap tag stands for, near {@code head}'s lap. */
+    private long fullLap(long head, long tag) {
+        long headLap = head / capacity;
+        long candidate = (headLap & ~((1L << 24) - 1)) | tag;
+        if (candidate > headLap + 1) {
+            candidate -= 1L << 24;
+        } else if (candidate < headLap - 1) {
+            candidate += 1L << 24;
+        }
+        return candidate;
+    }
+
+    // ---------------------------------------------------------------------------- watchdog
+
+    /**
+     * Puts the running jobs of dead or silent workers back in the queue, steps over slots dead
+     * submitters left half-written, and frees dead participants' records.
+     */
+    public ReclaimReport watchdogScan() {
+        counters.increment(OP_WATCHDOG_SCAN);
+        lastScan = System.nanoTime();
+        List<Long> requeued = new ArrayList<>();
+        int[] abandoned = new int[1];
+        int dead = 0;
+        for (int r = 0; r < MAX_PARTICIPANTS; r++) {
+            int record = participantOffset(r);
+            long word = OwnerRecord.ownerWord(body, record);
+            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
+                continue;
+            }
+            boolean isDead = OwnerRecord.isDead(body, record, word);
+            boolean stale = System.nanoTime() - OwnerRecord.heartbeat(body, record) > graceNanos;
+            if (!isDead && !stale) {
+                continue;
+            }
+            sweep(r, OwnerRecord.key(word), isDead, requeued, abandoned);
+            if (isDead && OwnerRecord.release(body, record, word)) {
+                dead++;
+            }
+        }
+        if (!requeued.isEmpty()) {
+            body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
+        }
+        lookBehindHead = true;
+        return new ReclaimReport(requeued, abandoned[0], dead);
+    }
+
+    private void sweep(int r, long key, boolean dead, List<Long> requeued, int[] abandoned) {
+        long gen = generationTag(key);
+        long head = body.getLongVolatile(HEAD_OFFSET);
+        for (int i = 0; i < capacity; i++) {
+            int slot = SLOTS_OFFSET + i * stride;
+            long word = body.getLongVolatile(slot);
+            int state = state(word);
+            if (participant(word) != r || generation(word) != gen) {
+                continue;
+            }
+            long lap = fullLap(head, lapOf(word));
+            if (state == RUNNING || (dead && state == COMPLETING)) {
+                // Raise the hint first: a crash can leave it high, never low.
+                body.getAndAddLong(REQUEUED_HINT_OFFSET, 1);
+                if (body.compareAndSetLong(slot, word, pack(lap, QUEUED, 0, 0, attempt(word)))) {
+                    requeued.add(lap * capacity + i);
+                } else {
+                    body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
+                }
+            } else if (dead && state == WRITING) {
+                if (body.compareAndSetLong(slot, word, pack(lap, ABANDONED, 0, 0, 0))) {
+                    abandoned[0]++;
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------ participants
+
+    /** Beats this handle's participant record; a worker running a long job calls it. */
+    public void heartbeat() {
+        long s = self();
+        long now = System.nanoTime();
+        OwnerRecord.beat(body, participantOffset((int) (s >>> 32)), now);
+        lastBeat = now;
+    }
+
+    private void beatIfDue() {
+        int r = participant;
+        long now = System.nanoTime();
+        if (r >= 0 && now - lastBeat > graceNanos / 8) {
+            if (OwnerRecord.ownerWord(body, participantOffset(r)) == participantWord) {
+                OwnerRecord.beat(body, participantOffset(r), now);
+            }
+            lastBeat = now;
+        }
+    }
+
+    private static long as(long lap, int state, long self, long attempt) {
+        return pack(lap, state, (int) (self >>> 32), self & 0xFFFF_FFFFL, attempt);
+    }
+
+    /** This handle's participant: record index and generation, claiming a record if needed. */
+    private long self() {
+        int r = participant;
+        long word = participantWord;
+        if (r >= 0 && OwnerRecord.ownerWord(body, participantOffset(r)) == word) {
+            beatIfDue();
+            return ((long) r << 32) | OwnerRecord.key(word);
+        }
+        return register();
+    }
+
+    private synchronized long register() {
+        if (participant >= 0
+                && OwnerRecord.ownerWord(body, participantOffset(participant)) == participantWord) {
+            return ((long) participant << 32) | OwnerRecord.key(participantWord);
+        }
+        for (int attempt = 0; attempt < 2; attempt++) {
+            for (int r = 0; r < MAX_PARTICIPANTS; r++) {
+                int record = participantOffset(r);
+                long word = OwnerRecord.ownerWord(body, record);
+                if (OwnerRecord.pid(word) != OwnerRecord.NO_OWNER) {
+                    continue;
+                }
+                long mine = OwnerRecord.ownerWord(OWN_PID, OwnerRecord.nextGeneration(word));
+                if (OwnerRecord.claim(
+                        body,
+                        record,
+                        word,
+                        mine,
+                        OwnerRecord.startTimeOf(OWN_PID),
+                        System::nanoTime)) {
+                    participantWord = mine;
+                    participant = r;
+                    lastBeat = System.nanoTime();
+                    return ((long) r << 32) | OwnerRecord.key(mine);
+                }
+            }
+            watchdogScan(); // frees the records of dead participants
+        }
+        throw new CxcCapacityException(
+                file.path()
+                        + " has no free participant record: all "
+                        + MAX_PARTICIPANTS
+                        + " are held by live handles; close handles you no longer use");
+    }
+
+    // ------------------------------------------------------------------------------ reads
+
+    /** Counts by state, a moment's view: queued, running, done (uncollected). */
+    public record Counts(long queued, long running, long done, long reclaimed, long collected) {}
+
+    public Counts counts() {
+        long queued = 0;
+        long running = 0;
+        long done = 0;
+        for (int i = 0; i < capacity; i++) {
+            switch (state(body.getLongVolatile(SLOTS_OFFSET + i * stride))) {
+                case WRITING, QUEUED -> queued++;
+                case RUNNING, COMPLETING -> running++;
+                case DONE -> done++;
+                default -> {}
+            }
+        }
+        return new Counts(
+                queued,
+                running,
+                done,
+                body.getLongVolatile(RECLAIMED_OFFSET),
+                body.getLongVolatile(COLLECTED_OFFSET));
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public Duration grace() {
+        return Duration.ofNanos(graceNanos);
+    }
+
+    @Override
+    public Map<String, Object> describe() {
+        Counts c = counts();
+        return fields(
+                "capacity", capacity,
+                "queued", c.queued(),
+                "running", c.running(),
+                "done", c.done(),
+                "reclaimed", c.reclaimed(),
+                "collected", c.collected(),
+                "graceMillis", Duration.ofNanos(graceNanos).toMillis());
+    }
+
+    /**
+     * Puts this handle's running jobs back in the queue and frees its participant record. The
+     * mapping stays valid until the handle is unreachable.
+     */
+    @Override
+    public synchronized void close() {
+        if (participant >= 0 && !isClosed()) {
+            int record = participantOffset(participant);
+            if (OwnerRecord.ownerWord(body, record) == participantWord) {
+                List<Long> requeued = new ArrayList<>();
+                sweep(participant, OwnerRecord.key(participantWord), false, requeued, new int[1]);
+                if (!requeued.isEmpty()) {
+                    body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
+                }
+                OwnerRecord.release(body, record, participantWord);
+            }
+            participant = -1;
+        }
+        super.close();
+    }
+
+    // ----------------------------------------------------------------------------- helpers
+
+    private int slotOffset(long id) {
+        return SLOTS_OFFSET + (int) (id % capacity) * stride;
+    }
+
+    private record Codecs<J, R>(FixedCodec<J> jobCodec, FixedCodec<R> resultCodec) {}
+
+    private Codecs<J, R> requireCodecs() {
+        FixedCodec<J> j = jobCodec;
+        FixedCodec<R> r = resultCodec;
+        if (j == null || r == null) {
+            throw new IllegalStateException(
+                    file.path()
+                            + " was opened as an observer's view, without its codecs: open it"
+                            + " with BackgroundScheduler.open(path, capacity, jobCodec,"
+                            + " resultCodec) to submit, work or collect");
+        }
+        return new Codecs<>(j, r);
+    }
+}

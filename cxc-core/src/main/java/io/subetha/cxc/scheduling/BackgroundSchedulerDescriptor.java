@@ -1,0 +1,170 @@
+package io.subetha.cxc.scheduling;
+
+import io.subetha.cxc.internal.BodyLayout;
+import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.primitive.PrimitiveType;
+
+/**
+ * Body layout of a {@link BackgroundScheduler} file. Offsets are relative to the body, which
+ * follows the 64-byte common header. Little-endian. The header's capacity is the number of job
+ * slots, its slot size a slot's stride.
+ *
+ * <pre>
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                  Magic "BGSCHED1" (ASCII)                 0   |
+ * +---------------------------------------------------------------+
+ * |     Codec fingerprint (u64), job and result sizes (u32 each) 8 |
+ * |                    (written by PrimitiveType)                 |
+ * +---------------------------------------------------------------+
+ * |                  Grace, nanoseconds (u64)                32   |
+ * +---------------------------------------------------------------+
+ * |                  Reserved, zero                          40   |
+ * +---------------------------------------------------------------+
+ * |                  Tail: next job id (u64), own 64 bytes    64  |
+ * +---------------------------------------------------------------+
+ * |                  Head: next id to dispatch (u64), own 64  128  |
+ * +---------------------------------------------------------------+
+ * |   Completions (u64), re-dispatched hint (u64),            192  |
+ * |   reclaimed total (u64), collected total (u64)                 |
+ * +---------------------------------------------------------------+
+ * |   Participant records, 64 bytes each, MAX_PARTICIPANTS:   256  |
+ * |   an OwnerRecord (PID|generation, identity, heartbeat ns)      |
+ * +---------------------------------------------------------------+
+ * |   Job slots, capacity × stride:                          4352  |
+ * |     slot word (u64), completion sequence (u64),                |
+ * |     job payload, result payload (each rounded up to 8)         |
+ * +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p><b>Job ids.</b> A job's id is its position in the ring: job {@code id} lives in slot {@code id
+ * % capacity}, lap {@code id / capacity}. A slot is free again only once its result is collected.
+ *
+ * <p><b>Slot word</b> (one CAS'd u64; every step of a job is one CAS on it):
+ *
+ * <pre>
+ *  bits  0..23  lap (low 24 bits) of the job the slot holds or awaits
+ *  bits 24..26  state: FREE, WRITING, QUEUED, RUNNING, COMPLETING, DONE, ABANDONED
+ *  bits 27..32  participant record of the submitter, worker or completer
+ *  bits 33..43  that record's generation (low 11 bits)
+ *  bits 44..63  attempt (20 bits): 0 while first queued, +1 at each dispatch; the fence
+ * </pre>
+ */
+public final class BackgroundSchedulerDescriptor {
+
+    public static final String MAGIC = "BGSCHED1";
+    public static final int LAYOUT_VERSION = 1;
+
+    public static final int GRACE_NANOS_OFFSET = 32;
+    public static final int TAIL_OFFSET = 64;
+    public static final int HEAD_OFFSET = 128;
+    public static final int COMPLETIONS_OFFSET = 192;
+    public static final int REQUEUED_HINT_OFFSET = 200;
+    public static final int RECLAIMED_OFFSET = 208;
+    public static final int COLLECTED_OFFSET = 216;
+
+    public static final int MAX_PARTICIPANTS = 64;
+    public static final int PARTICIPANTS_OFFSET = 256;
+    public static final int PARTICIPANT_STRIDE = 64;
+    public static final int SLOTS_OFFSET =
+            PARTICIPANTS_OFFSET + MAX_PARTICIPANTS * PARTICIPANT_STRIDE;
+
+    public static final int SLOT_WORD_OFFSET = 0;
+    public static final int SEQUENCE_OFFSET = 8;
+    public static final int JOB_OFFSET = 16;
+
+    public static final int MAX_CAPACITY = 1 << 20;
+    public static final int MAX_PAYLOAD = 16 * 1024;
+
+    public static final int FREE = 0;
+    public static final int WRITING = 1;
+    public static final int QUEUED = 2;
+    public static final int RUNNING = 3;
+    public static final int COMPLETING = 4;
+    public static final int DONE = 5;
+    public static final int ABANDONED = 6;
+
+    public static final long MAX_ATTEMPT = (1L << 20) - 1;
+
+    private static final long LAP_MASK = (1L << 24) - 1;
+    private static final long GENERATION_MASK = (1L << 11) - 1;
+
+    public static final BodyLayout BODY_LAYOUT =
+            (capacity, slotSize) -> {
+                if (capacity < 1 || capacity > MAX_CAPACITY) {
+                    throw new IllegalArgumentException(
+                            "a scheduler holds 1.." + MAX_CAPACITY + " jobs, not " + capacity);
+                }
+                if (slotSize < JOB_OFFSET + 16
+                        || slotSize > JOB_OFFSET + 2 * MAX_PAYLOAD
+                        || slotSize % 8 != 0) {
+                    throw new IllegalArgumentException(
+                            "a job slot is a multiple of 8 bytes in "
+                                    + (JOB_OFFSET + 16)
+                                    + ".."
+                                    + (JOB_OFFSET + 2 * MAX_PAYLOAD)
+                                    + ", not "
+                                    + slotSize);
+                }
+                long length = SLOTS_OFFSET + (long) capacity * slotSize;
+                return (length + 63) & ~63L;
+            };
+
+    static {
+        if (PrimitiveType.TYPED_BODY_START > GRACE_NANOS_OFFSET
+                || OwnerRecord.LENGTH > PARTICIPANT_STRIDE) {
+            throw new ExceptionInInitializerError("background-scheduler layout overlaps");
+        }
+    }
+
+    private BackgroundSchedulerDescriptor() {}
+
+    public static int rounded(int payload) {
+        return (Math.max(payload, 1) + 7) & ~7;
+    }
+
+    public static int slotStride(int jobSize, int resultSize) {
+        return JOB_OFFSET + rounded(jobSize) + rounded(resultSize);
+    }
+
+    public static int participantOffset(int participant) {
+        return PARTICIPANTS_OFFSET + participant * PARTICIPANT_STRIDE;
+    }
+
+    public static long pack(long lap, int state, int participant, long generation, long attempt) {
+        return (lap & LAP_MASK)
+                | ((long) state << 24)
+                | ((long) participant << 27)
+                | ((generation & GENERATION_MASK) << 33)
+                | ((attempt & MAX_ATTEMPT) << 44);
+    }
+
+    public static long lapTag(long lap) {
+        return lap & LAP_MASK;
+    }
+
+    public static long lapOf(long word) {
+        return word & LAP_MASK;
+    }
+
+    public static int state(long word) {
+        return (int) ((word >>> 24) & 7);
+    }
+
+    public static int participant(long word) {
+        return (int) ((word >>> 27) & 0x3F);
+    }
+
+    public static long generation(long word) {
+        return (word >>> 33) & GENERATION_MASK;
+    }
+
+    public static long generationTag(long generation) {
+        return generation & GENERATION_MASK;
+    }
+
+    public static long attempt(long word) {
+        return word >>> 44;
+    }
+}

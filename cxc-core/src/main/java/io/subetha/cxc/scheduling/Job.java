@@ -1,0 +1,41 @@
+package io.subetha.cxc.scheduling;
+
+/**
+ * One dispatch of a job to a worker: the job's id and payload, and the attempt it was dispatched
+ * as. {@link BackgroundScheduler#complete} records a result only for the attempt that still holds
+ * the job.
+ */
+public final class Job<J> {
+
+    private final long id;
+    private final long attempt;
+    private final J payload;
+    final long word;
+
+    Job(long id, long attempt, J payload, long word) {
+        this.id = id;
+        this.attempt = attempt;
+        this.payload = payload;
+        this.word = word;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    /**
+     * 1 for the first dispatch, one more for each re-dispatch after a worker died or went silent.
+     */
+    public long attempt() {
+        return attempt;
+    }
+
+    public J payload() {
+        return payload;
+    }
+
+    @Override
+    public String toString() {
+        return "job " + id + " (attempt " + attempt + "): " + payload;
+    }
+}

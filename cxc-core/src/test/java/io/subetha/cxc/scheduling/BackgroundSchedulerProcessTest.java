@@ -1,0 +1,160 @@
+package io.subetha.cxc.scheduling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.testing.ChildJvm;
+import io.subetha.cxc.testing.ChildJvmGroup;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The scheduler across real JVMs: jobs submitted here run in worker JVMs and are collected here; a
+ * SIGKILLed worker's job is re-run elsewhere; and the chaos run: 3 worker JVMs, 5,000 jobs ({@code
+ * -Dcxc.scheduler.jobs}), workers SIGKILLed and SIGSTOPped mid-job at random, every job's result
+ * recorded exactly once.
+ */
+class BackgroundSchedulerProcessTest {
+
+    static final Duration STEP = Duration.ofSeconds(60);
+    static final int JOBS = Integer.getInteger("cxc.scheduler.jobs", 5_000);
+    static final int CHAOS = Integer.getInteger("cxc.scheduler.chaos", 6);
+    static final long PID = ProcessHandle.current().pid();
+
+    @TempDir Path dir;
+    final ChildJvmGroup children = new ChildJvmGroup();
+
+    @AfterEach
+    void killChildren() {
+        children.close();
+    }
+
+    @Test
+    void aSigkilledWorkersJobIsRunElsewhereAsTheNextAttempt() {
+        Path path = dir.resolve("jobs.cxc");
+        try (BackgroundScheduler<Long, Long> s =
+                BackgroundScheduler.create(path, 16, FixedCodec.INT64, FixedCodec.INT64)) {
+            long id = s.submit(6L);
+            ChildJvm holder =
+                    children.add(
+                            ChildJvm.start(
+                                    "holder", SchedulerChild.class, "hold", path.toString(), "16"));
+            assertThat(holder.awaitPrefixed("holding ", STEP)).isEqualTo(id + " 1");
+            holder.kill();
+            holder.waitForExit(STEP);
+            ReclaimReport report = s.watchdogScan();
+            assertThat(report.requeuedJobIds()).containsExactly(id);
+            assertThat(report.deadParticipants()).isEqualTo(1);
+            Job<Long> again = s.receive(PID).orElseThrow();
+            assertThat(again.id()).isEqualTo(id);
+            assertThat(again.attempt()).isEqualTo(2);
+            assertThat(s.complete(again, 43L)).isTrue();
+            assertThat(s.collector().poll(4)).extracting(JobResult::result).containsExactly(43L);
+        }
+    }
+
+    @Test
+    void threeWorkerJvmsKilledAndStoppedAtRandomRecordEveryResultExactlyOnce() {
+        Path path = dir.resolve("jobs.cxc");
+        int capacity = 512;
+        BackgroundScheduler.Settings settings =
+                new BackgroundScheduler.Settings(
+                        capacity, FixedCodec.INT64, FixedCodec.INT64, Duration.ofMillis(300));
+        Random random = new Random(Long.getLong("cxc.scheduler.seed", System.nanoTime()));
+        try (BackgroundScheduler<Long, Long> s =
+                BackgroundScheduler.create(
+                        path,
+                        settings,
+                        FixedCodec.INT64,
+                        FixedCodec.INT64,
+                        CxcFileOptions.defaults())) {
+            List<ChildJvm> workers = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                workers.add(worker(path, capacity, "worker-" + w));
+            }
+            Map<Long, Long> jobOf = new HashMap<>();
+            Map<Long, Long> results = new HashMap<>();
+            int duplicates = 0;
+            long next = 0;
+            int kills = 0;
+            int stops = 0;
+            ChildJvm stopped = null;
+            long resumeAt = 0;
+            long nextChaos = System.nanoTime() + Duration.ofMillis(100).toNanos();
+            long deadline = System.nanoTime() + STEP.toNanos() * 2;
+            while (results.size() < JOBS) {
+                assertThat(System.nanoTime()).as("all results within 120 s").isLessThan(deadline);
+                while (next < JOBS) {
+                    long id = s.trySubmit(next);
+                    if (id < 0) {
+                        break;
+                    }
+                    jobOf.put(id, next++);
+                }
+                for (JobResult<Long> r : s.collector().poll(capacity)) {
+                    if (results.put(r.jobId(), r.result()) != null) {
+                        duplicates++;
+                    }
+                }
+                long now = System.nanoTime();
+                if (stopped != null && now > resumeAt) {
+                    stopped.resume();
+                    stopped = null;
+                }
+                if (kills + stops < CHAOS && now > nextChaos && stopped == null) {
+                    int victim = random.nextInt(workers.size());
+                    if (random.nextBoolean()) {
+                        workers.get(victim).kill();
+                        workers.set(victim, worker(path, capacity, "worker-r" + kills));
+                        kills++;
+                    } else {
+                        stopped = workers.get(victim);
+                        stopped.suspend(); // past the grace: its job runs elsewhere
+                        resumeAt = now + Duration.ofMillis(600).toNanos();
+                        stops++;
+                    }
+                    nextChaos = now + Duration.ofMillis(100 + random.nextInt(200)).toNanos();
+                }
+                LockSupport.parkNanos(200_000);
+            }
+            if (stopped != null) {
+                stopped.resume();
+            }
+            assertThat(duplicates).isZero();
+            assertThat(results).hasSize(JOBS);
+            results.forEach(
+                    (id, result) ->
+                            assertThat(result).isEqualTo(SchedulerChild.resultOf(jobOf.get(id))));
+            assertThat(kills + stops).isEqualTo(CHAOS);
+            for (ChildJvm w : workers) {
+                w.send("stop");
+                w.awaitPrefixed("stopped", STEP);
+            }
+            assertThat(s.collector().poll(capacity)).as("no result recorded twice").isEmpty();
+        }
+    }
+
+    private ChildJvm worker(Path path, int capacity, String name) {
+        ChildJvm child =
+                children.add(
+                        ChildJvm.start(
+                                name,
+                                SchedulerChild.class,
+                                "work",
+                                path.toString(),
+                                "" + capacity,
+                                "100"));
+        child.awaitPrefixed("working", STEP);
+        return child;
+    }
+}

@@ -1,0 +1,96 @@
+package io.subetha.cxc.scheduling;
+
+import io.subetha.cxc.codec.FixedCodec;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * A worker JVM for the scheduler's process tests. Results are {@code job * 7 + 1}.
+ *
+ * <pre>
+ * work PATH CAP WORK_MICROS   working, then runs jobs until "stop": answers "stopped C R"
+ *                             (C results recorded, R refused as re-dispatched)
+ * hold PATH CAP               holding ID ATTEMPT  (receives one job and keeps it)
+ * </pre>
+ */
+public final class SchedulerChild {
+
+    private static volatile boolean stop;
+
+    private SchedulerChild() {}
+
+    static long resultOf(long job) {
+        return job * 7 + 1;
+    }
+
+    public static void main(String[] args) throws IOException {
+        BufferedReader in =
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        long pid = ProcessHandle.current().pid();
+        BackgroundScheduler<Long, Long> scheduler =
+                BackgroundScheduler.open(
+                        Path.of(args[1]),
+                        Integer.parseInt(args[2]),
+                        FixedCodec.INT64,
+                        FixedCodec.INT64);
+        if (args[0].equals("hold")) {
+            Optional<Job<Long>> job;
+            while ((job = scheduler.receive(pid)).isEmpty()) {
+                Thread.yield();
+            }
+            say("holding " + job.get().id() + " " + job.get().attempt());
+        } else {
+            long workNanos = Long.parseLong(args[3]) * 1000;
+            Thread reader =
+                    new Thread(
+                            () -> {
+                                try {
+                                    String line;
+                                    while ((line = in.readLine()) != null) {
+                                        if (line.equals("stop")) {
+                                            stop = true;
+                                        }
+                                    }
+                                } catch (IOException e) {
+                                    // parent gone: OrphanGuard halts us
+                                }
+                            });
+            reader.setDaemon(true);
+            reader.start();
+            say("working");
+            long completed = 0;
+            long refused = 0;
+            while (!stop) {
+                Optional<Job<Long>> job = scheduler.receive(pid);
+                if (job.isEmpty()) {
+                    Thread.yield();
+                    continue;
+                }
+                long until = System.nanoTime() + workNanos;
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait(); // the job's work: a kill or stop lands here
+                }
+                if (scheduler.complete(job.get(), resultOf(job.get().payload()))) {
+                    completed++;
+                } else {
+                    refused++;
+                }
+            }
+            scheduler.close();
+            say("stopped " + completed + " " + refused);
+        }
+        while (in.readLine() != null) {
+            // until the parent closes stdin or kills us
+        }
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static void say(String line) {
+        System.out.println(line);
+        System.out.flush();
+    }
+}
