@@ -51,6 +51,20 @@ public final class Interleaving {
          * read position.
          */
         FOLD_COMPUTED
+        /**
+         * A region's allocator took its lock (and repaired a dead holder's step): before planning.
+         */
+        REGION_LOCKED,
+        /** A region's allocator wrote its step's journal entries: before it commits them. */
+        REGION_JOURNAL_WRITTEN,
+        /** A region's allocator committed its journal: before it writes any heap word. */
+        REGION_COMMITTED,
+        /** A region's allocator wrote half of its step's heap words. */
+        REGION_HALF_APPLIED,
+        /** A region's allocator wrote every heap word: before it clears the journal. */
+        REGION_APPLIED,
+        /** A region's allocator cleared its journal: before it releases the lock. */
+        REGION_CLEARED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

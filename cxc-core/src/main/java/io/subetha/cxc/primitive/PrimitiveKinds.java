@@ -103,6 +103,13 @@ public final class PrimitiveKinds {
                     FAN_OUT,
                     "io.subetha.cxc.scheduling.BackgroundScheduler");
 
+    public static final Kind SHARED_REGION =
+            kind(112, "shared-region", MEMORY, "io.subetha.cxc.region.SharedRegion");
+    public static final Kind NAN_VALUE =
+            kind(113, "nan-value", MEMORY, "io.subetha.cxc.values.SharedNaNValue");
+    public static final Kind NAN_TAGGED_VALUE =
+            kind(114, "nan-tagged-value", MEMORY, "io.subetha.cxc.values.SharedNaNTaggedValue");
+
     private PrimitiveKinds() {}
 
     private static Kind kind(int code, String name, Family family, String typeHolder) {

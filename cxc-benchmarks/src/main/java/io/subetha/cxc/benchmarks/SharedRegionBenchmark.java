@@ -1,0 +1,126 @@
+package io.subetha.cxc.benchmarks;
+
+import io.subetha.cxc.region.SharedRegion;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * {@link SharedRegion} on a real mapped file in {@code /dev/shm}: an allocate + free pair of 64
+ * bytes on an empty 1 MiB region, and of random sizes (1..1024 bytes) on a region kept at 256
+ * blocks held (each op frees the oldest and allocates a new one, so the free list is fragmented);
+ * alone and with 2 threads on one region. The anchor is {@code
+ * BaselineBenchmark.mappedCompareAndSet}: a pair is at least four of those (the lock taken and
+ * released twice). After the random rows, the fork prints the fragmentation it left: largest free
+ * block / free bytes.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 2)
+@Fork(
+        value = 3,
+        jvmArgsAppend = {"-Xms256m", "-Xmx256m"})
+public class SharedRegionBenchmark {
+
+    static final long CAPACITY = 1 << 20;
+    static final int HELD = 256;
+
+    /** One region for every thread of a benchmark. */
+    @State(Scope.Benchmark)
+    public static class Region {
+        ScratchDirectory directory;
+        SharedRegion region;
+
+        @Setup(Level.Trial)
+        public void create() {
+            directory = ScratchDirectory.create();
+            region = SharedRegion.create(directory.resolve("bench.region"), CAPACITY);
+        }
+
+        @TearDown(Level.Trial)
+        public void remove() {
+            long free = region.freeBytes();
+            if (free > 0) {
+                System.out.printf(
+                        "%nfragmentation: largest free block %d of %d free bytes (%.3f), %d blocks"
+                                + " held%n",
+                        region.largestFreeBlock(),
+                        free,
+                        region.largestFreeBlock() / (double) free,
+                        region.usedBlocks());
+            }
+            region.close();
+            directory.close();
+        }
+    }
+
+    /** Each thread's own ring of held blocks and its sizes. */
+    @State(Scope.Thread)
+    public static class Ring {
+        final long[] held = new long[HELD];
+        final int[] sizes = new int[4096];
+        int next;
+        int size;
+
+        @Setup(Level.Trial)
+        public void fill(Region shared) {
+            SplittableRandom random = new SplittableRandom(42);
+            for (int i = 0; i < sizes.length; i++) {
+                sizes[i] = 1 + random.nextInt(1024);
+            }
+            for (int i = 0; i < HELD; i++) {
+                held[i] = shared.region.allocate(sizes[i]);
+            }
+        }
+    }
+
+    @Benchmark
+    public long allocateFree64(Region shared) {
+        long handle = shared.region.allocate(64);
+        shared.region.free(handle);
+        return handle;
+    }
+
+    @Benchmark
+    public long allocateFreeRandom(Region shared, Ring ring) {
+        return churn(shared, ring);
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long allocateFree64TwoThreads(Region shared) {
+        long handle = shared.region.allocate(64);
+        shared.region.free(handle);
+        return handle;
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long allocateFreeRandomTwoThreads(Region shared, Ring ring) {
+        return churn(shared, ring);
+    }
+
+    private static long churn(Region shared, Ring ring) {
+        int slot = ring.next;
+        ring.next = (slot + 1) & (HELD - 1);
+        shared.region.free(ring.held[slot]);
+        int size = ring.sizes[ring.size];
+        ring.size = (ring.size + 1) & (ring.sizes.length - 1);
+        long handle = shared.region.allocate(size);
+        ring.held[slot] = handle;
+        return handle;
+    }
+}

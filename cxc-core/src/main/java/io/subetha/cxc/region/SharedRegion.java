@@ -1,0 +1,1031 @@
+package io.subetha.cxc.region;
+
+import static io.subetha.cxc.region.SharedRegionDescriptor.*;
+
+import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.internal.MappedFile;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.HeaderDescriptor;
+import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A sub-allocator in a memory-mapped file: variable-size blocks in one heap, shared by every
+ * process on the host, that survives the death of any of them at any instruction. The backing store
+ * for out-of-line payloads ({@link io.subetha.cxc.values.SharedUmbraPointer}'s long strings, and
+ * any primitive that needs variable sizes). Layout: {@link SharedRegionDescriptor}.
+ *
+ * <p><b>Handles.</b> {@link #allocate} returns a handle: the block's offset in the file and a
+ * generation, never an address, so it means the same in every process. Every use checks it against
+ * the block's header: a handle of another region, of a freed block (a double free) or of a block
+ * freed and allocated again is refused with a {@link IllegalArgumentException} that says which, and
+ * changes nothing.
+ *
+ * <p><b>Protocol.</b> The free list (address-ordered, coalesced, first fit, a block split from its
+ * end) changes only under the allocator lock, an {@link OwnerRecord} whose owner word holds the
+ * holder's PID. Each step under it is a redo record:
+ *
+ * <ol>
+ *   <li>take the lock: one CAS from the free owner word ({@link OwnerRecord#claimFree}); a holder
+ *       found dead through {@code /proc} (gone, a zombie, its PID reused) is taken over by one CAS
+ *       from exactly the word judged. A live holder is waited for, bounded ({@link #lockTimeout});
+ *       the timeout names it;
+ *   <li>repair: a committed journal left by a dead holder is written again in place (its words are
+ *       absolute values, so writing them twice is writing them once);
+ *   <li>plan: read the list, validate every offset and size against the heap, and write the new
+ *       words into the journal (nothing of the heap is touched yet; a crash here leaves the heap as
+ *       it was and the plan is dropped);
+ *   <li>commit: publish the entry count (release), then a store-store fence;
+ *   <li>apply: write each word in place (a crash here is repaired by step 2 of the next holder);
+ *   <li>clear the count (release), release the lock (one CAS from the word this holder installed).
+ * </ol>
+ *
+ * <p>So a SIGKILL at any point leaves either the heap before the step or a journal that completes
+ * it, and never a lock held by the dead: it is taken over at the next allocation or free. A block
+ * allocated by a process that died before it freed it (or before the handle left {@code allocate})
+ * stays used until {@link #reclaimDead()} frees every block whose allocator is dead; {@link
+ * #disown} makes a block survive its allocator.
+ *
+ * <p>{@link #get}/{@link #set} do not take the lock: they check the handle, copy, and {@code get}
+ * checks it again after copying, so it never returns bytes of a block freed meanwhile. Writing a
+ * block that another process frees at the same time is the caller's race (as in any allocator); the
+ * region checks every boundary tag it follows and reports a damaged one as a {@link
+ * CxcFormatException} rather than follow it.
+ *
+ * <p>Thread-safe; any number of processes may map the file.
+ */
+public final class SharedRegion extends MappedPrimitive {
+
+    public static final int OP_ALLOCATE = 1;
+    public static final int OP_FREE = 2;
+    public static final int OP_GET = 3;
+    public static final int OP_SET = 4;
+
+    /** The ops a region counts, exported under these names. */
+    public enum Op implements OpKind {
+        ALLOCATE,
+        FREE,
+        GET,
+        SET
+    }
+
+    /** How long a lock held by a live process is waited for, unless the handle says otherwise. */
+    public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * A region's creation settings.
+     *
+     * @param capacityBytes the heap's length, {@link SharedRegionDescriptor#MIN_CAPACITY}..{@link
+     *     SharedRegionDescriptor#MAX_CAPACITY}; rounded up to a multiple of 64
+     */
+    public record Settings(long capacityBytes) {
+        public static final long DEFAULT_CAPACITY = 64 * 1024;
+
+        public Settings {
+            if (capacityBytes < MIN_CAPACITY || capacityBytes > MAX_CAPACITY) {
+                throw new CxcSettingsException(
+                        "capacityBytes",
+                        "capacityBytes must be "
+                                + MIN_CAPACITY
+                                + ".."
+                                + MAX_CAPACITY
+                                + " (4 KiB..1 GiB), got "
+                                + capacityBytes);
+            }
+            capacityBytes =
+                    (capacityBytes + HeaderDescriptor.ALIGNMENT - 1) & -HeaderDescriptor.ALIGNMENT;
+        }
+    }
+
+    public static final PrimitiveType<SharedRegion, Settings> TYPE =
+            PrimitiveType.<SharedRegion, Settings>define(
+                            PrimitiveKinds.SHARED_REGION, Settings.class)
+                    .layoutVersion(LAYOUT_VERSION)
+                    .bodyMagic(MAGIC)
+                    .ops(Op.class)
+                    .shape(
+                            settings ->
+                                    new PrimitiveType.Shape(
+                                            (int) settings.capacityBytes(), ALIGNMENT),
+                            BODY_LAYOUT)
+                    .initialiser(SharedRegion::initialise)
+                    .bodyCheck(SharedRegion::problem)
+                    .defaults(new Settings(Settings.DEFAULT_CAPACITY))
+                    .wrap((file, options) -> new SharedRegion(file));
+
+    private static final long OWN_PID = Pids.current();
+    private static final long OWN_START_TIME = OwnerRecord.startTimeOf(OWN_PID);
+
+    private final int heapEnd;
+    private final int capacity;
+    private volatile Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
+
+    // The plan of the step in progress: only the lock holder (one thread of one process) writes.
+    private final int[] planOffsets = new int[JOURNAL_CAPACITY];
+    private final long[] planValues = new long[JOURNAL_CAPACITY];
+    private int planned;
+
+    private SharedRegion(MappedFile file) {
+        super(file, TYPE);
+        this.capacity = file.header().capacity();
+        this.heapEnd = HEAP_OFFSET + capacity;
+    }
+
+    // ---------------------------------------------------------------------------- factories
+
+    /** Creates a region with a heap of {@code capacityBytes}; fails if the file exists. */
+    public static SharedRegion create(Path path, long capacityBytes) {
+        return create(path, capacityBytes, CxcFileOptions.defaults());
+    }
+
+    public static SharedRegion create(Path path, long capacityBytes, CxcFileOptions options) {
+        return TYPE.create(path, new Settings(capacityBytes), options);
+    }
+
+    /** Opens an existing region, which must have been created with {@code capacityBytes}. */
+    public static SharedRegion open(Path path, long capacityBytes) {
+        return TYPE.open(path, new Settings(capacityBytes), CxcFileOptions.defaults());
+    }
+
+    /** Opens an existing region of any capacity. */
+    public static SharedRegion open(Path path) {
+        return TYPE.open(path, CxcFileOptions.defaults());
+    }
+
+    /** Opens the region, or creates it with {@code capacityBytes}; race-safe across processes. */
+    public static SharedRegion openOrCreate(Path path, long capacityBytes) {
+        return openOrCreate(path, capacityBytes, CxcFileOptions.defaults());
+    }
+
+    public static SharedRegion openOrCreate(Path path, long capacityBytes, CxcFileOptions options) {
+        return TYPE.openOrCreate(path, new Settings(capacityBytes), options);
+    }
+
+    private static void initialise(io.subetha.cxc.mmf.AtomicBuffer body, Settings settings) {
+        int capacity = (int) settings.capacityBytes();
+        long salt = new SecureRandom().nextLong();
+        body.setLongPlain(SALT_OFFSET, salt == 0 ? 1 : salt);
+        body.setLongPlain(HEAP_OFFSET + SIZE_WORD, sizeWord(capacity, false));
+        body.setLongPlain(HEAP_OFFSET + TAG_WORD, link(0, 0));
+        body.setLongPlain(HEAP_OFFSET + capacity - 8, sizeWord(capacity, false));
+        body.setLongPlain(FREE_HEAD_OFFSET, HEAP_OFFSET);
+    }
+
+    private static String problem(io.subetha.cxc.mmf.AtomicBuffer body) {
+        long heapEnd = body.capacity();
+        long head = body.getLongAcquire(FREE_HEAD_OFFSET);
+        if (head != 0
+                && (head < HEAP_OFFSET || head > heapEnd - MIN_BLOCK || head % ALIGNMENT != 0)) {
+            return "first free block at "
+                    + head
+                    + ", outside the heap ["
+                    + HEAP_OFFSET
+                    + ", "
+                    + heapEnd
+                    + ")";
+        }
+        long used = body.getLongAcquire(USED_BYTES_OFFSET);
+        if (used < 0 || used > heapEnd - HEAP_OFFSET) {
+            return "used bytes " + used + ", more than the heap's " + (heapEnd - HEAP_OFFSET);
+        }
+        long journal = body.getLongAcquire(JOURNAL_COUNT_OFFSET);
+        if (journal < 0 || journal > JOURNAL_CAPACITY) {
+            return "journal count " + journal + ", outside 0.." + JOURNAL_CAPACITY;
+        }
+        return null;
+    }
+
+    // ----------------------------------------------------------------------------- settings
+
+    /** How long a lock held by a live process is waited for before {@link CxcTimeoutException}. */
+    public SharedRegion lockTimeout(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("lockTimeout must be positive, got " + timeout);
+        }
+        this.lockTimeout = timeout;
+        return this;
+    }
+
+    public Duration lockTimeout() {
+        return lockTimeout;
+    }
+
+    // ------------------------------------------------------------------------------ allocate
+
+    /** The most bytes one allocation can hold: the heap less one block's overhead. */
+    public int maxAllocation() {
+        return capacity - OVERHEAD;
+    }
+
+    /**
+     * Allocates a block of {@code size} bytes (zeroed only if never used before: write what you
+     * read), owned by this process until freed or {@link #disown disowned}.
+     *
+     * @return the block's handle, never 0
+     * @throws IllegalArgumentException if {@code size} is outside 1..{@link #maxAllocation()}
+     * @throws CxcCapacityException if no free block fits
+     */
+    public long allocate(int size) {
+        if (size < 1 || size > maxAllocation()) {
+            throw new IllegalArgumentException(
+                    "size "
+                            + size
+                            + " is outside 1.."
+                            + maxAllocation()
+                            + " (this region's capacity "
+                            + capacity
+                            + " bytes less "
+                            + OVERHEAD
+                            + " bytes of block overhead)");
+        }
+        counters.increment(OP_ALLOCATE);
+        int need = blockSize(size);
+        long lock = lock();
+        try {
+            int previous = 0;
+            int block = (int) body.getLongPlain(FREE_HEAD_OFFSET);
+            int steps = 0;
+            while (block != 0) {
+                long sizeWord = checkedFreeBlock(block, previous);
+                if (size(sizeWord) >= need) {
+                    break;
+                }
+                previous = block;
+                block = next(body.getLongPlain(block + TAG_WORD));
+                if (++steps > capacity / MIN_BLOCK) {
+                    throw corrupt("the free list has a cycle");
+                }
+            }
+            if (block == 0) {
+                throw new CxcCapacityException(
+                        "region "
+                                + file()
+                                + " has no free block of "
+                                + need
+                                + " bytes for "
+                                + size
+                                + " bytes: largest free block "
+                                + largestFreeLocked()
+                                + " bytes, free "
+                                + (capacity - usedLocked())
+                                + " of capacity "
+                                + capacity
+                                + " bytes. Free blocks (or reclaimDead()) or create a"
+                                + " larger region");
+            }
+            long allocations = body.getLongPlain(ALLOCATIONS_OFFSET);
+            long salt = body.getLongPlain(SALT_OFFSET);
+            int generation;
+            do {
+                generation = generationOf(++allocations, salt);
+            } while (generation == 0);
+            int free = size(body.getLongPlain(block + SIZE_WORD));
+            int used;
+            planned = 0;
+            if (free - need >= MIN_BLOCK) {
+                // Split from the end: the free block keeps its place in the list.
+                int rest = free - need;
+                used = block + rest;
+                plan(block + SIZE_WORD, sizeWord(rest, false));
+                plan(block + rest - 8, sizeWord(rest, false));
+            } else {
+                need = free;
+                used = block;
+                long links = body.getLongPlain(block + TAG_WORD);
+                unlink(previous(links), next(links));
+            }
+            plan(used + SIZE_WORD, sizeWord(need, true));
+            plan(used + TAG_WORD, tag(generation, OWN_PID));
+            plan(used + META_WORD, meta(size, OWN_START_TIME));
+            plan(used + need - 8, sizeWord(need, true));
+            plan(ALLOCATIONS_OFFSET, allocations);
+            plan(USED_BYTES_OFFSET, body.getLongPlain(USED_BYTES_OFFSET) + need);
+            plan(USED_BLOCKS_OFFSET, body.getLongPlain(USED_BLOCKS_OFFSET) + 1);
+            commit();
+            return handle(generation, used);
+        } finally {
+            unlock(lock);
+        }
+    }
+
+    /**
+     * Frees the block of {@code handle}, coalescing it with free neighbours.
+     *
+     * @throws IllegalArgumentException if the handle is not one of this region's allocated blocks:
+     *     freed already, stale, or of another region (nothing is changed)
+     */
+    public void free(long handle) {
+        counters.increment(OP_FREE);
+        long lock = lock();
+        try {
+            int block = checkedBlock(handle, "free");
+            freeLocked(block);
+        } finally {
+            unlock(lock);
+        }
+    }
+
+    /**
+     * Frees every used block whose allocating process is dead (gone, a zombie, or its PID reused),
+     * e.g. blocks of a process killed between {@code allocate} and {@code free}.
+     *
+     * @return the bytes freed (block sizes)
+     */
+    public long reclaimDead() {
+        long lock = lock();
+        long freed = 0;
+        try {
+            Map<Long, Boolean> dead = new HashMap<>();
+            int block = HEAP_OFFSET;
+            while (block < heapEnd) {
+                long sizeWord = checkedBlockAt(block);
+                int size = size(sizeWord);
+                if (isUsed(sizeWord)) {
+                    long tag = body.getLongPlain(block + TAG_WORD);
+                    long pid = pid(tag);
+                    long startTime = startTime(body.getLongPlain(block + META_WORD));
+                    if (pid != 0
+                            && dead.computeIfAbsent(
+                                    (startTime << 32) | pid,
+                                    k ->
+                                            ProcessProbe.status(pid, startTime)
+                                                    == ProcessStatus.DEAD)) {
+                        freed += size;
+                        block = freeLocked(block);
+                        continue;
+                    }
+                }
+                block += size;
+            }
+            return freed;
+        } finally {
+            unlock(lock);
+        }
+    }
+
+    /**
+     * Makes the block of {@code handle} nobody's: {@link #reclaimDead()} never frees it, only an
+     * explicit {@link #free}. For blocks meant to outlive their allocator (a string stored for
+     * others).
+     */
+    public void disown(long handle) {
+        long lock = lock();
+        try {
+            int block = checkedBlock(handle, "disown");
+            planned = 0;
+            plan(block + TAG_WORD, tag(generation(handle), 0));
+            commit();
+        } finally {
+            unlock(lock);
+        }
+    }
+
+    // ---------------------------------------------------------------------------- get / set
+
+    /** The payload length {@code handle} was allocated with. */
+    public int sizeOf(long handle) {
+        return payloadLength(checkedBlock(handle, "sizeOf"));
+    }
+
+    /** The PID that allocated {@code handle}'s block; 0 once {@link #disown disowned}. */
+    public long ownerOf(long handle) {
+        int block = checkedBlock(handle, "ownerOf");
+        return pid(body.getLongAcquire(block + TAG_WORD));
+    }
+
+    /** A copy of the block's whole payload. */
+    public byte[] get(long handle) {
+        counters.increment(OP_GET);
+        int block = checkedBlock(handle, "get");
+        byte[] bytes = new byte[payloadLength(block)];
+        body.byteBuffer().get(block + PAYLOAD_OFFSET, bytes, 0, bytes.length);
+        recheck(handle, block);
+        return bytes;
+    }
+
+    /** Copies {@code length} payload bytes from {@code offset} into {@code destination}. */
+    public void get(
+            long handle, int offset, byte[] destination, int destinationOffset, int length) {
+        counters.increment(OP_GET);
+        int block = checkedRange(handle, offset, length, "get");
+        java.util.Objects.checkFromIndexSize(destinationOffset, length, destination.length);
+        body.byteBuffer()
+                .get(block + PAYLOAD_OFFSET + offset, destination, destinationOffset, length);
+        recheck(handle, block);
+    }
+
+    /** Copies {@code length} payload bytes from {@code offset} into {@code destination}. */
+    public void get(long handle, int offset, ByteBuffer destination, int length) {
+        counters.increment(OP_GET);
+        int block = checkedRange(handle, offset, length, "get");
+        ByteBuffer source = body.byteBuffer().slice(block + PAYLOAD_OFFSET + offset, length);
+        destination.put(source);
+        recheck(handle, block);
+    }
+
+    /** Writes {@code bytes} at the start of the payload; at most {@link #sizeOf} bytes. */
+    public void set(long handle, byte[] bytes) {
+        set(handle, 0, bytes, 0, bytes.length);
+    }
+
+    /** Writes {@code length} bytes of {@code source} at payload {@code offset}. */
+    public void set(long handle, int offset, byte[] source, int sourceOffset, int length) {
+        counters.increment(OP_SET);
+        int block = checkedRange(handle, offset, length, "set");
+        java.util.Objects.checkFromIndexSize(sourceOffset, length, source.length);
+        body.byteBuffer().put(block + PAYLOAD_OFFSET + offset, source, sourceOffset, length);
+        VarHandle.releaseFence();
+    }
+
+    /** Writes the remaining bytes of {@code source} at payload {@code offset}. */
+    public void set(long handle, int offset, ByteBuffer source) {
+        counters.increment(OP_SET);
+        int length = source.remaining();
+        int block = checkedRange(handle, offset, length, "set");
+        body.byteBuffer().put(block + PAYLOAD_OFFSET + offset, source, source.position(), length);
+        source.position(source.position() + length);
+        VarHandle.releaseFence();
+    }
+
+    /**
+     * Whether the payloads of {@code a} and {@code b} are equal: lengths, then 8 bytes at a time;
+     * allocation-free.
+     */
+    public boolean payloadEquals(long a, long b) {
+        int blockA = checkedBlock(a, "payloadEquals");
+        int blockB = checkedBlock(b, "payloadEquals");
+        int length = payloadLength(blockA);
+        if (length != payloadLength(blockB)) {
+            return false;
+        }
+        int pa = blockA + PAYLOAD_OFFSET;
+        int pb = blockB + PAYLOAD_OFFSET;
+        int i = 0;
+        for (; i + 8 <= length; i += 8) {
+            if (body.getLongPlain(pa + i) != body.getLongPlain(pb + i)) {
+                return false;
+            }
+        }
+        for (; i < length; i++) {
+            if (body.getByte(pa + i) != body.getByte(pb + i)) {
+                return false;
+            }
+        }
+        recheck(a, blockA);
+        recheck(b, blockB);
+        return true;
+    }
+
+    /**
+     * Whether the payload of {@code handle} equals {@code other} from byte {@code from} on (its
+     * length must equal {@code other.length}); allocation-free.
+     */
+    public boolean payloadEquals(long handle, byte[] other, int from) {
+        int block = checkedBlock(handle, "payloadEquals");
+        int length = payloadLength(block);
+        if (length != other.length || from < 0 || from > length) {
+            return false;
+        }
+        int p = block + PAYLOAD_OFFSET;
+        int i = from;
+        for (; i + 8 <= length; i += 8) {
+            if (body.getLongPlain(p + i) != (long) BYTES_AS_LONG.get(other, i)) {
+                return false;
+            }
+        }
+        for (; i < length; i++) {
+            if (body.getByte(p + i) != other[i]) {
+                return false;
+            }
+        }
+        recheck(handle, block);
+        return true;
+    }
+
+    private static final VarHandle BYTES_AS_LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+                    long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Whether {@code handle} names an allocated block of this region now. */
+    public boolean isAllocated(long handle) {
+        return validate(handle) == null;
+    }
+
+    // -------------------------------------------------------------------------------- reads
+
+    /** The heap's length in bytes: {@link #usedBytes()} + {@link #freeBytes()}. */
+    public long capacity() {
+        return capacity;
+    }
+
+    /** Bytes in used blocks (payloads, their overhead and rounding). */
+    public long usedBytes() {
+        return Math.min(capacity, Math.max(0, body.getLongVolatile(USED_BYTES_OFFSET)));
+    }
+
+    public long freeBytes() {
+        return capacity - usedBytes();
+    }
+
+    /** Blocks allocated and not yet freed. */
+    public long usedBlocks() {
+        return body.getLongVolatile(USED_BLOCKS_OFFSET);
+    }
+
+    /** Dead holders' half-done steps completed from the journal, by every process. */
+    public long repairs() {
+        return body.getLongVolatile(REPAIRS_OFFSET);
+    }
+
+    /**
+     * The largest free block's size in bytes (the most one allocation can get is this less {@link
+     * SharedRegionDescriptor#OVERHEAD}); walks the free list under the lock.
+     */
+    public int largestFreeBlock() {
+        long lock = lock();
+        try {
+            return largestFreeLocked();
+        } finally {
+            unlock(lock);
+        }
+    }
+
+    /** Every block in address order, as the heap holds them now (under the lock). */
+    public List<Block> blocks() {
+        long lock = lock();
+        try {
+            List<Block> blocks = new ArrayList<>();
+            for (int block = HEAP_OFFSET; block < heapEnd; ) {
+                long sizeWord = checkedBlockAt(block);
+                boolean used = isUsed(sizeWord);
+                long tag = body.getLongPlain(block + TAG_WORD);
+                blocks.add(new Block(block, size(sizeWord), used, used ? pid(tag) : 0));
+                block += size(sizeWord);
+            }
+            return blocks;
+        } finally {
+            unlock(lock);
+        }
+    }
+
+    /** The free list's block offsets, in list order (under the lock). */
+    public List<Integer> freeList() {
+        long lock = lock();
+        try {
+            List<Integer> list = new ArrayList<>();
+            int previous = 0;
+            for (int block = (int) body.getLongPlain(FREE_HEAD_OFFSET); block != 0; ) {
+                checkedFreeBlock(block, previous);
+                list.add(block);
+                if (list.size() > capacity / MIN_BLOCK) {
+                    throw corrupt("the free list has a cycle");
+                }
+                previous = block;
+                block = next(body.getLongPlain(block + TAG_WORD));
+            }
+            return list;
+        } finally {
+            unlock(lock);
+        }
+    }
+
+    /** One block as {@link #blocks()} sees it. */
+    public record Block(int offset, int size, boolean used, long ownerPid) {}
+
+    /** The lock's holder PID now (0 = free), for diagnostics. */
+    public long lockHolder() {
+        return OwnerRecord.pid(OwnerRecord.ownerWord(body, LOCK_OFFSET));
+    }
+
+    @Override
+    public Map<String, Object> describe() {
+        long used = usedBytes();
+        return fields(
+                "capacityBytes", capacity,
+                "usedBytes", used,
+                "freeBytes", capacity - used,
+                "usedBlocks", body.getLongVolatile(USED_BLOCKS_OFFSET),
+                "allocations", body.getLongVolatile(ALLOCATIONS_OFFSET),
+                "repairs", body.getLongVolatile(REPAIRS_OFFSET),
+                "lockHolderPid", lockHolder());
+    }
+
+    // ------------------------------------------------------------------------------- the lock
+
+    private long lock() {
+        long word = OwnerRecord.ownerWord(body, LOCK_OFFSET);
+        if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
+            long mine =
+                    OwnerRecord.claimFree(
+                            body, LOCK_OFFSET, word, OWN_PID, OWN_START_TIME, () -> 0);
+            if (mine != OwnerRecord.NO_OWNER) {
+                afterLocked();
+                return mine;
+            }
+        }
+        return lockSlow();
+    }
+
+    private long lockSlow() {
+        long deadline = System.nanoTime() + lockTimeout.toNanos();
+        long nextJudgement = System.nanoTime() + 1_000_000;
+        for (int spins = 0; ; spins++) {
+            long word = OwnerRecord.ownerWord(body, LOCK_OFFSET);
+            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
+                long mine =
+                        OwnerRecord.claimFree(
+                                body, LOCK_OFFSET, word, OWN_PID, OWN_START_TIME, () -> 0);
+                if (mine != OwnerRecord.NO_OWNER) {
+                    afterLocked();
+                    return mine;
+                }
+                continue;
+            }
+            long now = System.nanoTime();
+            if (now - nextJudgement > 0) {
+                nextJudgement = now + 1_000_000;
+                if (OwnerRecord.pid(word) != OWN_PID
+                        && OwnerRecord.isDead(body, LOCK_OFFSET, word)) {
+                    // From exactly the word judged: a holder that released meanwhile is not robbed.
+                    long mine = OwnerRecord.ownerWord(OWN_PID, OwnerRecord.nextGeneration(word));
+                    if (OwnerRecord.claim(body, LOCK_OFFSET, word, mine, OWN_START_TIME, () -> 0)) {
+                        afterLocked();
+                        return mine;
+                    }
+                    continue;
+                }
+                if (now - deadline > 0) {
+                    throw new CxcTimeoutException(
+                            "waited "
+                                    + lockTimeout.toMillis()
+                                    + " ms for the allocator lock of region "
+                                    + file()
+                                    + ", held by live PID "
+                                    + OwnerRecord.pid(word)
+                                    + ": a process stopped (SIGSTOP, debugger) while allocating or"
+                                    + " freeing? It is taken over at once when that process dies");
+                }
+            }
+            if (spins < 64) {
+                Thread.onSpinWait();
+            } else if (spins < 128) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(20_000);
+            }
+        }
+    }
+
+    /** Completes a dead holder's committed step, if it left one. */
+    private void afterLocked() {
+        long count = body.getLongVolatile(JOURNAL_COUNT_OFFSET);
+        if (count != 0) {
+            if (count < 0 || count > JOURNAL_CAPACITY) {
+                throw corrupt("journal count " + count + " outside 0.." + JOURNAL_CAPACITY);
+            }
+            int bodyEnd = body.capacity();
+            for (int i = 0; i < count; i++) {
+                int entry = JOURNAL_ENTRIES_OFFSET + i * JOURNAL_ENTRY_LENGTH;
+                long offset = body.getLongPlain(entry);
+                if (offset % 8 != 0
+                        || offset < ALLOCATIONS_OFFSET
+                        || offset == SALT_OFFSET
+                        || (offset >= JOURNAL_COUNT_OFFSET && offset < USED_BLOCKS_OFFSET)
+                        || offset > bodyEnd - 8) {
+                    throw corrupt(
+                            "journal entry "
+                                    + i
+                                    + " names offset "
+                                    + offset
+                                    + ", outside the words a step may change");
+                }
+            }
+            for (int i = 0; i < count; i++) {
+                int entry = JOURNAL_ENTRIES_OFFSET + i * JOURNAL_ENTRY_LENGTH;
+                body.setLongPlain((int) body.getLongPlain(entry), body.getLongPlain(entry + 8));
+            }
+            body.setLongRelease(JOURNAL_COUNT_OFFSET, 0);
+            body.getAndAddLong(REPAIRS_OFFSET, 1);
+        }
+        Interleaving.at(Point.REGION_LOCKED);
+    }
+
+    private void unlock(long mine) {
+        Interleaving.at(Point.REGION_CLEARED);
+        OwnerRecord.release(body, LOCK_OFFSET, mine);
+    }
+
+    // ------------------------------------------------------------------------------ the journal
+
+    private void plan(int offset, long value) {
+        planOffsets[planned] = offset;
+        planValues[planned] = value;
+        int entry = JOURNAL_ENTRIES_OFFSET + planned * JOURNAL_ENTRY_LENGTH;
+        body.setLongPlain(entry, offset);
+        body.setLongPlain(entry + 8, value);
+        planned++;
+    }
+
+    private void commit() {
+        Interleaving.at(Point.REGION_JOURNAL_WRITTEN);
+        body.setLongRelease(JOURNAL_COUNT_OFFSET, planned);
+        // No heap word may become visible before the count that makes it repairable.
+        VarHandle.storeStoreFence();
+        Interleaving.at(Point.REGION_COMMITTED);
+        int half = planned / 2;
+        for (int i = 0; i < planned; i++) {
+            if (i == half) {
+                Interleaving.at(Point.REGION_HALF_APPLIED);
+            }
+            body.setLongPlain(planOffsets[i], planValues[i]);
+        }
+        Interleaving.at(Point.REGION_APPLIED);
+        body.setLongRelease(JOURNAL_COUNT_OFFSET, 0);
+        planned = 0;
+    }
+
+    /** Plans the removal of a free block between {@code previous} and {@code next}. */
+    private void unlink(int previous, int next) {
+        if (previous == 0) {
+            plan(FREE_HEAD_OFFSET, next);
+        } else {
+            plan(previous + TAG_WORD, link(previous(body.getLongPlain(previous + TAG_WORD)), next));
+        }
+        if (next != 0) {
+            plan(next + TAG_WORD, link(previous, next(body.getLongPlain(next + TAG_WORD))));
+        }
+    }
+
+    /**
+     * Frees the used block at {@code block} (checked) under the lock.
+     *
+     * @return the start of the free block it became part of
+     */
+    private int freeLocked(int block) {
+        int size = size(body.getLongPlain(block + SIZE_WORD));
+        int end = block + size;
+        boolean nextFree = end < heapEnd && !isUsed(checkedBlockAt(end));
+        int before = 0;
+        if (block > HEAP_OFFSET) {
+            long tail = body.getLongPlain(block - 8);
+            int beforeSize = size(tail);
+            before = block - beforeSize;
+            if (beforeSize < MIN_BLOCK
+                    || before < HEAP_OFFSET
+                    || body.getLongPlain(before + SIZE_WORD) != tail) {
+                throw corrupt(
+                        "the boundary tag before block " + block + " does not match its block");
+            }
+            if (isUsed(tail)) {
+                before = 0;
+            }
+        }
+        planned = 0;
+        int start;
+        if (before != 0 && nextFree) {
+            // before + block + next become one: next leaves the list.
+            int nextSize = size(body.getLongPlain(end + SIZE_WORD));
+            int merged = size(body.getLongPlain(before + SIZE_WORD)) + size + nextSize;
+            long nextLinks = body.getLongPlain(end + TAG_WORD);
+            long beforeLinks = body.getLongPlain(before + TAG_WORD);
+            plan(before + SIZE_WORD, sizeWord(merged, false));
+            plan(before + merged - 8, sizeWord(merged, false));
+            // next directly follows before in address order, so it is before's list successor.
+            plan(before + TAG_WORD, link(previous(beforeLinks), next(nextLinks)));
+            if (next(nextLinks) != 0) {
+                int after = next(nextLinks);
+                plan(after + TAG_WORD, link(before, next(body.getLongPlain(after + TAG_WORD))));
+            }
+            plan(block + SIZE_WORD, 0);
+            plan(end + SIZE_WORD, 0);
+            start = before;
+        } else if (before != 0) {
+            int merged = size(body.getLongPlain(before + SIZE_WORD)) + size;
+            plan(before + SIZE_WORD, sizeWord(merged, false));
+            plan(before + merged - 8, sizeWord(merged, false));
+            plan(block + SIZE_WORD, 0);
+            start = before;
+        } else if (nextFree) {
+            // block takes next's place in the list.
+            int merged = size + size(body.getLongPlain(end + SIZE_WORD));
+            long nextLinks = body.getLongPlain(end + TAG_WORD);
+            plan(block + SIZE_WORD, sizeWord(merged, false));
+            plan(block + TAG_WORD, nextLinks);
+            plan(block + META_WORD, 0);
+            plan(block + merged - 8, sizeWord(merged, false));
+            if (previous(nextLinks) == 0) {
+                plan(FREE_HEAD_OFFSET, block);
+            } else {
+                int p = previous(nextLinks);
+                plan(p + TAG_WORD, link(previous(body.getLongPlain(p + TAG_WORD)), block));
+            }
+            if (next(nextLinks) != 0) {
+                int n = next(nextLinks);
+                plan(n + TAG_WORD, link(block, next(body.getLongPlain(n + TAG_WORD))));
+            }
+            plan(end + SIZE_WORD, 0);
+            start = block;
+        } else {
+            // Between two used blocks: into the list after the last free block before it.
+            int previous = 0;
+            int successor = (int) body.getLongPlain(FREE_HEAD_OFFSET);
+            int steps = 0;
+            while (successor != 0 && successor < block) {
+                checkedFreeBlock(successor, previous);
+                previous = successor;
+                successor = next(body.getLongPlain(successor + TAG_WORD));
+                if (++steps > capacity / MIN_BLOCK) {
+                    throw corrupt("the free list has a cycle");
+                }
+            }
+            plan(block + SIZE_WORD, sizeWord(size, false));
+            plan(block + TAG_WORD, link(previous, successor));
+            plan(block + META_WORD, 0);
+            plan(block + size - 8, sizeWord(size, false));
+            if (previous == 0) {
+                plan(FREE_HEAD_OFFSET, block);
+            } else {
+                plan(
+                        previous + TAG_WORD,
+                        link(previous(body.getLongPlain(previous + TAG_WORD)), block));
+            }
+            if (successor != 0) {
+                plan(
+                        successor + TAG_WORD,
+                        link(block, next(body.getLongPlain(successor + TAG_WORD))));
+            }
+            start = block;
+        }
+        plan(USED_BYTES_OFFSET, body.getLongPlain(USED_BYTES_OFFSET) - size);
+        plan(USED_BLOCKS_OFFSET, body.getLongPlain(USED_BLOCKS_OFFSET) - 1);
+        commit();
+        return start;
+    }
+
+    // ------------------------------------------------------------------------------- checks
+
+    private int largestFreeLocked() {
+        int largest = 0;
+        int steps = 0;
+        for (int block = (int) body.getLongPlain(FREE_HEAD_OFFSET); block != 0; ) {
+            largest = Math.max(largest, size(checkedFreeBlock(block, 0)));
+            block = next(body.getLongPlain(block + TAG_WORD));
+            if (++steps > capacity / MIN_BLOCK) {
+                throw corrupt("the free list has a cycle");
+            }
+        }
+        return largest;
+    }
+
+    private long usedLocked() {
+        return body.getLongPlain(USED_BYTES_OFFSET);
+    }
+
+    /** The size word of the block at {@code block}, after checking its bounds and boundary tag. */
+    private long checkedBlockAt(int block) {
+        if (block < HEAP_OFFSET || block > heapEnd - MIN_BLOCK || block % ALIGNMENT != 0) {
+            throw corrupt(
+                    "a block at offset "
+                            + block
+                            + ", outside the heap ["
+                            + HEAP_OFFSET
+                            + ", "
+                            + heapEnd
+                            + ")");
+        }
+        long sizeWord = body.getLongPlain(block + SIZE_WORD);
+        int size = size(sizeWord);
+        if (size < MIN_BLOCK
+                || size % ALIGNMENT != 0
+                || size > heapEnd - block
+                || body.getLongPlain(block + size - 8) != sizeWord) {
+            throw corrupt(
+                    "the block at offset "
+                            + block
+                            + " has size word 0x"
+                            + Long.toHexString(sizeWord)
+                            + " and a boundary tag that does not match");
+        }
+        return sizeWord;
+    }
+
+    /** {@link #checkedBlockAt} for a block the free list names after {@code previous}. */
+    private long checkedFreeBlock(int block, int previous) {
+        long sizeWord = checkedBlockAt(block);
+        if (isUsed(sizeWord) || block <= previous) {
+            throw corrupt(
+                    "the free list names block "
+                            + block
+                            + " after "
+                            + previous
+                            + (isUsed(sizeWord) ? ", a used block" : ", out of address order"));
+        }
+        return sizeWord;
+    }
+
+    private CxcFormatException corrupt(String problem) {
+        return new CxcFormatException(
+                "region "
+                        + file()
+                        + " is corrupt: "
+                        + problem
+                        + ". Its blocks cannot be trusted; recreate the region");
+    }
+
+    /** Null if {@code handle} names an allocated block now, else why not. */
+    private String validate(long handle) {
+        long offset = offset(handle);
+        if (handle == 0) {
+            return "handle 0 is not a handle (allocate never returns 0)";
+        }
+        if (offset < HEAP_OFFSET || offset > heapEnd - MIN_BLOCK || offset % ALIGNMENT != 0) {
+            return String.format(
+                    "handle 0x%016x names offset %d, outside this region's heap [%d, %d) or not"
+                            + " %d-aligned: a handle of another region, or not a handle",
+                    handle, offset, HEAP_OFFSET, heapEnd, ALIGNMENT);
+        }
+        int block = (int) offset;
+        long sizeWord = body.getLongAcquire(block + SIZE_WORD);
+        long tag = body.getLongAcquire(block + TAG_WORD);
+        int size = size(sizeWord);
+        if (!isUsed(sizeWord) || size < MIN_BLOCK || size > heapEnd - block) {
+            return String.format(
+                    "handle 0x%016x names no allocated block: it was freed already (a double free"
+                            + " or a stale handle), or it is another region's",
+                    handle);
+        }
+        if (generation(tag) != generation(handle)) {
+            return String.format(
+                    "handle 0x%016x is stale: the block at offset %d now has generation 0x%08x,"
+                            + " the handle 0x%08x (it was freed and allocated again, or the handle"
+                            + " is another region's)",
+                    handle, offset, generation(tag), generation(handle));
+        }
+        return null;
+    }
+
+    private int checkedBlock(long handle, String operation) {
+        String problem = validate(handle);
+        if (problem != null) {
+            throw new IllegalArgumentException(
+                    operation + " refused in region " + file() + ": " + problem);
+        }
+        return (int) offset(handle);
+    }
+
+    private int checkedRange(long handle, int offset, int length, String operation) {
+        int block = checkedBlock(handle, operation);
+        int payload = payloadLength(block);
+        if (offset < 0 || length < 0 || offset > payload - length) {
+            throw new IllegalArgumentException(
+                    operation
+                            + " of "
+                            + length
+                            + " bytes at offset "
+                            + offset
+                            + " is outside the block's payload of "
+                            + payload
+                            + " bytes");
+        }
+        return block;
+    }
+
+    /** The block's payload length, never past its end (the file may say otherwise). */
+    private int payloadLength(int block) {
+        int length = length(body.getLongAcquire(block + META_WORD));
+        int room = size(body.getLongAcquire(block + SIZE_WORD)) - OVERHEAD;
+        return Math.max(0, Math.min(length, room));
+    }
+
+    private void recheck(long handle, int block) {
+        VarHandle.acquireFence();
+        if (generation(body.getLongAcquire(block + TAG_WORD)) != generation(handle)
+                || !isUsed(body.getLongAcquire(block + SIZE_WORD))) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "get refused in region %s: handle 0x%016x was freed while it was read",
+                            file(), handle));
+        }
+    }
+}

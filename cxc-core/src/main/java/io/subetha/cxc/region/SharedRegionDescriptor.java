@@ -1,0 +1,221 @@
+package io.subetha.cxc.region;
+
+import io.subetha.cxc.internal.BodyLayout;
+import io.subetha.cxc.mmf.HeaderDescriptor;
+import io.subetha.cxc.ownership.OwnerRecord;
+
+/**
+ * Body layout of a {@link SharedRegion} file. Offsets are relative to the body, which follows the
+ * 64-byte common header; the header's capacity is the heap's length in bytes and its slot size is
+ * {@link #ALIGNMENT}. Little-endian.
+ *
+ * <pre>
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                  Magic "REGION01" (ASCII)                 0   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Allocator lock: an OwnerRecord           8   |
+ * |                  (24 bytes: owner word, identity, heartbeat)  |
+ * +---------------------------------------------------------------+
+ * |                  Allocations so far (u64)                32   |
+ * |                  (the source of block generations)            |
+ * +---------------------------------------------------------------+
+ * |                  Salt (u64, random at creation)          40   |
+ * +---------------------------------------------------------------+
+ * |                  First free block (u64 body offset, 0=none) 48 |
+ * +---------------------------------------------------------------+
+ * |                  Used bytes (u64: sizes of used blocks)  56   |
+ * +---------------------------------------------------------------+
+ * |                  Journal: committed entries (u64, 0=none) 64  |
+ * +---------------------------------------------------------------+
+ * |                  Journal entries: 12 x (body offset u64,  72  |
+ * |                  value u64), 192 bytes                        |
+ * +---------------------------------------------------------------+
+ * |                  Used blocks (u64)                      264   |
+ * +---------------------------------------------------------------+
+ * |                  Repairs done (u64)                     272   |
+ * +---------------------------------------------------------------+
+ * |                  Reserved, zero                         280   |
+ * +---------------------------------------------------------------+
+ * |                  Heap: capacity bytes of blocks          320   |
+ * |                  ...                                          |
+ * +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p><b>Blocks</b> tile the heap with no gap: every byte of it is in exactly one block, 16-byte
+ * aligned, at least {@link #MIN_BLOCK} bytes. Each block starts with three words and ends with a
+ * copy of its first (a boundary tag, so that a block freed can find whether the block before it is
+ * free):
+ *
+ * <pre>
+ *  block + 0   size word: size in bytes (u32, low) | flags (u32, high; bit 0 = used)
+ *  block + 8   used: generation (u32, high) | allocating PID (u32, low; 0 = disowned)
+ *              free: previous free block (u32, high) | next free block (u32, low); 0 = none
+ *  block + 16  used: payload length (u32, high) | allocator's start time, low 32 bits (u32, low)
+ *              free: 0
+ *  block + 24  payload (used)
+ *  block + size - 8   size word again (the boundary tag)
+ * </pre>
+ *
+ * <p>Free blocks form a doubly linked list in address order, never two adjacent (they coalesce). A
+ * handle is {@code generation << 32 | block offset}: the generation is a bijection of the
+ * allocation count mixed with the salt, so a handle of another region, a handle whose block was
+ * freed, or one freed and allocated again, does not match the block's header.
+ *
+ * <p><b>Journal.</b> Every change to the heap's structure (block headers, links, the counters) is
+ * made under the lock as a redo record: the new words are written to the journal, the count is
+ * published (release), then the words are written in place, then the count is cleared. A lock
+ * holder's death before the count is published leaves the heap untouched; after it, the next holder
+ * writes the same words again (idempotent).
+ */
+public final class SharedRegionDescriptor {
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int LOCK_OFFSET = 8;
+    public static final int ALLOCATIONS_OFFSET = 32;
+    public static final int SALT_OFFSET = 40;
+    public static final int FREE_HEAD_OFFSET = 48;
+    public static final int USED_BYTES_OFFSET = 56;
+    public static final int JOURNAL_COUNT_OFFSET = 64;
+    public static final int JOURNAL_ENTRIES_OFFSET = 72;
+    public static final int JOURNAL_ENTRY_LENGTH = 16;
+
+    /** The most words one step changes (a split allocation: 9; a free into a gap: 8). */
+    public static final int JOURNAL_CAPACITY = 12;
+
+    public static final int USED_BLOCKS_OFFSET =
+            JOURNAL_ENTRIES_OFFSET + JOURNAL_CAPACITY * JOURNAL_ENTRY_LENGTH;
+    public static final int REPAIRS_OFFSET = USED_BLOCKS_OFFSET + 8;
+
+    /** Where the heap starts. */
+    public static final int HEAP_OFFSET = 320;
+
+    public static final int LAYOUT_VERSION = 1;
+    public static final String MAGIC = "REGION01";
+    public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic(MAGIC);
+
+    /** Block alignment and size granularity. */
+    public static final int ALIGNMENT = 16;
+
+    public static final int SIZE_WORD = 0;
+    public static final int TAG_WORD = 8;
+    public static final int META_WORD = 16;
+    public static final int PAYLOAD_OFFSET = 24;
+
+    /** Header plus boundary tag: what a block costs beyond its payload (before rounding). */
+    public static final int OVERHEAD = 32;
+
+    public static final int MIN_BLOCK = 32;
+
+    /** The smallest heap: 4 KiB. */
+    public static final long MIN_CAPACITY = 4096;
+
+    /** The largest heap: 1 GiB (offsets are u32 and a buffer is int-indexed). */
+    public static final long MAX_CAPACITY = 1L << 30;
+
+    static final long USED_FLAG = 1L << 32;
+    private static final long LOW = 0xFFFF_FFFFL;
+
+    static {
+        if (REPAIRS_OFFSET + 8 > HEAP_OFFSET || LOCK_OFFSET + OwnerRecord.LENGTH > 32) {
+            throw new ExceptionInInitializerError("region header fields overlap");
+        }
+    }
+
+    /** Body length from the header's capacity (heap bytes) and slot size (the alignment). */
+    public static final BodyLayout BODY_LAYOUT =
+            (capacity, slotSize) -> {
+                if (slotSize != ALIGNMENT) {
+                    throw new IllegalArgumentException(
+                            "a region's slot size is its alignment, "
+                                    + ALIGNMENT
+                                    + ", not "
+                                    + slotSize);
+                }
+                if (capacity < MIN_CAPACITY
+                        || capacity > MAX_CAPACITY
+                        || capacity % HeaderDescriptor.ALIGNMENT != 0) {
+                    throw new IllegalArgumentException(
+                            "a region's capacity must be "
+                                    + MIN_CAPACITY
+                                    + ".."
+                                    + MAX_CAPACITY
+                                    + " bytes, a multiple of "
+                                    + HeaderDescriptor.ALIGNMENT
+                                    + ", not "
+                                    + capacity);
+                }
+                return HEAP_OFFSET + (long) capacity;
+            };
+
+    private SharedRegionDescriptor() {}
+
+    public static long sizeWord(int size, boolean used) {
+        return (used ? USED_FLAG : 0) | (size & LOW);
+    }
+
+    public static int size(long sizeWord) {
+        return (int) sizeWord;
+    }
+
+    public static boolean isUsed(long sizeWord) {
+        return (sizeWord & USED_FLAG) != 0;
+    }
+
+    public static long link(int previous, int next) {
+        return ((long) previous << 32) | (next & LOW);
+    }
+
+    public static int previous(long link) {
+        return (int) (link >>> 32);
+    }
+
+    public static int next(long link) {
+        return (int) link;
+    }
+
+    public static long tag(int generation, long pid) {
+        return ((long) generation << 32) | (pid & LOW);
+    }
+
+    public static int generation(long tagOrHandle) {
+        return (int) (tagOrHandle >>> 32);
+    }
+
+    public static long pid(long tag) {
+        return tag & LOW;
+    }
+
+    public static long meta(int length, long startTime) {
+        return ((long) length << 32) | (startTime & LOW);
+    }
+
+    public static int length(long meta) {
+        return (int) (meta >>> 32);
+    }
+
+    public static long startTime(long meta) {
+        return meta & LOW;
+    }
+
+    public static long handle(int generation, int offset) {
+        return ((long) generation << 32) | (offset & LOW);
+    }
+
+    public static long offset(long handle) {
+        return handle & LOW;
+    }
+
+    /** The block size a payload of {@code length} bytes needs. */
+    public static int blockSize(int length) {
+        long size = (length + (long) OVERHEAD + ALIGNMENT - 1) & -ALIGNMENT;
+        return (int) Math.max(MIN_BLOCK, size);
+    }
+
+    /** Generation {@code n}'s u32, never 0: a bijection of n mixed with the salt. */
+    public static int generationOf(long allocations, long salt) {
+        return (int) (allocations * 0x9E3779B1L) ^ (int) salt ^ (int) (salt >>> 32);
+    }
+}

@@ -1,0 +1,147 @@
+package io.subetha.cxc.region;
+
+import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A child JVM for the region's process tests. Modes (first argument), each on region PATH:
+ *
+ * <pre>
+ * step PATH SEED POINT N    churn; the Nth time it reaches POINT, print "at POINT" and park
+ *                           forever (the test SIGKILLs it there)
+ * churn PATH SEED           churn until killed; "ready" after the first 2000 steps
+ * exchange PATH COUNT       allocate COUNT blocks, fill each with its pattern, print
+ *                           "handles H1 H2 ...", then read commands: "free H..." frees them
+ *                           ("freed N"), "check" verifies its own blocks ("ok")
+ * </pre>
+ *
+ * Churn: random allocations of 1..300 bytes, each filled with its pattern and checked before it is
+ * freed, about half of them held at a time.
+ */
+public final class RegionChild {
+
+    private RegionChild() {}
+
+    public static void main(String[] args) throws Exception {
+        SharedRegion region = SharedRegion.open(Path.of(args[1]));
+        switch (args[0]) {
+            case "step":
+                Point point = Point.valueOf(args[3]);
+                long nth = Long.parseLong(args[4]);
+                AtomicLong seen = new AtomicLong();
+                Interleaving.install(
+                        p -> {
+                            if (p == point && seen.incrementAndGet() == nth) {
+                                System.out.println("at " + p);
+                                System.out.flush();
+                                while (true) {
+                                    LockSupport.park();
+                                }
+                            }
+                        });
+                churn(region, Long.parseLong(args[2]), false);
+                break;
+            case "churn":
+                churn(region, Long.parseLong(args[2]), true);
+                break;
+            case "exchange":
+                exchange(region, Integer.parseInt(args[2]));
+                break;
+            default:
+                throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    static byte[] pattern(long handle, int size) {
+        byte[] bytes = new byte[size];
+        long x = handle * 0x9E3779B97F4A7C15L;
+        for (int i = 0; i < size; i++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+            bytes[i] = (byte) x;
+        }
+        return bytes;
+    }
+
+    private static void churn(SharedRegion region, long seed, boolean announce) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<Long> held = new ArrayList<>();
+        for (long step = 0; ; step++) {
+            if (announce && step == 2000) {
+                System.out.println("ready");
+                System.out.flush();
+            }
+            if (held.isEmpty() || (held.size() < 64 && random.nextBoolean())) {
+                int size = 1 + random.nextInt(300);
+                try {
+                    long handle = region.allocate(size);
+                    region.set(handle, pattern(handle, size));
+                    held.add(handle);
+                } catch (CxcCapacityException full) {
+                    // the other churners hold the rest: free one of ours instead
+                }
+            } else {
+                long handle = held.remove(random.nextInt(held.size()));
+                byte[] expected = pattern(handle, region.sizeOf(handle));
+                if (!Arrays.equals(region.get(handle), expected)) {
+                    System.out.println("error block " + handle + " changed under its owner");
+                    System.out.flush();
+                    Runtime.getRuntime().halt(3);
+                }
+                region.free(handle);
+            }
+        }
+    }
+
+    private static void exchange(SharedRegion region, int count) throws Exception {
+        List<Long> own = new ArrayList<>();
+        StringBuilder line = new StringBuilder("handles");
+        for (int i = 0; i < count; i++) {
+            int size = 1 + (i * 37) % 200;
+            long handle = region.allocate(size);
+            region.set(handle, pattern(handle, size));
+            own.add(handle);
+            line.append(' ').append(handle);
+        }
+        System.out.println(line);
+        System.out.flush();
+        BufferedReader in =
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String command;
+        while ((command = in.readLine()) != null) {
+            String[] words = command.trim().split(" ");
+            try {
+                if (words[0].equals("free")) {
+                    for (int i = 1; i < words.length; i++) {
+                        region.free(Long.parseLong(words[i]));
+                    }
+                    System.out.println("freed " + (words.length - 1));
+                } else if (words[0].equals("check")) {
+                    for (long handle : own) {
+                        if (!Arrays.equals(
+                                region.get(handle), pattern(handle, region.sizeOf(handle)))) {
+                            throw new IllegalStateException("block " + handle + " changed");
+                        }
+                    }
+                    System.out.println("ok");
+                }
+            } catch (RuntimeException e) {
+                System.out.println("error " + e);
+            }
+            System.out.flush();
+        }
+        Runtime.getRuntime().halt(0);
+    }
+}
