@@ -85,6 +85,12 @@ public final class PrimitiveKinds {
             kind(4, "epoch-barrier", FIRST_WAVE, "io.subetha.cxc.liveness.EpochBarrier");
     public static final Kind FENCED_LEDGER =
             kind(5, "fenced-ledger", FIRST_WAVE, "io.subetha.cxc.ownership.FencedLedger");
+    public static final Kind CASCADE_SHARED_LEVEL =
+            kind(
+                    96,
+                    "cascade-shared-level",
+                    RESOLUTION,
+                    "io.subetha.cxc.resolution.CascadeSharedLevel");
     public static final Kind ASYNC_POINTER =
             kind(97, "async-pointer", RESOLUTION, "io.subetha.cxc.resolution.SharedAsyncPointer");
 
