@@ -109,6 +109,13 @@ public final class PrimitiveKinds {
             kind(113, "nan-value", MEMORY, "io.subetha.cxc.values.SharedNaNValue");
     public static final Kind NAN_TAGGED_VALUE =
             kind(114, "nan-tagged-value", MEMORY, "io.subetha.cxc.values.SharedNaNTaggedValue");
+    public static final Kind CASCADE_SHARED_LEVEL =
+                    96,
+                    "cascade-shared-level",
+                    RESOLUTION,
+                    "io.subetha.cxc.resolution.CascadeSharedLevel");
+    public static final Kind ASYNC_POINTER =
+            kind(97, "async-pointer", RESOLUTION, "io.subetha.cxc.resolution.SharedAsyncPointer");
 
     private PrimitiveKinds() {}
 

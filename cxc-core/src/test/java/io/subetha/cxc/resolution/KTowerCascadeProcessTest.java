@@ -1,0 +1,106 @@
+package io.subetha.cxc.resolution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.resolution.AsyncPointerChild.Pair;
+import io.subetha.cxc.testing.ChildJvm;
+import io.subetha.cxc.testing.ChildJvmGroup;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The cascade's shared level across real JVMs on one file. */
+class KTowerCascadeProcessTest {
+
+    static final Duration STEP = Duration.ofSeconds(60);
+
+    /** SIGKILLs of a churning writer; {@code -Dcxc.resolution.cascadeKills=200} for a long run. */
+    static final int KILLS = Integer.getInteger("cxc.resolution.cascadeKills", 3);
+
+    @TempDir Path dir;
+    final ChildJvmGroup children = new ChildJvmGroup();
+
+    @AfterEach
+    void killChildren() {
+        children.close();
+    }
+
+    static String ask(ChildJvm child, String command) {
+        child.send(command);
+        String answer = child.readLine(STEP);
+        assertThat(answer).as("%s answering '%s'", child, command).doesNotStartWith("error");
+        return answer;
+    }
+
+    @Test
+    void whatOneProcessLoadsTheOtherFindsInTheSharedLevelWithoutCallingItsLoader() {
+        Path path = dir.resolve("shared.cxc");
+        ChildJvm child = children.add(ChildJvm.start("cascade", CascadeChild.class));
+        ask(child, "open " + path + " 4096");
+        assertThat(ask(child, "get 0 200")).isEqualTo("loads 200");
+
+        AtomicLong loads = new AtomicLong();
+        KTowerCascade<Long, Long> mine = CascadeChild.cascade(path, 4096, loads);
+        for (long k = 0; k < 200; k++) {
+            assertThat(mine.get(k)).contains(k * 31 + 7);
+        }
+        assertThat(loads).hasValue(0);
+        assertThat(mine.stats().levels().get(1).hits()).isEqualTo(200);
+
+        // And back: what this process loads, the child finds.
+        for (long k = 1000; k < 1100; k++) {
+            assertThat(mine.get(k)).contains(k * 31 + 7);
+        }
+        assertThat(loads).hasValue(100);
+        assertThat(ask(child, "get 1000 1100")).isEqualTo("loads 200");
+        ((CascadeSharedLevel<?, ?>) mine.levels().get(1)).close();
+    }
+
+    /**
+     * A child puts and removes in a hot loop and is SIGKILLed at random points, mid-write among
+     * them; after each kill every get here answers a miss or a whole value of its own key, and a
+     * put of every key succeeds and is found: a dead writer's slot blocks nothing.
+     */
+    @Test
+    void aWriterKilledAtRandomPointsLeavesNoTornReadAndBlocksNoPut() {
+        Path path = dir.resolve("pairs.cxc");
+        int keys = 64;
+        try (CascadeSharedLevel<Long, Pair> level =
+                CascadeSharedLevel.openOrCreate(path, 1024, FixedCodec.INT64, AsyncPointerChild.PAIR)) {
+            for (int round = 0; round < KILLS; round++) {
+                try (ChildJvm child = ChildJvm.start("churn-" + round, CascadeChild.class)) {
+                    ask(child, "open-pairs " + path + " 1024");
+                    ask(child, "churn " + keys);
+                    long before = puts(level);
+                    await().atMost(STEP).until(() -> puts(level) > before + 10_000);
+                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1_000_000, 20_000_000));
+                    child.kill();
+                }
+                for (long k = 0; k < keys; k++) {
+                    Pair p = level.get(k);
+                    if (p != null) {
+                        assertThat(p.whole()).as("%s", p).isTrue();
+                        assertThat(p.value() / 1000).isEqualTo(k);
+                    }
+                }
+                for (long k = 0; k < keys; k++) {
+                    assertThat(level.insert(k, Pair.of(k * 1000))).isTrue();
+                }
+                for (long k = 0; k < keys; k++) {
+                    assertThat(level.get(k)).isEqualTo(Pair.of(k * 1000));
+                }
+            }
+        }
+    }
+
+    static long puts(CascadeSharedLevel<?, ?> level) {
+        return (Long) level.describe().get("puts");
+    }
+}
