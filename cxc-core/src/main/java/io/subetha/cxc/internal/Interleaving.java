@@ -29,7 +29,13 @@ public final class Interleaving {
          * A creator wrote and initialised a new file under its temporary name: before it links it
          * to the real name.
          */
-        NEW_FILE_WRITTEN
+        NEW_FILE_WRITTEN,
+        /** An intent-lock holder staged its step: before it seals it (its commit point). */
+        INTENT_STAGED,
+        /** An intent-lock holder sealed its step: before it applies any of it. */
+        INTENT_SEALED,
+        /** An intent-lock holder applied its step: before it clears the intent. */
+        INTENT_APPLIED
     }
 
     private static volatile @Nullable Consumer<Point> observer;
