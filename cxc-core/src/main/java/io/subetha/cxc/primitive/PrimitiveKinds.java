@@ -85,6 +85,8 @@ public final class PrimitiveKinds {
             kind(4, "epoch-barrier", FIRST_WAVE, "io.subetha.cxc.liveness.EpochBarrier");
     public static final Kind FENCED_LEDGER =
             kind(5, "fenced-ledger", FIRST_WAVE, "io.subetha.cxc.ownership.FencedLedger");
+    public static final Kind SHARED_GRAPH =
+            kind(80, "shared-graph", GRAPH, "io.subetha.cxc.graph.SharedGraph");
     public static final Kind SHARED_VEC =
             kind(120, "shared-vec", MEMORY, "io.subetha.cxc.collections.SharedVec");
     public static final Kind SHARED_LINKED_LIST =
