@@ -65,6 +65,12 @@ public final class Interleaving {
         REGION_APPLIED,
         /** A region's allocator cleared its journal: before it releases the lock. */
         REGION_CLEARED
+        /** An intent-lock holder staged its step: before it seals it (its commit point). */
+        INTENT_STAGED,
+        /** An intent-lock holder sealed its step: before it applies any of it. */
+        INTENT_SEALED,
+        /** An intent-lock holder applied its step: before it clears the intent. */
+        INTENT_APPLIED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

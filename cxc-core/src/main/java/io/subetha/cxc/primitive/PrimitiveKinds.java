@@ -116,6 +116,12 @@ public final class PrimitiveKinds {
                     "io.subetha.cxc.resolution.CascadeSharedLevel");
     public static final Kind ASYNC_POINTER =
             kind(97, "async-pointer", RESOLUTION, "io.subetha.cxc.resolution.SharedAsyncPointer");
+    public static final Kind SHARED_GRAPH =
+            kind(80, "shared-graph", GRAPH, "io.subetha.cxc.graph.SharedGraph");
+    public static final Kind SHARED_VEC =
+            kind(120, "shared-vec", MEMORY, "io.subetha.cxc.collections.SharedVec");
+    public static final Kind SHARED_LINKED_LIST =
+            kind(121, "shared-linked-list", MEMORY, "io.subetha.cxc.collections.SharedLinkedList");
 
     private PrimitiveKinds() {}
 
