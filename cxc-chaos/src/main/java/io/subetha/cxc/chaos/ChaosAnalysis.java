@@ -81,6 +81,7 @@ public final class ChaosAnalysis {
         expected.put(Kind.KILL, tick);
         expected.put(Kind.STOP, tick);
         expected.put(Kind.PAUSE, (setup.graceEpochs() + 2) * tick);
+        expected.put(Kind.REPLACE, tick); // the next tick's path check
         Map<Kind, List<Long>> detections = new EnumMap<>(Kind.class);
         Map<Kind, List<Long>> electionShares = new EnumMap<>(Kind.class);
 

@@ -13,7 +13,8 @@ import java.util.Locale;
  *     harness saw it by polling the same sources the participants read: for {@link Kind#KILL} and
  *     {@link Kind#STOP}, when {@code /proc} first showed the victim dead (a stop that steps down is
  *     visible earlier, at its logged step-down); for {@link Kind#PAUSE}, when the election file
- *     first showed its heartbeat more than {@code grace} epochs behind. 0 if never seen.
+ *     first showed its heartbeat more than {@code grace} epochs behind; for {@link Kind#REPLACE},
+ *     when the new file was in place. 0 if never seen.
  * @param resumedNanos for {@link Kind#PAUSE}, when SIGCONT was sent; else 0
  */
 public record ChaosEvent(
@@ -30,7 +31,13 @@ public record ChaosEvent(
         /** SIGTERM: the participant steps down in a shutdown hook, then exits. */
         STOP,
         /** SIGSTOP for longer than the grace window, then SIGCONT: a GC pause. */
-        PAUSE
+        PAUSE,
+        /**
+         * The election file replaced under the running participants (a tmp cleaner, then a newcomer
+         * creating the file again): every participant must notice, stop leading the orphan and
+         * re-join the file at the path.
+         */
+        REPLACE
     }
 
     public String format() {

@@ -1,10 +1,12 @@
 package io.subetha.cxc.chaos;
 
 import io.subetha.cxc.chaos.ChaosRecord.Type;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.ownership.ElectionParticipant;
 import io.subetha.cxc.ownership.ElectionParticipant.TickOutcome;
 import io.subetha.cxc.ownership.FencedLedger;
 import io.subetha.cxc.ownership.FencedLedger.WriteOutcome;
+import io.subetha.cxc.ownership.Preemption;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.io.BufferedReader;
@@ -37,7 +39,7 @@ import java.util.concurrent.locks.LockSupport;
  * each gain. SIGTERM steps down before exit; stdin EOF exits.
  *
  * <p>Usage: {@code ChaosParticipant <election-file> <ledger-file> <log-dir> <tick-ms>
- * <grace-epochs> <work-ms>}
+ * <grace-epochs> <work-ms> [lowest-pid|none]}
  */
 public final class ChaosParticipant {
 
@@ -68,12 +70,16 @@ public final class ChaosParticipant {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 6) {
+        if (args.length != 6 && args.length != 7) {
             System.err.println(
                     "usage: ChaosParticipant <election-file> <ledger-file> <log-dir> <tick-ms>"
-                            + " <grace-epochs> <work-ms>");
+                            + " <grace-epochs> <work-ms> [lowest-pid|none]");
             System.exit(2);
         }
+        Preemption preemption =
+                args.length == 7 && args[6].equals("none")
+                        ? Preemption.NONE
+                        : Preemption.LOWEST_PID;
         Duration tick = Duration.ofMillis(Long.parseLong(args[3]));
         long grace = Long.parseLong(args[4]);
         Duration work = Duration.ofMillis(Long.parseLong(args[5]));
@@ -87,7 +93,16 @@ public final class ChaosParticipant {
                         StandardOpenOption.APPEND);
         ChaosParticipant chaos =
                 new ChaosParticipant(
-                        new ElectionParticipant(election, Pids.current(), grace, tick),
+                        new ElectionParticipant(
+                                election,
+                                Pids.current(),
+                                grace,
+                                tick,
+                                preemption,
+                                // the harness replaces the file (REPLACE): re-join the new one
+                                (path, settings) ->
+                                        SharedLeaderElection.openOrCreate(
+                                                path, settings, CxcFileOptions.defaults())),
                         ledger,
                         log,
                         tick,
@@ -129,6 +144,8 @@ public final class ChaosParticipant {
     private void run() {
         long nextTick = System.nanoTime();
         long nextWork = nextTick;
+        long nextPoll = nextTick;
+        long pollNanos = participant.pollInterval().toNanos();
         try {
             while (!stopping) {
                 long now = System.nanoTime();
@@ -141,8 +158,18 @@ public final class ChaosParticipant {
                 if (now - nextTick >= 0) {
                     tick();
                     nextTick = now + tickNanos;
+                } else if (participant.isHeir() && now - nextPoll >= 0) {
+                    // The heir watches a vacant seat between ticks, as the starter's ticker does.
+                    TickOutcome polled = participant.poll();
+                    if (polled != null) {
+                        report(polled);
+                    }
+                    nextPoll = now + pollNanos;
                 }
                 long due = Math.min(nextTick, nextWork);
+                if (participant.isHeir()) {
+                    due = Math.min(due, nextPoll);
+                }
                 long parked = System.nanoTime();
                 LockSupport.parkNanos(due - parked);
                 // Oversleep only: a slow tick is the election's own time and is never excused.
@@ -165,7 +192,10 @@ public final class ChaosParticipant {
     }
 
     private void tick() {
-        TickOutcome outcome = participant.tick();
+        report(participant.tick());
+    }
+
+    private void report(TickOutcome outcome) {
         long now = System.nanoTime();
         if (outcome.lost()) {
             believedTerm = -1;

@@ -131,7 +131,14 @@ public record ChaosReport(
                         setup.pause().toMillis()));
         s.append("handovers done:            ").append(handovers).append(' ').append(eventCounts);
         s.append('\n');
-        s.append("terms seen:                ").append(termsSeen).append('\n');
+        s.append("terms seen:                ")
+                .append(termsSeen)
+                .append(
+                        String.format(
+                                Locale.ROOT,
+                                " (%.3f per handover)",
+                                handovers == 0 ? 0.0 : (double) termsSeen / handovers))
+                .append('\n');
         s.append("failover (all):            ").append(failover).append('\n');
         failoverByKind.forEach(
                 (kind, p) ->

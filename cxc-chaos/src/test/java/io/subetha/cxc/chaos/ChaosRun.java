@@ -1,6 +1,7 @@
 package io.subetha.cxc.chaos;
 
 import io.subetha.cxc.chaos.ChaosEvent.Kind;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.ownership.FencedLedger;
 import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import io.subetha.cxc.ownership.LeaderSnapshot;
@@ -26,9 +27,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The chaos harness: keeps N participant JVMs ({@link ChaosParticipant}) on one election file and,
  * for K handovers, waits for a settled leader, then SIGKILLs it, stops it gracefully (SIGTERM), or
- * freezes it (SIGSTOP) past the grace window and thaws it (SIGCONT). A killed or stopped leader is
- * replaced by a warm spare JVM started ahead, so N stays constant and the run is not bound by JVM
- * start-up. Afterwards {@link ChaosAnalysis} computes the figures from every participant's log.
+ * freezes it (SIGSTOP) past the grace window and thaws it (SIGCONT), or replaces the election file
+ * under every running participant (REPLACE). A killed or stopped leader is replaced by a warm spare
+ * JVM started ahead, so N stays constant and the run is not bound by JVM start-up. Afterwards
+ * {@link ChaosAnalysis} computes the figures from every participant's log.
  *
  * <p>It lives in test scope because it launches participants with cxc-core's test harness ({@link
  * ChildJvm}: orphan guard, signals); {@code ChaosRunTest} runs it, and {@link #main} runs it from
@@ -116,6 +118,7 @@ public final class ChaosRun {
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
     private static final double PAUSE_SHARE = 1.0 / 7;
     private static final double STOP_SHARE = 1.0 / 5;
+    private static final double REPLACE_SHARE = 1.0 / 12;
 
     private final Options options;
     private final Path runDir;
@@ -162,8 +165,9 @@ public final class ChaosRun {
         Path ledgerFile = runDir.resolve("ledger.cxc");
         long rejectedStale;
         long rejectedConflict;
-        try (SharedLeaderElection election = SharedLeaderElection.create(electionFile);
-                FencedLedger ledger = FencedLedger.create(ledgerFile)) {
+        SharedLeaderElection election =
+                SharedLeaderElection.create(electionFile, settings(), CxcFileOptions.defaults());
+        try (FencedLedger ledger = FencedLedger.create(ledgerFile)) {
             try {
                 List<CompletableFuture<ChildJvm>> first = new ArrayList<>();
                 for (int i = 0; i < options.participants(); i++) {
@@ -182,7 +186,11 @@ public final class ChaosRun {
                     Kind kind =
                             dice < PAUSE_SHARE
                                     ? Kind.PAUSE
-                                    : dice < PAUSE_SHARE + STOP_SHARE ? Kind.STOP : Kind.KILL;
+                                    : dice < PAUSE_SHARE + STOP_SHARE
+                                            ? Kind.STOP
+                                            : dice < PAUSE_SHARE + STOP_SHARE + REPLACE_SHARE
+                                                    ? Kind.REPLACE
+                                                    : Kind.KILL;
                     long startTime = ProcessProbe.startTime(leader.pid());
                     switch (kind) {
                         case KILL -> {
@@ -209,6 +217,14 @@ public final class ChaosRun {
                             leader.resume();
                             record(new ChaosEvent(kind, leader.pid(), term, at, stale, resumed));
                         }
+                        case REPLACE -> {
+                            long at = System.nanoTime();
+                            replaceFile(electionFile, term);
+                            long replaced = System.nanoTime();
+                            election.close();
+                            election = SharedLeaderElection.open(electionFile);
+                            record(new ChaosEvent(kind, leader.pid(), term, at, replaced, 0));
+                        }
                     }
                 }
                 awaitSettledLeader(election); // the last successor beats before we stop
@@ -219,6 +235,8 @@ public final class ChaosRun {
                 active.forEach(ChildJvm::close);
                 spareStarter.shutdownNow();
             }
+        } finally {
+            election.close();
         }
         ChaosReport report =
                 ChaosAnalysis.analyse(
@@ -229,6 +247,27 @@ public final class ChaosRun {
                         rejectedConflict);
         Files.writeString(runDir.resolve("report.txt"), report.render(), StandardCharsets.UTF_8);
         return report;
+    }
+
+    /**
+     * Deletes the election file under the running participants and puts a new one in its place, as
+     * a tmp cleaner and then a newcomer would. The new file's term is set to the old one's, so that
+     * a participant still leading the orphaned file and one leading the new file would claim the
+     * same next term, which the split-brain figure would catch (with the boot-seconds seed alone,
+     * they would only lead different terms at once).
+     */
+    private SharedLeaderElection.Settings settings() {
+        return new SharedLeaderElection.Settings(options.tick(), options.graceEpochs());
+    }
+
+    private void replaceFile(Path electionFile, long term) throws IOException {
+        Path fresh = electionFile.resolveSibling(electionFile.getFileName() + ".new");
+        try (SharedLeaderElection created =
+                SharedLeaderElection.create(fresh, settings(), CxcFileOptions.defaults())) {
+            created.raiseTermFloor(term);
+        }
+        Files.delete(electionFile);
+        Files.move(fresh, electionFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
     private CompletableFuture<ChildJvm> startSpare(Path electionFile, Path ledgerFile) {
@@ -247,7 +286,8 @@ public final class ChaosRun {
                                             logDir.toString(),
                                             Long.toString(options.tick().toMillis()),
                                             Long.toString(options.graceEpochs()),
-                                            Long.toString(options.work().toMillis())),
+                                            Long.toString(options.work().toMillis()),
+                                            System.getProperty("chaos.preemption", "lowest-pid")),
                                     null);
                     try {
                         child.awaitLine("ready"::equals, START_TIMEOUT);

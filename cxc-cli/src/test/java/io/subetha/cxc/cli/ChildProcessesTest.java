@@ -58,7 +58,7 @@ class ChildProcessesTest {
         CxcRun table1 = CxcRun.run("inspect", dir.toString());
         assertThat(table1.exitCode()).as(table1.toString()).isZero();
         assertThat(table1.out())
-                .contains("leader.cxc  leader-election  layout 2  creator pid " + leader.pid())
+                .contains("leader.cxc  leader-election  layout 3  creator pid " + leader.pid())
                 .containsPattern("(?m)^  leaderPid +" + leader.pid() + "$")
                 .containsPattern("(?m)^  leaderStatus +ALIVE$")
                 .containsPattern("(?m)^    0 +" + participant.pid() + " +1 .* LIVE +true$");

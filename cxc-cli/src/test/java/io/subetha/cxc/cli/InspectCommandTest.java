@@ -36,6 +36,7 @@ class InspectCommandTest {
     private Path dir;
     private final List<AutoCloseable> handles = new ArrayList<>();
     private long deadPid;
+    private long term;
 
     @BeforeEach
     void leaderAndParticipants() throws Exception {
@@ -43,6 +44,7 @@ class InspectCommandTest {
         SharedLeaderElection election =
                 keep(SharedLeaderElection.create(dir.resolve("leader.cxc")));
         assertThat(election.tryClaimLeadership(ME)).isTrue();
+        term = election.electionTerm(); // a new file's term starts at the seconds since boot
         election.tickEpoch();
         election.tickEpoch();
         election.beatAsLeader(ME);
@@ -72,10 +74,10 @@ class InspectCommandTest {
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.out())
                 .contains(
-                        "leader.cxc  leader-election  layout 2  creator pid " + ME + "  128 bytes")
+                        "leader.cxc  leader-election  layout 3  creator pid " + ME + "  512 bytes")
                 .containsPattern("(?m)^  leaderPid +" + ME + "$")
                 .containsPattern("(?m)^  leaderStatus +ALIVE$")
-                .containsPattern("(?m)^  term +1$")
+                .containsPattern("(?m)^  term +" + term + "$")
                 .containsPattern("(?m)^  globalEpoch +2$")
                 .containsPattern("(?m)^  heartbeatLagEpochs +0$")
                 .contains("participants.heartbeat  heartbeat-table  layout 2")
@@ -117,7 +119,7 @@ class InspectCommandTest {
         assertThat(leader.get("name").asString()).isEqualTo("leader.cxc");
         assertThat(leader.get("kind").asString()).isEqualTo("leader-election");
         assertThat(leader.get("kindCode").asInt()).isEqualTo(1);
-        assertThat(leader.get("layoutVersion").asInt()).isEqualTo(2);
+        assertThat(leader.get("layoutVersion").asInt()).isEqualTo(3);
         assertThat(leader.get("creatorPid").asLong()).isEqualTo(ME);
         assertThat(leader.get("size").asLong()).isEqualTo(Files.size(dir.resolve("leader.cxc")));
         assertThat(leader.get("sound").asBoolean()).isTrue();
@@ -131,10 +133,13 @@ class InspectCommandTest {
                         "globalEpoch",
                         "leaderHeartbeat",
                         "heartbeatLagEpochs",
-                        "leaderStartTime");
+                        "leaderStartTime",
+                        "tickIntervalMillis",
+                        "graceEpochs",
+                        "candidates");
         assertThat(state.get("leaderPid").asLong()).isEqualTo(ME);
         assertThat(state.get("leaderStatus").asString()).isEqualTo("ALIVE");
-        assertThat(state.get("term").asLong()).isEqualTo(1);
+        assertThat(state.get("term").asLong()).isEqualTo(term);
 
         JsonNode slots = files.get(1).get("state").get("slots");
         assertThat(slots.size()).isEqualTo(2);
@@ -201,7 +206,7 @@ class InspectCommandTest {
         CxcRun run = CxcRun.run("inspect", leader.toString());
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).startsWith(leader + "  leader-election  layout 2");
+        assertThat(run.out()).startsWith(leader + "  leader-election  layout 3");
     }
 
     @Test
@@ -252,7 +257,7 @@ class InspectCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(Cxc.PROBLEMS);
         assertThat(run.out())
-                .contains(future + "  kind 999  layout 2")
+                .contains(future + "  kind 999  layout 3")
                 .contains(
                         "cannot open "
                                 + future

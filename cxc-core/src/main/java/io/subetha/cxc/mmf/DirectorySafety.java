@@ -86,6 +86,9 @@ public final class DirectorySafety {
                 checkAncestor(walked, directory, uid);
             }
         }
+        if (strict) {
+            checkRealAncestors(absolute, directory, uid);
+        }
         PosixFileAttributes attributes = attributes(absolute, directory);
         int owner = uid(absolute);
         Set<PosixFilePermission> mode = attributes.permissions();
@@ -159,6 +162,45 @@ public final class DirectorySafety {
                             + ancestor
                             + " (or chmod +t, as /tmp), or choose another directory.",
                     true);
+        }
+    }
+
+    /**
+     * Through a symbolic link, the directory's real parents are not on the path as written ({@code
+     * /tmp/link/app} with {@code /tmp/link -> /srv/shared/dir}): whoever may rename entries in
+     * {@code /srv/shared} may swap the directory all the same. So every ancestor of the real path
+     * is checked too.
+     */
+    private static void checkRealAncestors(Path absolute, Path configured, int uid) {
+        Path real;
+        try {
+            real = absolute.toRealPath();
+        } catch (IOException e) {
+            throw unsafe(
+                    configured,
+                    "cannot resolve its real path: " + e,
+                    "Use a directory you can resolve, without dangling symbolic links.");
+        }
+        if (real.equals(absolute)) {
+            return;
+        }
+        Path walked = real.getRoot();
+        for (Path name : real) {
+            walked = walked.resolve(name);
+            if (!walked.equals(real)) {
+                try {
+                    checkAncestor(walked, configured, uid);
+                } catch (CxcUnsafeDirectoryException e) {
+                    throw unsafe(
+                            configured,
+                            "through a symbolic link its real path is "
+                                    + real
+                                    + ", and "
+                                    + e.reason(),
+                            e.action(),
+                            true);
+                }
+            }
         }
     }
 

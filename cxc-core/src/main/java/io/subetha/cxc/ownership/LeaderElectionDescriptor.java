@@ -3,10 +3,12 @@ package io.subetha.cxc.ownership;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 
 /**
- * Body layout of a {@link SharedLeaderElection} file: 64 bytes holding the magic, the leader's seat
- * as an {@link OwnerRecord} (leader PID and term, the leader's identity, its heartbeat), the global
- * epoch and the epoch pacer's stamp. Offsets are relative to the body, which follows the 64-byte
- * common header. Little-endian.
+ * Body layout of a {@link SharedLeaderElection} file: 448 bytes holding the magic, the leader's
+ * seat as an {@link OwnerRecord} (leader PID and term, the leader's identity, its heartbeat), the
+ * global epoch, the epoch pacer's stamp, the settings every participant runs at, and a table of
+ * {@value #CANDIDATE_CAPACITY} candidate seats (one {@link OwnerRecord} each) through which the
+ * participants see each other. Offsets are relative to the body, which follows the 64-byte common
+ * header. Little-endian.
  *
  * <pre>
  *  0                   1                   2                   3
@@ -32,9 +34,18 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
  * |                  Last epoch tick, CLOCK_MONOTONIC ns     40   |
  * |                                                               |
  * +---------------------------------------------------------------+
- * |                  Reserved, zero (16 bytes)               48   |
- * ~                                                               ~
+ * |                  Tick interval, ns (u64)                 48   |
+ * |                                                               |
  * +---------------------------------------------------------------+
+ * |                  Grace, in epochs (u32)                  56   |
+ * +---------------------------------------------------------------+
+ * |                  Candidate seats (u32, 16)               60   |
+ * +---------------------------------------------------------------+ -.
+ * |                  Candidate 0: owner record (24 bytes)    64   |  | candidate table:
+ * ~                  heartbeat = the epoch of its last beat       ~  | 16 owner records,
+ * +---------------------------------------------------------------+  | key = generation
+ * ~                  Candidates 1..15                        88   ~  |
+ * +---------------------------------------------------------------+ -'
  * </pre>
  *
  * <ul>
@@ -46,6 +57,17 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
  *       the leader word from the dead process that had that PID before it.
  *   <li><b>Last epoch tick</b> lets every participant advance the epoch, at most once per interval
  *       in total, so the epoch keeps moving when the leader dies.
+ *   <li><b>Tick interval and grace</b> are written once, when the file is created, and every {@link
+ *       ElectionParticipant} runs at them: an epoch paced by the fastest caller made a slower one
+ *       look stale (participants with different settings deposed each other).
+ *   <li><b>Candidates.</b> Each participant holds a seat and beats it with the epoch, so a survivor
+ *       of a dead leader can see whether a lower live PID is about to claim the vacant seat and let
+ *       it, instead of claiming and being preempted at once (one handover per failover). A seat
+ *       whose beat lags by more than the grace, or whose process is dead, counts as gone and is
+ *       taken over by CAS from exactly the word judged.
+ *   <li><b>Term.</b> A new file's starts at the seconds since boot, and a participant re-joining a
+ *       file that replaced one it saw lifts it above the old file's; {@link #RETIRED_WORD} marks a
+ *       file retired under running processes.
  * </ul>
  */
 public final class LeaderElectionDescriptor {
@@ -63,11 +85,29 @@ public final class LeaderElectionDescriptor {
             LEADER_RECORD_OFFSET + OwnerRecord.HEARTBEAT_OFFSET;
     public static final int GLOBAL_EPOCH_OFFSET = 32;
     public static final int LAST_TICK_NANOS_OFFSET = 40;
+    public static final int TICK_INTERVAL_OFFSET = 48;
+    public static final int GRACE_OFFSET = 56;
+    public static final int CANDIDATE_CAPACITY_OFFSET = 60;
+    public static final int CANDIDATES_OFFSET = 64;
 
-    public static final int BODY_LENGTH = 64;
+    /** Candidate seats: participants beyond this many take part without one. */
+    public static final int CANDIDATE_CAPACITY = 16;
 
-    /** 2: the leader's seat is an owner record (identity word with its term). */
-    public static final int LAYOUT_VERSION = 2;
+    public static final int BODY_LENGTH =
+            CANDIDATES_OFFSET + CANDIDATE_CAPACITY * OwnerRecord.LENGTH;
+
+    /**
+     * The leader word of a file retired under running processes (deleted or replaced at its path):
+     * no leader and the highest term, which no claim ever replaces, so nobody leads on an orphaned
+     * file again. A file holding it is refused on open.
+     */
+    public static final long RETIRED_WORD = OwnerRecord.ownerWord(0, 0xFFFF_FFFFL);
+
+    /**
+     * 3: the stored tick interval and grace, the candidate table. (2: the leader's seat is an owner
+     * record.)
+     */
+    public static final int LAYOUT_VERSION = 3;
 
     /** The body magic, in ASCII. */
     public static final String MAGIC = "LEADER01";
@@ -76,6 +116,11 @@ public final class LeaderElectionDescriptor {
     public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic(MAGIC);
 
     private LeaderElectionDescriptor() {}
+
+    /** The offset of candidate seat {@code index}'s owner record. */
+    public static int candidateRecordOffset(int index) {
+        return CANDIDATES_OFFSET + index * OwnerRecord.LENGTH;
+    }
 
     /** The leader PID held in a leader word (0 = none). */
     public static long leaderPid(long leaderWord) {

@@ -2,6 +2,8 @@ package io.subetha.cxc.ownership;
 
 import static io.subetha.cxc.ownership.LeaderElectionDescriptor.*;
 
+import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.internal.EpochPacer;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Cross-process leader election in a memory-mapped file: lowest live PID wins, heartbeat-driven
@@ -46,7 +49,21 @@ import java.util.OptionalLong;
  *       in total, so the epoch does not freeze when the leader dies.
  *   <li>A file from another PID namespace is refused on open (see {@link
  *       io.subetha.cxc.CxcPidNamespaceException}).
+ *   <li>A new file's term starts at the seconds since boot, not 0 ({@link #bootTermSeed()}), and
+ *       {@link #raiseTermFloor} lifts it above a term seen on a file it replaces: a downstream
+ *       fence that saw term 40 on a file someone deleted does not see the new file's term 1.
  * </ul>
+ *
+ * <p><b>A file replaced under a running process.</b> A handle maps an inode, not a path: if the
+ * file is deleted or replaced (an operator, a tmp cleaner, {@code RemoveIPC}), the handle keeps
+ * working on the orphaned inode while newcomers elect on the new file. {@link ElectionParticipant}
+ * checks the path every tick and then calls {@link #retire}: the orphan's leader word, if it names
+ * this PID or no one, is set by CAS to {@link LeaderElectionDescriptor#RETIRED_WORD}, which no
+ * claim ever replaces, so this handle's fast path (and every other process still on the orphan)
+ * answers "not leader" with no extra check, and every call that does not find this PID leading
+ * forwards to the handle now open on the path. A file found truncated under its mapping (reads past
+ * its end fault) is retired without touching the mapping: the fast path's buffer is swapped for a
+ * heap copy holding the retired word.
  *
  * <p>Thread-safe; one instance may serve every thread of a process.
  */
@@ -75,8 +92,37 @@ public final class SharedLeaderElection extends MappedPrimitive {
         LIVENESS_CHECK
     }
 
-    /** An election's creation settings: it has none (yet). */
-    public record Settings() {}
+    /**
+     * The settings every participant of one election runs at, written into the file when it is
+     * created: the epoch's pace and how many epochs a leader's (or a candidate's) heartbeat may
+     * lag. {@link ElectionParticipant} reads them from the file ({@link #settings()}) whatever it
+     * was configured with, and warns naming both when they differ.
+     *
+     * @param tickInterval how often participants tick, and so the epoch's pace: 1 ms to 1 hour
+     * @param graceEpochs epochs a heartbeat may lag before its holder is replaced: 0 to 1,000,000
+     */
+    public record Settings(Duration tickInterval, long graceEpochs) {
+
+        /** 50 ms, 3 epochs: the starter's defaults. */
+        public static final Settings DEFAULTS =
+                new Settings(Duration.ofMillis(50), DEFAULT_GRACE_EPOCHS);
+
+        public static final long MAX_GRACE_EPOCHS = 1_000_000;
+
+        public Settings {
+            if (tickInterval == null
+                    || tickInterval.compareTo(Duration.ofMillis(1)) < 0
+                    || tickInterval.compareTo(Duration.ofHours(1)) > 0) {
+                throw new CxcSettingsException(
+                        "tickInterval", "tickInterval must be 1 ms..1 h, got " + tickInterval);
+            }
+            if (graceEpochs < 0 || graceEpochs > MAX_GRACE_EPOCHS) {
+                throw new CxcSettingsException(
+                        "graceEpochs",
+                        "graceEpochs must be 0.." + MAX_GRACE_EPOCHS + ", got " + graceEpochs);
+            }
+        }
+    }
 
     public static final PrimitiveType<SharedLeaderElection, Settings> TYPE =
             PrimitiveType.<SharedLeaderElection, Settings>define(
@@ -85,8 +131,37 @@ public final class SharedLeaderElection extends MappedPrimitive {
                     .bodyMagic(MAGIC)
                     .ops(Op.class)
                     .fixedBody(BODY_LENGTH)
-                    .defaults(new Settings())
+                    .defaults(Settings.DEFAULTS)
+                    .initialiser(SharedLeaderElection::initialise)
+                    .bodyCheck(SharedLeaderElection::bodyProblem)
                     .wrap((file, options) -> new SharedLeaderElection(file, options.readOnly()));
+
+    private static void initialise(AtomicBuffer body, Settings settings) {
+        body.setLongPlain(TICK_INTERVAL_OFFSET, settings.tickInterval().toNanos());
+        body.setIntPlain(GRACE_OFFSET, (int) settings.graceEpochs());
+        body.setIntPlain(CANDIDATE_CAPACITY_OFFSET, CANDIDATE_CAPACITY);
+        body.setLongPlain(LEADER_WORD_OFFSET, packLeaderWord(NO_LEADER, bootTermSeed()));
+    }
+
+    private static @Nullable String bodyProblem(AtomicBuffer body) {
+        long tick = body.getLongAcquire(TICK_INTERVAL_OFFSET);
+        long grace = Integer.toUnsignedLong(body.getIntAcquire(GRACE_OFFSET));
+        int candidates = body.getIntAcquire(CANDIDATE_CAPACITY_OFFSET);
+        if (tick < Duration.ofMillis(1).toNanos() || tick > Duration.ofHours(1).toNanos()) {
+            return "stored tick interval " + tick + " ns, expected 1 ms..1 h";
+        }
+        if (grace > Settings.MAX_GRACE_EPOCHS) {
+            return "stored grace " + grace + " epochs, expected 0.." + Settings.MAX_GRACE_EPOCHS;
+        }
+        if (candidates != CANDIDATE_CAPACITY) {
+            return "stored candidate capacity " + candidates + ", expected " + CANDIDATE_CAPACITY;
+        }
+        if (body.getLongVolatile(LEADER_WORD_OFFSET) == RETIRED_WORD) {
+            return "the election was retired: this file was deleted or replaced under running"
+                    + " participants, and nobody may lead on it again; delete it";
+        }
+        return null;
+    }
 
     /**
      * The fast paths read the leader word straight from the body's buffer: one dependent load fewer
@@ -95,8 +170,24 @@ public final class SharedLeaderElection extends MappedPrimitive {
     private static final VarHandle LONG =
             MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private final ByteBuffer bodyBytes;
+    /**
+     * The body's bytes, read by the fast paths. Not final: a truncated file's is swapped for a heap
+     * buffer holding {@link LeaderElectionDescriptor#RETIRED_WORD}, so the fast paths answer "not
+     * leader" instead of faulting, with no extra check (a field load they do anyway).
+     */
+    private ByteBuffer bodyBytes;
+
     private final EpochPacer pacer;
+    private final Settings settings;
+
+    /** The handle open on the file now at the path, once this one's file was replaced. */
+    private volatile @Nullable SharedLeaderElection successor;
+
+    /** Set once this handle's file is known not to be the election at its path any more. */
+    private volatile boolean retired;
+
+    /** Set once this handle's mapping is known to fault (the file was truncated under it). */
+    private volatile boolean damaged;
 
     /** How long an opener waits for a seat holding its own PID to show whose it is. */
     private static final long IDENTITY_WAIT_NANOS = 100_000_000;
@@ -108,6 +199,22 @@ public final class SharedLeaderElection extends MappedPrimitive {
         }
         this.bodyBytes = body.byteBuffer();
         this.pacer = new EpochPacer(body, LAST_TICK_NANOS_OFFSET);
+        this.settings =
+                new Settings(
+                        Duration.ofNanos(body.getLongAcquire(TICK_INTERVAL_OFFSET)),
+                        Integer.toUnsignedLong(body.getIntAcquire(GRACE_OFFSET)));
+    }
+
+    /**
+     * The term a new file starts from: the whole seconds since boot ({@code CLOCK_MONOTONIC}, which
+     * is what {@link System#nanoTime()} reads on Linux and only grows on a host until it reboots),
+     * so terms keep rising across a file recreated under running processes, as long as handovers
+     * averaged under one a second. Participants that saw the old file also carry its term over
+     * ({@link #raiseTermFloor}). Across a reboot terms may restart lower: see the README.
+     */
+    static long bootTermSeed() {
+        long seconds = System.nanoTime() / 1_000_000_000L;
+        return seconds <= 0 ? 0 : Math.min(seconds, 0x7FFF_FFFFL);
     }
 
     /** Creates a new election file with owner-only permissions; fails if it exists. */
@@ -137,6 +244,26 @@ public final class SharedLeaderElection extends MappedPrimitive {
         return TYPE.openOrCreate(path, TYPE.defaults(), options);
     }
 
+    /**
+     * Opens the file, or creates it with {@code settings}; race-safe across processes. An existing
+     * file keeps the settings it was created with: see {@link #settings()}.
+     */
+    public static SharedLeaderElection openOrCreate(
+            Path path, Settings settings, CxcFileOptions options) {
+        return TYPE.openOrCreate(path, settings, options);
+    }
+
+    /** Creates a new election file with {@code settings}; fails if it exists. */
+    public static SharedLeaderElection create(
+            Path path, Settings settings, CxcFileOptions options) {
+        return TYPE.create(path, settings, options);
+    }
+
+    /** The tick interval and grace stored in the file when it was created. */
+    public Settings settings() {
+        return settings;
+    }
+
     // --------------------------------------------------------------------------- election
 
     /**
@@ -160,7 +287,28 @@ public final class SharedLeaderElection extends MappedPrimitive {
             throw invalid(myPid, graceEpochs);
         }
         counters.increment(OP_TRY_CLAIM);
-        return claimSlow(myPid, graceEpochs);
+        return claimSlow(myPid, graceEpochs, true);
+    }
+
+    /**
+     * {@link #tryClaimLeadership(long, long)}, but with {@link Preemption#NONE} a lower {@code
+     * myPid} does not take the seat from a leader whose heartbeat is fresh.
+     */
+    public boolean tryClaimLeadership(long myPid, long graceEpochs, Preemption preemption) {
+        if (preemption == Preemption.LOWEST_PID) {
+            return tryClaimLeadership(myPid, graceEpochs);
+        }
+        if (leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == myPid
+                && myPid != NO_LEADER
+                && graceEpochs >= 0) {
+            counters.increment(OP_TRY_CLAIM);
+            return true;
+        }
+        if (myPid <= 0 || myPid > Pids.MAX_PID || graceEpochs < 0) {
+            throw invalid(myPid, graceEpochs);
+        }
+        counters.increment(OP_TRY_CLAIM);
+        return claimSlow(myPid, graceEpochs, false);
     }
 
     /** {@link #tryClaimLeadership(long, long)} with {@link #DEFAULT_GRACE_EPOCHS}. */
@@ -168,9 +316,18 @@ public final class SharedLeaderElection extends MappedPrimitive {
         return tryClaimLeadership(myPid, DEFAULT_GRACE_EPOCHS);
     }
 
-    private boolean claimSlow(long myPid, long graceEpochs) {
+    private boolean claimSlow(long myPid, long graceEpochs, boolean preempt) {
+        if (retired) {
+            SharedLeaderElection next = successor;
+            return next != null
+                    && next.tryClaimLeadership(
+                            myPid, graceEpochs, preempt ? Preemption.LOWEST_PID : Preemption.NONE);
+        }
         while (true) {
             long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+            if (word == RETIRED_WORD) {
+                return false; // a file retired under running processes: nobody leads here again
+            }
             long leader = leaderPid(word);
             if (leader == myPid) {
                 // Ours, or a dead process's that had our PID: that one's term is not ours to
@@ -182,7 +339,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
             }
             long epoch = body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
             boolean stale = epoch - OwnerRecord.heartbeat(body, LEADER_RECORD_OFFSET) > graceEpochs;
-            if (leader != NO_LEADER && myPid > leader && !stale) {
+            if (leader != NO_LEADER && !stale && (myPid > leader || !preempt)) {
                 return false;
             }
             if (takeOver(word, myPid)) {
@@ -246,11 +403,15 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (graceEpochs < 0) {
             throw invalid(myPid, graceEpochs);
         }
+        SharedLeaderElection next = successor;
+        if (retired) {
+            return next != null && next.claimIfLeaderDead(myPid, graceEpochs);
+        }
         counters.increment(OP_LIVENESS_CHECK);
         long word = body.getLongVolatile(LEADER_WORD_OFFSET);
         long leader = leaderPid(word);
         if (leader == myPid || leader == NO_LEADER) {
-            return claimSlow(myPid, graceEpochs);
+            return claimSlow(myPid, graceEpochs, true);
         }
         if (statusOf(word) != ProcessStatus.DEAD) {
             return false;
@@ -261,6 +422,9 @@ public final class SharedLeaderElection extends MappedPrimitive {
 
     /** Whether the current leader's process is alive, per {@link ProcessProbe}. */
     public ProcessStatus leaderStatus() {
+        if (retired) {
+            return live().leaderStatus();
+        }
         counters.increment(OP_LIVENESS_CHECK);
         long word = body.getLongVolatile(LEADER_WORD_OFFSET);
         return leaderPid(word) == NO_LEADER ? ProcessStatus.DEAD : statusOf(word);
@@ -277,6 +441,10 @@ public final class SharedLeaderElection extends MappedPrimitive {
      */
     public boolean beatAsLeader(long myPid) {
         Pids.requireValid(myPid);
+        if (retired) {
+            SharedLeaderElection next = successor;
+            return next != null && next.beatAsLeader(myPid);
+        }
         counters.increment(OP_BEAT);
         if (leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET)) != myPid) {
             return false;
@@ -287,6 +455,9 @@ public final class SharedLeaderElection extends MappedPrimitive {
 
     /** Advances the global epoch by one. @return the new epoch */
     public long tickEpoch() {
+        if (retired) {
+            return live().tickEpoch();
+        }
         counters.increment(OP_TICK_EPOCH);
         return body.getAndAddLong(GLOBAL_EPOCH_OFFSET, 1) + 1;
     }
@@ -301,6 +472,9 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * @return true if this call advanced the epoch
      */
     public boolean tickEpochIfDue(Duration interval) {
+        if (retired) {
+            return live().tickEpochIfDue(interval);
+        }
         if (!pacer.claimTick(interval)) {
             return false;
         }
@@ -316,6 +490,10 @@ public final class SharedLeaderElection extends MappedPrimitive {
      */
     public boolean stepDown(long myPid) {
         Pids.requireValid(myPid);
+        if (retired) {
+            SharedLeaderElection next = successor;
+            return next != null && next.stepDown(myPid);
+        }
         counters.increment(OP_STEP_DOWN);
         while (true) {
             long word = body.getLongVolatile(LEADER_WORD_OFFSET);
@@ -327,6 +505,135 @@ public final class SharedLeaderElection extends MappedPrimitive {
                 return true;
             }
         }
+    }
+
+    // -------------------------------------------------------------------------- candidates
+
+    /**
+     * Takes (or finds again) a candidate seat for {@code myPid}: its own if it still holds one,
+     * else a free one, or one whose holder is stale by {@code graceEpochs} or dead. Nothing is
+     * written unless the seat's CAS wins ({@link OwnerRecord#claim}); a crash after it leaves a
+     * seat that goes stale and is taken over.
+     *
+     * @return the seat's index, or -1 if every seat is held by a live candidate
+     */
+    public int registerCandidate(long myPid, long graceEpochs) {
+        Pids.requireValid(myPid);
+        if (retired) {
+            return live().registerCandidate(myPid, graceEpochs);
+        }
+        long startTime = OwnerRecord.startTimeOf(myPid);
+        for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
+            int record = candidateRecordOffset(i);
+            long word = OwnerRecord.ownerWord(body, record);
+            if (OwnerRecord.isOwnedBy(body, record, word, myPid, startTime)) {
+                return i;
+            }
+        }
+        long epoch = globalEpochRaw();
+        for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
+            int record = candidateRecordOffset(i);
+            long word = OwnerRecord.ownerWord(body, record);
+            OwnerStatus status = OwnerRecord.judge(body, record, word, epoch, graceEpochs);
+            if (status != OwnerStatus.LIVE
+                    && OwnerRecord.claim(
+                            body,
+                            record,
+                            word,
+                            OwnerRecord.ownerWord(myPid, OwnerRecord.nextGeneration(word)),
+                            startTime,
+                            this::globalEpochRaw)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Beats candidate seat {@code index} with the current epoch, if {@code myPid} still holds it.
+     *
+     * @return false if the seat was taken over (register again)
+     */
+    public boolean beatCandidate(int index, long myPid) {
+        if (index < 0 || index >= CANDIDATE_CAPACITY) {
+            throw new IllegalArgumentException(
+                    "candidate seat must be 0.." + (CANDIDATE_CAPACITY - 1) + ", got " + index);
+        }
+        if (retired) {
+            return live().beatCandidate(index, myPid);
+        }
+        int record = candidateRecordOffset(index);
+        if (OwnerRecord.pid(OwnerRecord.ownerWord(body, record)) != myPid) {
+            return false;
+        }
+        OwnerRecord.beat(body, record, globalEpochRaw());
+        return true;
+    }
+
+    /** Frees candidate seat {@code index} if {@code myPid} holds it (on leaving the election). */
+    public void leaveCandidates(int index, long myPid) {
+        if (index < 0 || index >= CANDIDATE_CAPACITY || retired) {
+            return;
+        }
+        int record = candidateRecordOffset(index);
+        long word = OwnerRecord.ownerWord(body, record);
+        if (OwnerRecord.pid(word) == myPid) {
+            OwnerRecord.release(body, record, word);
+        }
+    }
+
+    /**
+     * The lowest PID below {@code below}, other than {@code except}, holding a candidate seat whose
+     * beat lags by at most {@code graceEpochs} and whose process is not provably dead; {@link
+     * #NO_LEADER} if none. Probes {@code /proc} only for the PIDs it would return.
+     */
+    public long lowestLiveCandidateBelow(long below, long except, long graceEpochs) {
+        if (retired) {
+            return live().lowestLiveCandidateBelow(below, except, graceEpochs);
+        }
+        long epoch = globalEpochRaw();
+        long[] words = new long[CANDIDATE_CAPACITY];
+        for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
+            int record = candidateRecordOffset(i);
+            long word = OwnerRecord.ownerWord(body, record);
+            long pid = OwnerRecord.pid(word);
+            boolean fresh = epoch - OwnerRecord.heartbeat(body, record) <= graceEpochs;
+            words[i] = pid != NO_LEADER && pid < below && pid != except && fresh ? word : 0;
+        }
+        while (true) {
+            int best = -1;
+            for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
+                if (words[i] != 0
+                        && (best < 0 || OwnerRecord.pid(words[i]) < OwnerRecord.pid(words[best]))) {
+                    best = i;
+                }
+            }
+            if (best < 0) {
+                return NO_LEADER;
+            }
+            if (!OwnerRecord.isDead(body, candidateRecordOffset(best), words[best])) {
+                return OwnerRecord.pid(words[best]);
+            }
+            words[best] = 0;
+        }
+    }
+
+    /** The PIDs holding a candidate seat, fresh or not, lowest first: for display. */
+    public long[] candidates() {
+        if (retired) {
+            return live().candidates();
+        }
+        long[] pids = new long[CANDIDATE_CAPACITY];
+        int n = 0;
+        for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
+            long pid = OwnerRecord.pid(OwnerRecord.ownerWord(body, candidateRecordOffset(i)));
+            if (pid != NO_LEADER) {
+                pids[n++] = pid;
+            }
+        }
+        long[] held = java.util.Arrays.copyOf(pids, n);
+        java.util.Arrays.sort(held);
+        return held;
     }
 
     // ------------------------------------------------------------------------------- reads
@@ -350,11 +657,20 @@ public final class SharedLeaderElection extends MappedPrimitive {
         long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
         long term = leaderPid(word) == pid && pid != NO_LEADER ? term(word) : -1;
         counters.increment(OP_READ);
-        return term;
+        return term >= 0 ? term : termIfLeaderElsewhere(pid);
+    }
+
+    /** Off the fast path: a retired handle asks the one that replaced it. */
+    private long termIfLeaderElsewhere(long pid) {
+        SharedLeaderElection next = successor;
+        return next == null ? -1 : next.termIfLeader(pid);
     }
 
     /** The leader's PID, empty when there is no leader. */
     public OptionalLong currentLeader() {
+        if (retired) {
+            return live().currentLeader();
+        }
         counters.increment(OP_READ);
         long leader = leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET));
         return leader == NO_LEADER ? OptionalLong.empty() : OptionalLong.of(leader);
@@ -362,6 +678,9 @@ public final class SharedLeaderElection extends MappedPrimitive {
 
     /** The election term: rises by one on each handover; the fencing token. */
     public long electionTerm() {
+        if (retired) {
+            return live().electionTerm();
+        }
         counters.increment(OP_READ);
         return term(body.getLongVolatile(LEADER_WORD_OFFSET));
     }
@@ -372,24 +691,36 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * exactly this term.
      */
     public long leaderWord() {
+        if (retired) {
+            return live().leaderWord();
+        }
         long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
         counters.increment(OP_READ); // after the read, as in isLeader
         return word;
     }
 
     public long globalEpoch() {
+        if (retired) {
+            return live().globalEpoch();
+        }
         counters.increment(OP_READ);
         return body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
     }
 
     /** The global epoch at the leader's last beat. */
     public long leaderHeartbeat() {
+        if (retired) {
+            return live().leaderHeartbeat();
+        }
         counters.increment(OP_READ);
         return body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
     }
 
     /** Leader, term, heartbeat, epoch and start time in one call. */
     public LeaderSnapshot snapshot() {
+        if (retired) {
+            return live().snapshot();
+        }
         counters.increment(OP_READ);
         long word = body.getLongVolatile(LEADER_WORD_OFFSET);
         long heartbeat = body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
@@ -402,6 +733,128 @@ public final class SharedLeaderElection extends MappedPrimitive {
                 OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word));
     }
 
+    // ------------------------------------------------------------------- replaced or damaged
+
+    /**
+     * Lifts the term to at least {@code floor}: if the leader word's term is lower, replaces it by
+     * CAS with no leader at term {@code floor}, so the next claim takes {@code floor + 1}. A leader
+     * that held the lower term is deposed (a downstream fence that saw {@code floor} would refuse
+     * its writes anyway) and claims again on its next tick under a higher term. Called by a
+     * participant re-joining a file that replaced one whose terms it saw.
+     *
+     * @return whether the term was raised
+     */
+    public boolean raiseTermFloor(long floor) {
+        if (floor < 0 || floor > 0xFFFF_FFFEL) {
+            throw new IllegalArgumentException(
+                    "floor must be 0.." + 0xFFFF_FFFEL + ", got " + floor);
+        }
+        if (retired) {
+            return live().raiseTermFloor(floor);
+        }
+        while (true) {
+            long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+            if (word == RETIRED_WORD || term(word) >= floor) {
+                return false;
+            }
+            if (body.compareAndSetLong(
+                    LEADER_WORD_OFFSET, word, packLeaderWord(NO_LEADER, floor))) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Whether this handle's file is known not to be the election at its path any more (deleted,
+     * replaced or truncated under it): it then never answers "leader" itself, and forwards to the
+     * handle that replaced it, if any.
+     */
+    public boolean isRetired() {
+        return retired;
+    }
+
+    /** Whether this handle's file was found truncated under its mapping. */
+    public boolean isDamaged() {
+        return damaged;
+    }
+
+    /**
+     * The handle serving the election now: this one, or the one open on the file now at the path
+     * after this handle's file was replaced.
+     *
+     * @throws CxcFormatException if this handle was retired and nothing replaced it yet
+     */
+    public SharedLeaderElection active() {
+        return live();
+    }
+
+    /**
+     * Stops this handle from ever leading again: the orphaned mapping's leader word, if it names
+     * {@code myPid} or no one, becomes {@link LeaderElectionDescriptor#RETIRED_WORD} (one CAS from
+     * exactly the word read, so a rival still on the orphan who claims first keeps its claim until
+     * its own participant notices). With {@code truncated}, the mapping is not touched (it would
+     * fault): the fast paths' buffer is swapped for a heap copy holding the retired word.
+     *
+     * @return the term this PID led under in the orphan, or -1
+     */
+    long retire(long myPid, boolean truncated) {
+        retired = true; // first: every call that misses from now on forwards or refuses
+        if (truncated) {
+            damaged = true;
+            return retireDamaged();
+        }
+        try {
+            while (true) {
+                long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+                long leader = leaderPid(word);
+                if (word == RETIRED_WORD || (leader != myPid && leader != NO_LEADER)) {
+                    return -1;
+                }
+                if (body.compareAndSetLong(LEADER_WORD_OFFSET, word, RETIRED_WORD)) {
+                    return leader == myPid ? term(word) : -1;
+                }
+            }
+        } catch (InternalError fault) { // truncated after all: reads past its end fault
+            damaged = true;
+            return retireDamaged();
+        }
+    }
+
+    private long retireDamaged() {
+        ByteBuffer tombstone = ByteBuffer.allocate(BODY_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        tombstone.putLong(LEADER_WORD_OFFSET, RETIRED_WORD);
+        bodyBytes = tombstone;
+        VarHandle.fullFence(); // publish the swap before anyone relies on the flags
+        return -1;
+    }
+
+    /**
+     * Forwards every later call to {@code next} (the handle open on the file now at the path); its
+     * op counts then go to {@code next}'s counters. Only after {@link #retire}.
+     */
+    void forwardTo(SharedLeaderElection next) {
+        if (next != this) {
+            successor = next;
+        }
+    }
+
+    private SharedLeaderElection live() {
+        if (!retired) {
+            return this;
+        }
+        SharedLeaderElection next = successor;
+        if (next == null) {
+            throw new CxcFormatException(
+                    "the leader-election file "
+                            + file()
+                            + " is no longer the election this handle mapped (it was deleted,"
+                            + " replaced or truncated under a running process); this process does"
+                            + " not lead. Its participant re-joins the file at the path on its next"
+                            + " tick.");
+        }
+        return next.live();
+    }
+
     // ----------------------------------------------------------------------------- lifecycle
 
     /**
@@ -410,6 +863,12 @@ public final class SharedLeaderElection extends MappedPrimitive {
      */
     @Override
     public Map<String, Object> describe() {
+        if (retired) {
+            SharedLeaderElection next = successor;
+            return next != null
+                    ? next.describe()
+                    : fields("retired", true, "damaged", damaged, "file", String.valueOf(file()));
+        }
         long word = body.getLongVolatile(LEADER_WORD_OFFSET);
         long heartbeat = OwnerRecord.heartbeat(body, LEADER_RECORD_OFFSET);
         long epoch = globalEpochRaw();
@@ -419,12 +878,19 @@ public final class SharedLeaderElection extends MappedPrimitive {
                 "globalEpoch", epoch,
                 "leaderHeartbeat", heartbeat,
                 "heartbeatLagEpochs", Math.max(0, epoch - heartbeat),
-                "leaderStartTime", OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word));
+                "leaderStartTime", OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word),
+                "tickIntervalMillis", settings.tickInterval().toMillis(),
+                "graceEpochs", settings.graceEpochs(),
+                "candidates", java.util.Arrays.toString(candidates()));
     }
 
     /** Closing marks this handle closed; leadership is not released (call {@link #stepDown}). */
     @Override
     public void close() {
+        SharedLeaderElection next = successor;
+        if (next != null) {
+            next.close();
+        }
         super.close();
     }
 

@@ -274,7 +274,8 @@ class MappedFilesTest {
             assertThat(header.pidNamespace()).isEqualTo(PidNamespace.current());
             assertThat(header.initialised()).isEqualTo(HeaderDescriptor.INITIALISED);
         }
-        assertThat(Files.size(file())).isEqualTo(128);
+        assertThat(Files.size(file()))
+                .isEqualTo(HeaderDescriptor.HEADER_LENGTH + LeaderElectionDescriptor.BODY_LENGTH);
         assertThat(MappedFiles.readHeader(file()).initialised())
                 .isEqualTo(HeaderDescriptor.INITIALISED);
         try (var listing = Files.list(dir)) {

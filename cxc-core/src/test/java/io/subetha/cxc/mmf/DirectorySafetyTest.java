@@ -68,4 +68,25 @@ class DirectorySafetyTest {
         DirectorySafety.checkFile(file, false);
         DirectorySafety.checkFile(temp.resolve("absent.cxc"), true);
     }
+
+    @Test
+    void theRealParentsBehindASymbolicLinkAreCheckedToo() throws Exception {
+        // /tmp/link/app with /tmp/link -> shared/dir, where shared is world-writable, not sticky:
+        // whoever may write shared can rename dir away and put their own in its place.
+        Path shared = Files.createDirectory(temp.resolve("shared"));
+        Path target = Files.createDirectory(shared.resolve("dir"));
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwx------"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path link = Files.createSymbolicLink(temp.resolve("link"), target);
+
+        assertThatThrownBy(() -> DirectorySafety.prepare(link.resolve("app"), true))
+                .isInstanceOf(CxcUnsafeDirectoryException.class)
+                .hasMessageContaining("through a symbolic link its real path is")
+                .hasMessageContaining(shared + " on its path may be written by group or others")
+                .satisfies(e -> assertThat(((CxcUnsafeDirectoryException) e).relaxable()).isTrue());
+        assertThat(DirectorySafety.prepare(link.resolve("app"), false)).exists();
+
+        Files.setAttribute(shared, "unix:mode", 01777); // sticky, as /tmp: safe again
+        assertThat(DirectorySafety.prepare(link.resolve("app"), true)).exists();
+    }
 }

@@ -2,9 +2,16 @@ package io.subetha.cxc.ownership;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,11 +24,12 @@ class ElectionParticipantTest {
     void firstTickGainsAnEmptyElectionAndLaterTicksKeepIt() {
         try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
             var me = new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(1));
+            long seed = election.electionTerm();
 
             var first = me.tick();
             assertThat(first.leader()).isTrue();
             assertThat(first.gained()).isTrue();
-            assertThat(first.term()).isEqualTo(1);
+            assertThat(first.term()).isEqualTo(seed + 1);
 
             var second = me.tick();
             assertThat(second.leader()).isTrue();
@@ -36,6 +44,7 @@ class ElectionParticipantTest {
         try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
             long me = Pids.current();
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
+            long seed = election.electionTerm();
             participant.tick();
 
             // PID 1 is lower and always alive, so the liveness check must not take it back
@@ -44,7 +53,7 @@ class ElectionParticipantTest {
             var outcome = participant.tick();
             assertThat(outcome.leader()).isFalse();
             assertThat(outcome.lost()).isTrue();
-            assertThat(outcome.lostTerm()).isEqualTo(1);
+            assertThat(outcome.lostTerm()).isEqualTo(seed + 1);
             assertThat(outcome.leaderPid()).isEqualTo(1);
         }
     }
@@ -54,6 +63,7 @@ class ElectionParticipantTest {
         try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
             long me = Pids.current();
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
+            long seed = election.electionTerm();
             participant.tick();
             election.stepDown(me);
             election.tryClaimLeadership(me, 3); // someone claimed for us in between: term 2
@@ -61,7 +71,7 @@ class ElectionParticipantTest {
             var outcome = participant.tick();
             assertThat(outcome.lost()).isTrue();
             assertThat(outcome.gained()).isTrue();
-            assertThat(outcome.term()).isEqualTo(2);
+            assertThat(outcome.term()).isEqualTo(seed + 2);
         }
     }
 
@@ -86,6 +96,202 @@ class ElectionParticipantTest {
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> new ElectionParticipant(election, 5, 3, Duration.ZERO))
                     .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void aFileReplacedUnderTheLeaderIsRetiredAndTheParticipantRejoinsWithAHigherTerm()
+            throws Exception {
+        Path path = dir.resolve("l.cxc");
+        long me = Pids.current();
+        try (var election = SharedLeaderElection.create(path);
+                var orphanView = SharedLeaderElection.open(path)) {
+            var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
+            long oldTerm = participant.tick().term();
+
+            // Someone renames a fresh file over the path: a new inode, term at the boot seed.
+            Path fresh = dir.resolve("fresh.cxc");
+            SharedLeaderElection.create(fresh).close();
+            Files.move(fresh, path, StandardCopyOption.REPLACE_EXISTING);
+
+            var outcome = participant.tick();
+            assertThat(outcome.lost()).isTrue();
+            assertThat(outcome.lostTerm()).isEqualTo(oldTerm);
+            assertThat(outcome.gained()).isTrue(); // re-joined and claimed the new file
+            assertThat(outcome.term()).isGreaterThan(oldTerm);
+            assertThat(election.isRetired()).isTrue();
+            assertThat(participant.election().fileKey()).isNotEqualTo(election.fileKey());
+            // The old handle forwards to the new one...
+            assertThat(election.termIfLeader(me)).isEqualTo(outcome.term());
+            // ...and nobody still on the orphaned inode can lead there again.
+            assertThat(orphanView.leaderWord()).isEqualTo(LeaderElectionDescriptor.RETIRED_WORD);
+            assertThat(orphanView.isLeader(me)).isFalse();
+            assertThat(orphanView.tryClaimLeadership(1, 3)).isFalse();
+            assertThat(orphanView.claimIfLeaderDead(1, 3)).isFalse();
+            participant.election().close();
+        }
+        // A retired file is refused on open, naming why.
+    }
+
+    @Test
+    void aRetiredFileIsRefusedOnOpen() throws Exception {
+        Path path = dir.resolve("l.cxc");
+        Path moved = dir.resolve("moved.cxc");
+        try (var election = SharedLeaderElection.create(path)) {
+            var participant =
+                    new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(1));
+            participant.tick();
+            Files.move(path, moved); // the old inode lives on under another name
+            participant.tick();
+            participant.election().close();
+        }
+        assertThatThrownBy(() -> SharedLeaderElection.open(moved))
+                .isInstanceOf(CxcFormatException.class)
+                .hasMessageContaining("retired");
+    }
+
+    @Test
+    void aTruncatedFileAnswersNotLeaderInsteadOfFaultingAndIsRejoinedOnceRecreated()
+            throws Exception {
+        Path path = dir.resolve("l.cxc");
+        long me = Pids.current();
+        try (var election = SharedLeaderElection.create(path)) {
+            var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
+            long oldTerm = participant.tick().term();
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+                channel.truncate(0); // reads of the mapping now fault (SIGBUS)
+            }
+
+            var outcome = participant.tick(); // the file at the path cannot be opened yet
+            assertThat(outcome.leader()).isFalse();
+            assertThat(outcome.lost()).isTrue();
+            assertThat(outcome.lostTerm()).isEqualTo(oldTerm);
+            assertThat(election.isDamaged()).isTrue();
+            assertThat(election.isLeader(me)).isFalse(); // no InternalError
+            assertThat(election.termIfLeader(me)).isEqualTo(-1);
+            assertThat(election.tryClaimLeadership(me, 3)).isFalse();
+            assertThat(participant.isLeader()).isFalse();
+            assertThatThrownBy(participant::tick).isInstanceOf(CxcFormatException.class);
+
+            Files.delete(path); // the operator removes the damaged file
+            var rejoined = participant.tick();
+            assertThat(rejoined.gained()).isTrue();
+            assertThat(rejoined.term()).isGreaterThan(oldTerm);
+            assertThat(election.isLeader(me)).isTrue();
+            participant.election().close();
+        }
+    }
+
+    // ------------------------------------------------------------ one handover per failover
+
+    private static long deadPid() throws Exception {
+        Process child = new ProcessBuilder("true").start();
+        child.waitFor();
+        return child.pid();
+    }
+
+    @Test
+    void aSurvivorThatIsNotTheLowestLiveCandidateLetsTheHeirClaimTheDeadLeadersSeat()
+            throws Exception {
+        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+            long me = Pids.current();
+            assertThat(election.tryClaimLeadership(deadPid(), 3)).isTrue();
+            long deadTerm = election.electionTerm();
+            // PID 1 (always alive, lower than us) is a candidate too.
+            int seat = election.registerCandidate(1, 3);
+            assertThat(election.beatCandidate(seat, 1)).isTrue();
+
+            var survivor = new ElectionParticipant(election, me, 3, Duration.ofMillis(50));
+            var first = survivor.tick();
+            assertThat(first.leader()).as("defers to the heir").isFalse();
+            assertThat(survivor.isHeir()).isFalse();
+            assertThat(election.electionTerm()).isEqualTo(deadTerm);
+
+            var heir = new ElectionParticipant(election, 1, 3, Duration.ofMillis(50));
+            assertThat(heir.tick().leader()).isTrue();
+            assertThat(survivor.tick().leader()).isFalse();
+            assertThat(election.electionTerm())
+                    .as("one handover, one term")
+                    .isEqualTo(deadTerm + 1);
+        }
+    }
+
+    @Test
+    void aHeirThatDoesNotClaimWithinTheDeferLimitIsPassedOver() throws Exception {
+        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+            assertThat(election.tryClaimLeadership(deadPid(), 3)).isTrue();
+            int seat = election.registerCandidate(1, 3); // a hung heir: registered, never claims
+            election.beatCandidate(seat, 1);
+
+            var survivor =
+                    new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(50));
+            assertThat(survivor.tick().leader()).isFalse();
+            assertThat(survivor.deferLimit()).isEqualTo(Duration.ofMillis(75));
+            await().atMost(Duration.ofSeconds(30)).until(() -> survivor.tick().leader());
+        }
+    }
+
+    @Test
+    void theHeirPollsAVacantSeatBetweenTicks() throws Exception {
+        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+            long me = Pids.current();
+            var heir = new ElectionParticipant(election, me, 3, Duration.ofMillis(50));
+            assertThat(election.tryClaimLeadership(1, 3)).isTrue(); // a live lower leader
+            assertThat(heir.tick().leader()).isFalse();
+            assertThat(heir.isHeir()).isTrue();
+            assertThat(heir.poll()).as("the seat is held: nothing to do").isNull();
+
+            assertThat(election.stepDown(1)).isTrue();
+            var polled = heir.poll();
+            assertThat(polled).isNotNull();
+            assertThat(polled.gained()).isTrue();
+        }
+    }
+
+    @Test
+    void withoutPreemptionAHealthyLeaderKeepsItsSeatAgainstALowerPid() {
+        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+            long me = Pids.current();
+            var leader = new ElectionParticipant(election, me, 3, Duration.ofMillis(50));
+            long term = leader.tick().term();
+            ElectionParticipant.Opener opener =
+                    (path, settings) ->
+                            SharedLeaderElection.openOrCreate(
+                                    path, settings, CxcFileOptions.defaults());
+
+            var stable =
+                    new ElectionParticipant(
+                            election, 1, 3, Duration.ofMillis(50), Preemption.NONE, opener);
+            assertThat(stable.tick().leader()).isFalse();
+            assertThat(election.electionTerm()).isEqualTo(term);
+
+            var preempting =
+                    new ElectionParticipant(
+                            election, 1, 3, Duration.ofMillis(50), Preemption.LOWEST_PID, opener);
+            assertThat(preempting.tick().leader()).isTrue();
+            assertThat(election.electionTerm()).isEqualTo(term + 1);
+        }
+    }
+
+    // ---------------------------------------------------------------- the file's settings
+
+    @Test
+    void everyParticipantRunsAtTheSettingsStoredInTheFile() {
+        var stored = new SharedLeaderElection.Settings(Duration.ofMillis(20), 4);
+        try (var election =
+                SharedLeaderElection.create(
+                        dir.resolve("l.cxc"), stored, CxcFileOptions.defaults())) {
+            assertThat(election.settings()).isEqualTo(stored);
+            var slow = new ElectionParticipant(election, Pids.current(), 9, Duration.ofMillis(500));
+            assertThat(slow.tickInterval()).isEqualTo(Duration.ofMillis(20));
+            assertThat(slow.graceEpochs()).isEqualTo(4);
+            assertThat(slow.pollInterval()).isEqualTo(Duration.ofMillis(4));
+            assertThat(election.describe())
+                    .containsEntry("tickIntervalMillis", 20L)
+                    .containsEntry("graceEpochs", 4L);
+        }
+        try (var reopened = SharedLeaderElection.open(dir.resolve("l.cxc"))) {
+            assertThat(reopened.settings()).isEqualTo(stored);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.subetha.cxc.ownership;
 
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -17,19 +18,23 @@ import java.util.concurrent.locks.LockSupport;
  * answers on stdout; exits when stdin closes.
  *
  * <ul>
- *   <li>{@code open <path>}: openOrCreate; answers {@code opened <created> <fileKey>}
+ *   <li>{@code open <path> [<tickMillis> <graceEpochs>]}: openOrCreate (with those settings for a
+ *       new file); answers {@code opened <created> <fileKey>}
  *   <li>{@code participate <tickMillis> <graceEpochs>}: runs an {@link ElectionParticipant} loop in
  *       the background, printing {@code gained <term> <nanoTime>} and {@code lost <term>}
  *   <li>{@code state}: answers {@code state <leaderPid> <term> <epoch>}
+ *   <li>{@code leads}: answers {@code leads <participant.isLeader()> <the opened handle's isLeader>
+ *       <the participant's file key>}
  *   <li>{@code tick}: ticks the epoch; answers {@code ticked <epoch>}
- *   <li>{@code hammer <termsFile> <threads> <iterations> <pidBase>}: contends for leadership,
- *       recording every term it was granted in a shared file; answers {@code hammered <claims>
- *       <conflicts>}
+ *   <li>{@code hammer <termsFile> <threads> <iterations> <pidBase> <firstTerm>}: contends for
+ *       leadership, recording every term it was granted in a shared file (at {@code term -
+ *       firstTerm}); answers {@code hammered <claims> <conflicts>}
  * </ul>
  */
 public final class LeaderChild {
 
     private static volatile SharedLeaderElection election;
+    private static volatile ElectionParticipant participant;
 
     private LeaderChild() {}
 
@@ -42,7 +47,15 @@ public final class LeaderChild {
             String[] words = line.trim().split(" ");
             switch (words[0]) {
                 case "open" -> {
-                    election = SharedLeaderElection.openOrCreate(Path.of(words[1]));
+                    election =
+                            words.length == 4
+                                    ? SharedLeaderElection.openOrCreate(
+                                            Path.of(words[1]),
+                                            new SharedLeaderElection.Settings(
+                                                    Duration.ofMillis(Long.parseLong(words[2])),
+                                                    Long.parseLong(words[3])),
+                                            CxcFileOptions.defaults())
+                                    : SharedLeaderElection.openOrCreate(Path.of(words[1]));
                     System.out.println(
                             "opened " + election.createdFile() + " " + election.fileKey());
                 }
@@ -53,13 +66,24 @@ public final class LeaderChild {
                     System.out.println(
                             "state " + s.leaderPid() + " " + s.term() + " " + s.globalEpoch());
                 }
+                case "leads" -> {
+                    ElectionParticipant p = participant;
+                    System.out.println(
+                            "leads "
+                                    + p.isLeader()
+                                    + " "
+                                    + election.isLeader(Pids.current())
+                                    + " "
+                                    + p.election().fileKey());
+                }
                 case "tick" -> System.out.println("ticked " + election.tickEpoch());
                 case "hammer" ->
                         hammer(
                                 Path.of(words[1]),
                                 Integer.parseInt(words[2]),
                                 Integer.parseInt(words[3]),
-                                Long.parseLong(words[4]));
+                                Long.parseLong(words[4]),
+                                Long.parseLong(words[5]));
                 default -> System.out.println("unknown " + line);
             }
             System.out.flush();
@@ -71,6 +95,7 @@ public final class LeaderChild {
         ElectionParticipant participant =
                 new ElectionParticipant(
                         election, Pids.current(), graceEpochs, Duration.ofMillis(tickMillis));
+        LeaderChild.participant = participant;
         Thread loop =
                 new Thread(
                         () -> {
@@ -99,7 +124,8 @@ public final class LeaderChild {
      * term} of the terms file by CAS from 0. A slot already holding another PID means two PIDs held
      * one term: split brain.
      */
-    private static void hammer(Path termsFile, int threads, int iterations, long pidBase)
+    private static void hammer(
+            Path termsFile, int threads, int iterations, long pidBase, long firstTerm)
             throws Exception {
         AtomicBuffer terms;
         try (FileChannel channel =
@@ -132,7 +158,10 @@ public final class LeaderChild {
                                     }
                                     long word = election.leaderWord();
                                     if (LeaderElectionDescriptor.leaderPid(word) == pid) {
-                                        int term = (int) LeaderElectionDescriptor.term(word);
+                                        int term =
+                                                (int)
+                                                        (LeaderElectionDescriptor.term(word)
+                                                                - firstTerm);
                                         if (term >= slots) {
                                             throw new IllegalStateException(
                                                     "terms file too small for term " + term);

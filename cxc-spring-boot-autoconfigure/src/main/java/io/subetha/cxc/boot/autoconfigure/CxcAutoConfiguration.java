@@ -96,7 +96,12 @@ public class CxcAutoConfiguration {
             String name = properties.getLeader().getName();
             CxcFileOptions options = CxcDirectory.fileOptions(properties);
             Path file = CxcDirectory.file(properties, environment, name + ".cxc");
-            return registry.register(SharedLeaderElection.openOrCreate(file, options));
+            // The tick interval and grace go into a new file; an existing one keeps its own.
+            SharedLeaderElection.Settings settings =
+                    new SharedLeaderElection.Settings(
+                            properties.getLeader().getTickInterval(),
+                            properties.getLeader().getGraceEpochs());
+            return registry.register(SharedLeaderElection.openOrCreate(file, settings, options));
         }
 
         @Bean
@@ -104,12 +109,24 @@ public class CxcAutoConfiguration {
         LeaderTicker cxcLeaderTicker(
                 SharedLeaderElection election,
                 CxcProperties properties,
+                Environment environment,
                 ApplicationEventPublisher publisher,
                 ObjectProvider<TickTask> tasks) {
             CxcProperties.Leader leader = properties.getLeader();
             requireValidTicking(leader);
+            // A file deleted or replaced under this process is re-joined through the same
+            // directory checks as at startup (the directory may have to be created again).
+            String fileName = leader.getName() + ".cxc";
             return LeaderTicker.forLeader(
-                    election, leader, publisher, tasks.orderedStream().toList());
+                    election,
+                    leader,
+                    publisher,
+                    tasks.orderedStream().toList(),
+                    (path, settings) ->
+                            SharedLeaderElection.openOrCreate(
+                                    CxcDirectory.file(properties, environment, fileName),
+                                    settings,
+                                    CxcDirectory.fileOptions(properties)));
         }
 
         /** Lets running {@code @LeaderOnly} calls finish before the ticker steps down. */
@@ -190,12 +207,15 @@ public class CxcAutoConfiguration {
             @Bean
             @ConditionalOnMissingBean
             ParticipantRegistration cxcParticipantRegistration(
-                    HeartbeatTable table, CxcProperties properties) {
+                    HeartbeatTable table, CxcProperties properties, SharedLeaderElection election) {
+                // At the election file's pace, as the ticker: a process configured with another
+                // tick interval would otherwise pace the table's epoch and make the others look
+                // stale (their watchdog work moved away).
                 return new ParticipantRegistration(
                         table,
                         Pids.current(),
                         properties.getHeartbeat().getGraceEpochs(),
-                        properties.getLeader().getTickInterval());
+                        election.settings().tickInterval());
             }
 
             @Bean
@@ -263,6 +283,22 @@ public class CxcAutoConfiguration {
                         "cxc.leader.tick-interval",
                         interval,
                         "it must be positive",
+                        "Set cxc.leader.tick-interval to e.g. 50ms (the default).");
+            }
+            // The election file stores both: its bounds are theirs.
+            if (leader.getGraceEpochs() > SharedLeaderElection.Settings.MAX_GRACE_EPOCHS) {
+                throw new InvalidCxcPropertyException(
+                        "cxc.leader.grace-epochs",
+                        leader.getGraceEpochs(),
+                        "it must be at most " + SharedLeaderElection.Settings.MAX_GRACE_EPOCHS,
+                        "Set cxc.leader.grace-epochs to e.g. 3 (the default).");
+            }
+            if (interval.compareTo(Duration.ofMillis(1)) < 0
+                    || interval.compareTo(Duration.ofHours(1)) > 0) {
+                throw new InvalidCxcPropertyException(
+                        "cxc.leader.tick-interval",
+                        interval,
+                        "it must be 1ms..1h",
                         "Set cxc.leader.tick-interval to e.g. 50ms (the default).");
             }
         }

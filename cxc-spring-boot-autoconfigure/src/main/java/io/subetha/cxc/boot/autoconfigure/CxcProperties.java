@@ -1,5 +1,6 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.ownership.Preemption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -112,16 +113,35 @@ public class CxcProperties {
         /**
          * Epochs the leader's heartbeat may lag the global epoch before any participant may take
          * over: the failover time of a leader that hangs alive (a dead one is replaced within a
-         * tick).
+         * tick). Written into the election file when it is created: every participant runs at the
+         * file's value, and a process configured differently logs a warning naming both.
          */
         private long graceEpochs = 3;
 
         /**
          * How often this process ticks the election: advances the epoch if due, beats as leader,
          * claims, and checks whether the leader's process is alive. Crash failover takes about one
-         * tick.
+         * tick. Written into the election file when it is created: every participant (and its
+         * heartbeat registration) runs at the file's value, and a process configured differently
+         * logs a warning naming both.
          */
         private Duration tickInterval = Duration.ofMillis(50);
+
+        /**
+         * Whether a healthy leader gives way to a lower PID: lowest-pid (the lowest live PID always
+         * leads; a lower PID that starts or thaws later takes the seat at once, one more handover)
+         * or none (stable leadership: a leader keeps its seat until it dies, steps down or stops
+         * beating).
+         */
+        private Preemption preemption = Preemption.LOWEST_PID;
+
+        public Preemption getPreemption() {
+            return preemption;
+        }
+
+        public void setPreemption(Preemption preemption) {
+            this.preemption = preemption;
+        }
 
         /** Whether to step down on graceful shutdown, so a successor takes over within a tick. */
         private boolean stepDownOnShutdown = true;

@@ -2,6 +2,7 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.ownership.ElectionParticipant;
 import io.subetha.cxc.ownership.ElectionParticipant.TickOutcome;
 import io.subetha.cxc.ownership.SharedLeaderElection;
@@ -98,12 +99,35 @@ public final class LeaderTicker implements SmartLifecycle {
             CxcProperties.Leader leader,
             ApplicationEventPublisher publisher,
             List<TickTask> tasks) {
+        return forLeader(
+                election,
+                leader,
+                publisher,
+                tasks,
+                (path, settings) ->
+                        SharedLeaderElection.openOrCreate(
+                                path, settings, CxcFileOptions.defaults()));
+    }
+
+    /**
+     * {@link #forLeader(SharedLeaderElection, CxcProperties.Leader, ApplicationEventPublisher,
+     * List)} with the way to re-open the file at the election's path if the mapped one is deleted
+     * or replaced under this process (see {@link ElectionParticipant}).
+     */
+    public static LeaderTicker forLeader(
+            SharedLeaderElection election,
+            CxcProperties.Leader leader,
+            ApplicationEventPublisher publisher,
+            List<TickTask> tasks,
+            ElectionParticipant.Opener rejoin) {
         return new LeaderTicker(
                 new ElectionParticipant(
                         election,
                         Pids.current(),
                         leader.getGraceEpochs(),
-                        leader.getTickInterval()),
+                        leader.getTickInterval(),
+                        leader.getPreemption(),
+                        rejoin),
                 publisher,
                 leader.isStepDownOnShutdown(),
                 tasks);
@@ -131,11 +155,22 @@ public final class LeaderTicker implements SmartLifecycle {
 
     private void run() {
         long next = System.nanoTime() + intervalNanos;
+        long pollNanos = participant.pollInterval().toNanos();
+        long nextPoll = System.nanoTime() + pollNanos;
         while (running) {
-            long wait = next - System.nanoTime();
+            long now = System.nanoTime();
+            long wait = next - now;
             if (wait > 0) {
+                if (participant.isHeir()) {
+                    // The heir watches a vacant seat between ticks: failover within a poll.
+                    if (now - nextPoll >= 0) {
+                        poll();
+                        nextPoll = now + pollNanos;
+                    }
+                    wait = Math.min(wait, Math.max(0, nextPoll - now));
+                }
                 LockSupport.parkNanos(this, wait);
-                continue; // woken early (stop, or spuriously): check again
+                continue; // woken early (a poll, stop, or spuriously): check again
             }
             tick();
             // Fixed rate, but after a stall (a long GC pause, SIGSTOP) resume the pace rather than
@@ -161,14 +196,7 @@ public final class LeaderTicker implements SmartLifecycle {
                 failed("the election round", e);
             }
             // Queued under the lock, so the edges of ticks and step-downs keep their order.
-            if (outcome != null) {
-                if (outcome.lost()) {
-                    publish(new LeadershipLostEvent(this, participant.pid(), outcome.lostTerm()));
-                }
-                if (outcome.gained()) {
-                    publish(new LeadershipGainedEvent(this, participant.pid(), outcome.term()));
-                }
-            }
+            publishEdges(outcome);
         }
         for (TickTask task : tasks) {
             try {
@@ -178,6 +206,31 @@ public final class LeaderTicker implements SmartLifecycle {
             }
         }
         ticks++;
+    }
+
+    /** Between ticks, on the heir only: claims a vacant seat at once (see ElectionParticipant). */
+    private void poll() {
+        synchronized (tickLock) {
+            if (holdOffTicks > 0) {
+                return;
+            }
+            try {
+                publishEdges(participant.poll());
+            } catch (RuntimeException | Error e) {
+                failed("the heir's poll", e);
+            }
+        }
+    }
+
+    private void publishEdges(@Nullable TickOutcome outcome) {
+        if (outcome != null) {
+            if (outcome.lost()) {
+                publish(new LeadershipLostEvent(this, participant.pid(), outcome.lostTerm()));
+            }
+            if (outcome.gained()) {
+                publish(new LeadershipGainedEvent(this, participant.pid(), outcome.term()));
+            }
+        }
     }
 
     private void failed(String what, Throwable e) {
