@@ -50,7 +50,7 @@ public final class Interleaving {
          * An event-log drainer folded the pending events: before it publishes the new state and
          * read position.
          */
-        FOLD_COMPUTED
+        FOLD_COMPUTED,
         /**
          * A region's allocator took its lock (and repaired a dead holder's step): before planning.
          */
@@ -64,7 +64,7 @@ public final class Interleaving {
         /** A region's allocator wrote every heap word: before it clears the journal. */
         REGION_APPLIED,
         /** A region's allocator cleared its journal: before it releases the lock. */
-        REGION_CLEARED
+        REGION_CLEARED,
         /** An intent-lock holder staged its step: before it seals it (its commit point). */
         INTENT_STAGED,
         /** An intent-lock holder sealed its step: before it applies any of it. */

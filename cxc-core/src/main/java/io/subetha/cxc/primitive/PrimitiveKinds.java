@@ -110,6 +110,7 @@ public final class PrimitiveKinds {
     public static final Kind NAN_TAGGED_VALUE =
             kind(114, "nan-tagged-value", MEMORY, "io.subetha.cxc.values.SharedNaNTaggedValue");
     public static final Kind CASCADE_SHARED_LEVEL =
+            kind(
                     96,
                     "cascade-shared-level",
                     RESOLUTION,
