@@ -44,7 +44,7 @@ record PrimitiveOpener(PrimitiveType<?, ?> type, PidUse usePid) {
                     PrimitiveKinds.HEARTBEAT_TABLE.name(),
                     (p, pid) -> ((HeartbeatTable) p).register(pid),
                     PrimitiveKinds.OWNER_LEASE.name(),
-                    (p, pid) -> ((OwnerLease) p).tryAcquire("lease", pid, Duration.ofSeconds(1)));
+                    (p, pid) -> ((OwnerLease) p).tryAcquire("lease", pid, Duration.ofSeconds(1)),
                     PrimitiveKinds.BACKGROUND_SCHEDULER.name(),
                     (p, pid) -> ((BackgroundScheduler<?, ?>) p).receive(pid));
 
