@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * same request/response over a Unix domain socket to a server thread. The two-JVM figures, with
  * percentiles, come from {@link PassRegistryLatency}; this measures the same paths under JMH.
  */
-@BenchmarkMode(Mode.AverageTime)
+@BenchmarkMode({Mode.AverageTime, Mode.SampleTime})
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 3, time = 2)

@@ -53,6 +53,12 @@ public class CxcProperties {
      */
     private final Map<String, Watchdog> watchdogs = new LinkedHashMap<>();
 
+    /**
+     * Pass registries by name: each is a bean of that name over the file {directory}/{name}.passes;
+     * PassHandler beans annotated with @PassId are registered in it on startup.
+     */
+    private final Map<String, PassRegistryDeclaration> passRegistries = new LinkedHashMap<>();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -99,6 +105,10 @@ public class CxcProperties {
 
     public Map<String, Watchdog> getWatchdogs() {
         return watchdogs;
+    }
+
+    public Map<String, PassRegistryDeclaration> getPassRegistries() {
+        return passRegistries;
     }
 
     /** The shared leader election and this process's ticker. */
@@ -368,6 +378,45 @@ public class CxcProperties {
 
         public void setWorkPerSlot(int workPerSlot) {
             this.workPerSlot = workPerSlot;
+        }
+    }
+
+    /** A pass registry declared by name. */
+    public static class PassRegistryDeclaration {
+
+        /**
+         * Distinct pass ids the file holds over its life (1..4096). Fixed when the file is created.
+         */
+        private int maxPasses = 64;
+
+        /** Calls to one pass in flight at once (1..1024). Fixed when the file is created. */
+        private int mailboxSlots = 8;
+
+        /** The largest argument or result in bytes (1..1048576). Fixed when the file is created. */
+        private int maxPayloadBytes = 1024;
+
+        public int getMaxPasses() {
+            return maxPasses;
+        }
+
+        public void setMaxPasses(int maxPasses) {
+            this.maxPasses = maxPasses;
+        }
+
+        public int getMailboxSlots() {
+            return mailboxSlots;
+        }
+
+        public void setMailboxSlots(int mailboxSlots) {
+            this.mailboxSlots = mailboxSlots;
+        }
+
+        public int getMaxPayloadBytes() {
+            return maxPayloadBytes;
+        }
+
+        public void setMaxPayloadBytes(int maxPayloadBytes) {
+            this.maxPayloadBytes = maxPayloadBytes;
         }
     }
 }

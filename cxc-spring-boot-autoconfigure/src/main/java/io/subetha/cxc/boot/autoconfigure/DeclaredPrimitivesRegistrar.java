@@ -2,6 +2,7 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.autoconfigure.DeclarablePrimitive.Context;
+import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
@@ -25,15 +26,16 @@ import org.springframework.core.env.Environment;
 /**
  * Registers a singleton bean per declared primitive: {@code cxc.<plural>.<name>.*} for every {@link
  * DeclarablePrimitive} in {@link #DECLARABLE} ({@code cxc.barriers.<name>} an {@link EpochBarrier},
- * {@code cxc.watchdogs.<name>} a {@link FailoverWatchdog} over the participants' heartbeat table),
- * named {@code <name>}, so {@code @Qualifier("<name>")} injects it; plus each kind's per-tick task
- * (the watchdogs' scanner). A Spring Framework 7 {@link BeanRegistrar}: {@code
- * spring-boot:process-aot} records the registrar (an instance supplier it could not write as code)
- * and runs it again when the optimised application starts, with that run's environment. Bean
- * definitions are made before any bean exists, so the properties are bound here with a {@link
- * Binder}, and every declaration of every kind is checked (one name-clash pass over all of them)
- * before anything is registered; the files are opened when the beans are created, in {@code
- * cxc.directory} with the election file's checks, and registered in the {@link PrimitiveRegistry}.
+ * {@code cxc.watchdogs.<name>} a {@link FailoverWatchdog} over the participants' heartbeat table,
+ * {@code cxc.pass-registries.<name>} a {@link PassRegistry}), named {@code <name>}, so
+ * {@code @Qualifier("<name>")} injects it; plus each kind's per-tick task (the watchdogs' scanner).
+ * A Spring Framework 7 {@link BeanRegistrar}: {@code spring-boot:process-aot} records the registrar
+ * (an instance supplier it could not write as code) and runs it again when the optimised
+ * application starts, with that run's environment. Bean definitions are made before any bean
+ * exists, so the properties are bound here with a {@link Binder}, and every declaration of every
+ * kind is checked (one name-clash pass over all of them) before anything is registered; the files
+ * are opened when the beans are created, in {@code cxc.directory} with the election file's checks,
+ * and registered in the {@link PrimitiveRegistry}.
  */
 final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
 
@@ -90,7 +92,13 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                                 name,
                                                                 (Long) values.get("grace-epochs")));
                                         return new WatchdogScanner(watchdogs, grace);
-                                    }));
+                                    }),
+                    DeclarablePrimitive.of(
+                            PassRegistry.TYPE,
+                            PassRegistry.class,
+                            "pass-registries",
+                            ".passes",
+                            "cxc.pass-registries.calls.max-passes=64"));
 
     /** One checked declaration, ready to register. */
     private record Declared<P extends MappedPrimitive, S extends Record>(

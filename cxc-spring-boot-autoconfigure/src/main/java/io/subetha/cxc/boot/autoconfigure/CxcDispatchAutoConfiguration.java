@@ -1,0 +1,21 @@
+package io.subetha.cxc.boot.autoconfigure;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Dispatch: {@code @PassId} handler beans registered in the pass registries declared by {@code
+ * cxc.pass-registries.<name>.*} (the registries themselves are declared by {@link
+ * DeclaredPrimitivesRegistrar}).
+ */
+@AutoConfiguration(after = CxcAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
+public final class CxcDispatchAutoConfiguration {
+
+    @Bean
+    static PassHandlers cxcPassHandlers(ListableBeanFactory beans) {
+        return new PassHandlers(beans);
+    }
+}
