@@ -88,6 +88,10 @@ public final class PrimitiveKinds {
 
     public static final Kind EVENT_STATE_LOG =
             kind(48, "event-state-log", EVENT_LOG, "io.subetha.cxc.eventlog.EventStateLog");
+    public static final Kind VERSIONED_CHAIN =
+            kind(49, "versioned-chain", EVENT_LOG, "io.subetha.cxc.versioned.SharedVersionedChain");
+    public static final Kind TIME_POINT_TILE =
+            kind(50, "time-point-tile", EVENT_LOG, "io.subetha.cxc.versioned.SharedTimePointTile");
 
     private PrimitiveKinds() {}
 
