@@ -123,6 +123,10 @@ public final class PrimitiveKinds {
             kind(120, "shared-vec", MEMORY, "io.subetha.cxc.collections.SharedVec");
     public static final Kind SHARED_LINKED_LIST =
             kind(121, "shared-linked-list", MEMORY, "io.subetha.cxc.collections.SharedLinkedList");
+    public static final Kind VERSIONED_CHAIN =
+            kind(49, "versioned-chain", EVENT_LOG, "io.subetha.cxc.versioned.SharedVersionedChain");
+    public static final Kind TIME_POINT_TILE =
+            kind(50, "time-point-tile", EVENT_LOG, "io.subetha.cxc.versioned.SharedTimePointTile");
 
     private PrimitiveKinds() {}
 
