@@ -2,6 +2,7 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.autoconfigure.DeclarablePrimitive.Context;
+import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
@@ -90,7 +91,13 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                                 name,
                                                                 (Long) values.get("grace-epochs")));
                                         return new WatchdogScanner(watchdogs, grace);
-                                    }));
+                                    }),
+                    DeclarablePrimitive.of(
+                            ProgressTask.TYPE,
+                            ProgressTask.class,
+                            "progress-tasks",
+                            ".progress",
+                            "cxc.progress-tasks.import.total=1000"));
 
     /** One checked declaration, ready to register. */
     private record Declared<P extends MappedPrimitive, S extends Record>(
