@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.observe.ObservedPrimitive;
 import io.subetha.cxc.observe.OpCounters;
 import io.subetha.cxc.observe.PrimitiveRegistry;
@@ -88,6 +89,12 @@ class CxcMeterBinder implements MeterBinder, AutoCloseable {
 
     /** Idempotent: registering a meter with an existing id returns the existing one. */
     private static void bindOps(ObservedPrimitive primitive, MeterRegistry registry) {
+        if (primitive instanceof ProgressTask task) {
+            Gauge.builder("cxc.progress", task, t -> t.read().ratio())
+                    .description("A progress task's done / total, 0..1")
+                    .tag("task", primitive.name())
+                    .register(registry);
+        }
         OpCounters counters = primitive.opCounters();
         for (OpCounters.Op op : counters.ops()) {
             int code = op.code();

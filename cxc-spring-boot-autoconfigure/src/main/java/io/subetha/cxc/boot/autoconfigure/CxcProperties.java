@@ -59,6 +59,13 @@ public class CxcProperties {
      */
     private final Map<String, PassRegistryDeclaration> passRegistries = new LinkedHashMap<>();
 
+    /**
+     * Progress tasks by name: each is a bean of that name (inject it with @Qualifier) over the file
+     * {directory}/{name}.progress, shown in /actuator/cxc with its percent and as the gauge
+     * cxc.progress{task}.
+     */
+    private final Map<String, ProgressTask> progressTasks = new LinkedHashMap<>();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -109,6 +116,10 @@ public class CxcProperties {
 
     public Map<String, PassRegistryDeclaration> getPassRegistries() {
         return passRegistries;
+    }
+
+    public Map<String, ProgressTask> getProgressTasks() {
+        return progressTasks;
     }
 
     /** The shared leader election and this process's ticker. */
@@ -306,6 +317,21 @@ public class CxcProperties {
 
         public void setGraceEpochs(long graceEpochs) {
             this.graceEpochs = graceEpochs;
+        }
+    }
+
+    /** A progress task declared by name. */
+    public static class ProgressTask {
+
+        /** Units of work the task has (1 or more). Fixed when the file is created. */
+        private long total = 100;
+
+        public long getTotal() {
+            return total;
+        }
+
+        public void setTotal(long total) {
+            this.total = total;
         }
     }
 

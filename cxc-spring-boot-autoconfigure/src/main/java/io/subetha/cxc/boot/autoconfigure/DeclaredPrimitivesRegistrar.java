@@ -3,6 +3,7 @@ package io.subetha.cxc.boot.autoconfigure;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.autoconfigure.DeclarablePrimitive.Context;
 import io.subetha.cxc.dispatch.PassRegistry;
+import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
@@ -98,7 +99,13 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                             PassRegistry.class,
                             "pass-registries",
                             ".passes",
-                            "cxc.pass-registries.calls.max-passes=64"));
+                            "cxc.pass-registries.calls.max-passes=64"),
+                    DeclarablePrimitive.of(
+                            ProgressTask.TYPE,
+                            ProgressTask.class,
+                            "progress-tasks",
+                            ".progress",
+                            "cxc.progress-tasks.import.total=1000"));
 
     /** One checked declaration, ready to register. */
     private record Declared<P extends MappedPrimitive, S extends Record>(

@@ -107,6 +107,12 @@ class DeclarablePrimitivesTest {
                 DeclaredPrimitivesRegistrar.DECLARABLE.get(1).settingNames(),
                 FailoverWatchdog.TYPE.defaults(),
                 Map.of("graceEpochs", FailoverWatchdog.DEFAULT_GRACE_EPOCHS));
+        assertSameSettings(
+                CxcProperties.ProgressTask.class,
+                DeclaredPrimitivesRegistrar.DECLARABLE.get(2),
+                DeclaredPrimitivesRegistrar.DECLARABLE.get(2).settingNames(),
+                io.subetha.cxc.fanout.ProgressTask.TYPE.defaults(),
+                Map.of());
     }
 
     private static void assertSameSettings(
