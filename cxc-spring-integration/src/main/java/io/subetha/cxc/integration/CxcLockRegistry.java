@@ -1,0 +1,350 @@
+package io.subetha.cxc.integration;
+
+import io.subetha.cxc.ownership.OwnerLease;
+import io.subetha.cxc.ownership.OwnerLease.Lease;
+import io.subetha.cxc.ownership.OwnerLeaseDescriptor;
+import io.subetha.cxc.process.Pids;
+import java.time.Duration;
+import java.util.ConcurrentModificationException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.springframework.integration.support.locks.DistributedLock;
+import org.springframework.integration.support.locks.ExpirableLockRegistry;
+import org.springframework.integration.support.locks.RenewableLockRegistry;
+
+/**
+ * A Spring Integration {@code LockRegistry} over an {@link OwnerLease} file: {@link #obtain}
+ * returns a {@link java.util.concurrent.locks.Lock} that holds across the processes of one host.
+ *
+ * <p>Each key's lock is one object per registry: a {@link ReentrantLock} decides which thread of
+ * this process holds it (reentrant; {@code unlock} by another thread is an {@link
+ * IllegalMonitorStateException}), and the outermost hold acquires the key's lease, which decides
+ * which process does. The lease lasts the lock's time to live ({@link #DEFAULT_TTL} unless given:
+ * in effect, until {@code unlock}), and is free at once when the holding process dies, so a crashed
+ * holder never blocks the others. A reentrant acquisition renews the lease, as {@code
+ * LockRegistryLeaderInitiator}'s periodic {@code tryLock} then does. An {@code unlock} that finds
+ * its lease expired and taken over throws {@link ConcurrentModificationException}, as Spring
+ * Integration's JDBC registry does: the data the lock guarded may have been changed meanwhile.
+ *
+ * <p>Waiting polls the lease, backing off from 50 µs to {@link #MAX_POLL}: a dead holder's lock is
+ * taken within one poll of its death. Each poll of a lock held by a live process reads its {@code
+ * /proc} entry (~10 µs).
+ */
+public final class CxcLockRegistry
+        implements ExpirableLockRegistry<DistributedLock>, RenewableLockRegistry<DistributedLock> {
+
+    /** A lock's time to live unless given: as long as a lease lasts, so in effect until unlock. */
+    public static final Duration DEFAULT_TTL = OwnerLease.MAX_AT_MOST;
+
+    /** The longest pause between two attempts of a waiting acquirer. */
+    public static final Duration MAX_POLL = Duration.ofMillis(5);
+
+    private final OwnerLease leases;
+    private final Duration defaultTtl;
+    private final long pid = Pids.current();
+    private final Map<String, CxcLock> locks = new ConcurrentHashMap<>();
+
+    /**
+     * A registry in {@code leases} (which the caller closes), locks lasting {@link #DEFAULT_TTL}.
+     */
+    public CxcLockRegistry(OwnerLease leases) {
+        this(leases, DEFAULT_TTL);
+    }
+
+    /**
+     * @param defaultTtl how long a lock holds unless unlocked or renewed, up to {@link
+     *     OwnerLease#MAX_AT_MOST}
+     */
+    public CxcLockRegistry(OwnerLease leases, Duration defaultTtl) {
+        requireTtl(defaultTtl);
+        this.leases = leases;
+        this.defaultTtl = defaultTtl;
+    }
+
+    /** The lease table the locks live in. */
+    public OwnerLease leases() {
+        return leases;
+    }
+
+    /**
+     * The lock of {@code key}, the same object for every call with an equal key.
+     *
+     * @param key a String of 1..64 UTF-8 bytes
+     */
+    @Override
+    public CxcLock obtain(Object key) {
+        if (!(key instanceof String name)) {
+            throw new IllegalArgumentException(
+                    "lock keys are Strings (a lease name), got "
+                            + (key == null ? "null" : key.getClass().getName()));
+        }
+        int bytes = OwnerLeaseDescriptor.utf8(name).length;
+        if (bytes == 0 || bytes > OwnerLeaseDescriptor.MAX_NAME_BYTES) {
+            throw new IllegalArgumentException(
+                    "lock key \""
+                            + name
+                            + "\" is "
+                            + bytes
+                            + " UTF-8 bytes; a key is 1.."
+                            + OwnerLeaseDescriptor.MAX_NAME_BYTES
+                            + " bytes");
+        }
+        CxcLock lock = locks.computeIfAbsent(name, CxcLock::new);
+        lock.touch();
+        return lock;
+    }
+
+    @Override
+    public void renewLock(Object key) {
+        renewLock(key, defaultTtl);
+    }
+
+    /**
+     * Extends the lease of a lock this thread holds to {@code ttl} from now.
+     *
+     * @throws IllegalMonitorStateException if this thread does not hold it
+     * @throws IllegalStateException if its lease expired and was taken over
+     */
+    @Override
+    public void renewLock(Object key, Duration ttl) {
+        CxcLock lock = locks.get(String.valueOf(key));
+        if (lock == null || !lock.local.isHeldByCurrentThread()) {
+            throw new IllegalMonitorStateException(
+                    "the current thread does not hold the lock " + key + " of " + leases.file());
+        }
+        if (!lock.renew(ttl)) {
+            throw new IllegalStateException(
+                    "cannot renew the lock "
+                            + key
+                            + ": its lease expired and another process may hold it");
+        }
+    }
+
+    /** Forgets the lock objects of keys unlocked and not obtained for {@code age} ms. */
+    @Override
+    public void expireUnusedOlderThan(long age) {
+        long now = System.nanoTime();
+        locks.values()
+                .removeIf(
+                        lock ->
+                                !lock.local.isLocked()
+                                        && now - lock.lastUsed
+                                                > TimeUnit.MILLISECONDS.toNanos(age));
+    }
+
+    private static Duration requireTtl(Duration ttl) {
+        if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(OwnerLease.MAX_AT_MOST) > 0) {
+            throw new IllegalArgumentException(
+                    "ttl must be in (0, " + OwnerLease.MAX_AT_MOST + "], got " + ttl);
+        }
+        return ttl;
+    }
+
+    /** The lock of one key: a thread of this process, then this process among the others. */
+    public final class CxcLock implements DistributedLock {
+        private final String key;
+        private final ReentrantLock local = new ReentrantLock();
+
+        /** The lease of the outermost hold; read and written by the holding thread only. */
+        private @Nullable Lease lease;
+
+        private volatile long lastUsed = System.nanoTime();
+
+        private CxcLock(String key) {
+            this.key = key;
+        }
+
+        /** Whether a thread of this process holds the lock, or holds it and awaits the lease. */
+        boolean isLockedInThisProcess() {
+            return local.isLocked();
+        }
+
+        private void touch() {
+            lastUsed = System.nanoTime();
+        }
+
+        /**
+         * The fencing token of this lock's current acquisition, one higher than the key's previous
+         * one: hand it to the store the holder writes.
+         *
+         * @throws IllegalMonitorStateException if this thread does not hold the lock
+         */
+        public long token() {
+            Lease held = lease;
+            if (!local.isHeldByCurrentThread() || held == null) {
+                throw new IllegalMonitorStateException(
+                        "the current thread does not hold the lock " + key);
+            }
+            return held.token();
+        }
+
+        @Override
+        public void lock() {
+            lock(defaultTtl);
+        }
+
+        @Override
+        public void lock(Duration ttl) {
+            requireTtl(ttl);
+            local.lock();
+            if (reentered(ttl)) {
+                return;
+            }
+            boolean interrupted = false;
+            long pause = 50_000;
+            while (!acquire(ttl)) {
+                LockSupport.parkNanos(pause);
+                pause = Math.min(pause * 2, MAX_POLL.toNanos());
+                interrupted |= Thread.interrupted();
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void lockInterruptibly() throws InterruptedException {
+            local.lockInterruptibly();
+            if (reentered(defaultTtl)) {
+                return;
+            }
+            try {
+                await(Long.MAX_VALUE, defaultTtl);
+            } catch (InterruptedException e) {
+                local.unlock();
+                throw e;
+            }
+        }
+
+        @Override
+        public boolean tryLock() {
+            if (!local.tryLock()) {
+                return false;
+            }
+            if (reentered(defaultTtl) || acquire(defaultTtl)) {
+                return true;
+            }
+            local.unlock();
+            return false;
+        }
+
+        @Override
+        public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+            return tryLock(Duration.ofNanos(unit.toNanos(time)), defaultTtl);
+        }
+
+        @Override
+        public boolean tryLock(Duration waitTime, Duration ttl) throws InterruptedException {
+            requireTtl(ttl);
+            long deadline = System.nanoTime() + Math.max(0, waitTime.toNanos());
+            if (!local.tryLock(Math.max(0, waitTime.toNanos()), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+            if (reentered(ttl)) {
+                return true;
+            }
+            boolean acquired;
+            try {
+                acquired = await(deadline, ttl);
+            } catch (InterruptedException e) {
+                local.unlock();
+                throw e;
+            }
+            if (!acquired) {
+                local.unlock();
+            }
+            return acquired;
+        }
+
+        /** Polls the lease until acquired or {@code deadline} (nanoTime; MAX_VALUE: none). */
+        private boolean await(long deadline, Duration ttl) throws InterruptedException {
+            long pause = 50_000;
+            while (!acquire(ttl)) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted waiting for the lock " + key);
+                }
+                long left = deadline - System.nanoTime();
+                if (deadline != Long.MAX_VALUE && left <= 0) {
+                    return false;
+                }
+                LockSupport.parkNanos(
+                        deadline == Long.MAX_VALUE ? pause : Math.min(pause, Math.max(left, 1)));
+                pause = Math.min(pause * 2, MAX_POLL.toNanos());
+            }
+            return true;
+        }
+
+        /**
+         * After taking {@code local}: true for a nested hold whose lease still holds (renewed to
+         * {@code ttl}); a nested hold whose lease was lost acquires a new one, as a first hold.
+         */
+        private boolean reentered(Duration ttl) {
+            if (local.getHoldCount() == 1) {
+                return false;
+            }
+            return renew(ttl);
+        }
+
+        private boolean acquire(Duration ttl) {
+            Optional<Lease> acquired = leases.tryAcquire(key, pid, ttl);
+            if (acquired.isEmpty()) {
+                return false;
+            }
+            lease = acquired.get();
+            return true;
+        }
+
+        private boolean renew(Duration ttl) {
+            Lease held = lease;
+            return held != null && leases.extend(held, ttl);
+        }
+
+        /**
+         * @throws IllegalMonitorStateException if this thread does not hold the lock
+         * @throws ConcurrentModificationException if the lease had expired and was taken over
+         */
+        @Override
+        public void unlock() {
+            if (!local.isHeldByCurrentThread()) {
+                throw new IllegalMonitorStateException(
+                        "the current thread does not hold the lock " + key);
+            }
+            if (local.getHoldCount() > 1) {
+                local.unlock();
+                return;
+            }
+            Lease held = lease;
+            lease = null;
+            try {
+                if (held != null && !leases.release(held)) {
+                    throw new ConcurrentModificationException(
+                            "the lease of lock "
+                                    + key
+                                    + " expired before unlock and may have been taken by another"
+                                    + " process: the data it guards may have been changed");
+                }
+            } finally {
+                touch();
+                local.unlock();
+            }
+        }
+
+        /** Conditions need a monitor that spans processes; there is none. */
+        @Override
+        public Condition newCondition() {
+            throw new UnsupportedOperationException(
+                    "a cross-process lock has no conditions: use a cxc primitive to signal");
+        }
+
+        @Override
+        public String toString() {
+            return "CxcLock[" + key + "]";
+        }
+    }
+}

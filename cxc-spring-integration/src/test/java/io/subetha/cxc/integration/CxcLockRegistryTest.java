@@ -1,0 +1,183 @@
+package io.subetha.cxc.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.subetha.cxc.integration.CxcLockRegistry.CxcLock;
+import io.subetha.cxc.ownership.OwnerLease;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ConcurrentModificationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The lock of a key: a thread of this process, then this process among others. A second registry on
+ * the same file plays another process (its locks are other objects, its leases the same).
+ */
+class CxcLockRegistryTest {
+
+    @TempDir Path dir;
+    private OwnerLease leases;
+    private OwnerLease otherLeases;
+    private CxcLockRegistry registry;
+    private CxcLockRegistry other;
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @BeforeEach
+    void open() {
+        Path file = dir.resolve("locks.cxc");
+        leases = OwnerLease.create(file, 32);
+        otherLeases = OwnerLease.open(file, 32);
+        registry = new CxcLockRegistry(leases);
+        other = new CxcLockRegistry(otherLeases);
+    }
+
+    @AfterEach
+    void close() {
+        threads.shutdownNow();
+        leases.close();
+        otherLeases.close();
+    }
+
+    private <T> T onAnotherThread(java.util.concurrent.Callable<T> call) throws Exception {
+        return threads.submit(call).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void oneLockObjectPerKeyReentrantWithinAThreadRefusedToOtherThreadsAndProcesses()
+            throws Exception {
+        CxcLock lock = registry.obtain("orders");
+        assertThat(registry.obtain("orders")).isSameAs(lock);
+        lock.lock();
+        assertThat(lock.tryLock()).as("reentrant").isTrue();
+        assertThat(onAnotherThread(() -> lock.tryLock()).booleanValue()).isFalse();
+        assertThat(other.obtain("orders").tryLock()).isFalse();
+        lock.unlock();
+        assertThat(other.obtain("orders").tryLock()).as("still held once").isFalse();
+        lock.unlock();
+        CxcLock theirs = other.obtain("orders");
+        assertThat(theirs.tryLock()).isTrue();
+        assertThat(theirs.token()).isEqualTo(2);
+        theirs.unlock();
+    }
+
+    @Test
+    void onlyTheHoldingThreadMayUnlock() throws Exception {
+        CxcLock lock = registry.obtain("orders");
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
+        lock.lock();
+        Future<?> foreign = threads.submit(lock::unlock);
+        assertThatThrownBy(foreign::get).hasCauseInstanceOf(IllegalMonitorStateException.class);
+        assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class);
+        lock.unlock();
+    }
+
+    @Test
+    void aTimedTryLockWaitsForTheOtherProcessToUnlock() throws Exception {
+        CxcLock theirs = other.obtain("orders");
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> holder =
+                CompletableFuture.runAsync(
+                        () -> {
+                            theirs.lock();
+                            held.countDown();
+                            try {
+                                release.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            theirs.unlock();
+                        },
+                        threads);
+        held.await();
+        CxcLock mine = registry.obtain("orders");
+        assertThat(mine.tryLock(10, TimeUnit.MILLISECONDS)).isFalse();
+        release.countDown();
+        assertThat(mine.tryLock(30, TimeUnit.SECONDS)).isTrue();
+        holder.get(30, TimeUnit.SECONDS);
+        mine.unlock();
+    }
+
+    @Test
+    void lockInterruptiblyGivesUpOnInterrupt() throws Exception {
+        CxcLock theirs = other.obtain("orders");
+        assertThat(theirs.tryLock()).isTrue();
+        CxcLock mine = registry.obtain("orders");
+        Future<?> waiting =
+                threads.submit(
+                        () -> {
+                            mine.lockInterruptibly();
+                            return null;
+                        });
+        // The waiter holds the lock within the process while it polls the lease.
+        await().atMost(Duration.ofSeconds(30)).until(mine::isLockedInThisProcess);
+        waiting.cancel(true);
+        assertThatThrownBy(() -> waiting.get(30, TimeUnit.SECONDS))
+                .isInstanceOf(java.util.concurrent.CancellationException.class);
+        theirs.unlock();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !mine.isLockedInThisProcess());
+        assertThat(onAnotherThread(() -> mine.tryLock()).booleanValue())
+                .as("the waiter left no hold")
+                .isTrue();
+    }
+
+    @Test
+    void aDeadProcesssLockIsFreeAtOnce() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        leases.tryAcquire("orders", gone.pid(), Duration.ofHours(1)).orElseThrow();
+        CxcLock lock = registry.obtain("orders");
+        assertThat(lock.tryLock()).isTrue();
+        assertThat(lock.token()).isEqualTo(2);
+        lock.unlock();
+    }
+
+    @Test
+    void anExpiredLockIsTakenAndItsUnlockSaysSo() throws Exception {
+        CxcLock lock = registry.obtain("orders");
+        lock.lock(Duration.ofMillis(20));
+        CxcLock theirs = other.obtain("orders");
+        await().pollInSameThread().atMost(Duration.ofSeconds(30)).until(theirs::tryLock);
+        assertThatThrownBy(lock::unlock).isInstanceOf(ConcurrentModificationException.class);
+        assertThat(lock.tryLock()).as("the local hold was released").isFalse();
+        theirs.unlock();
+    }
+
+    @Test
+    void renewingExtendsTheLeaseOfAHeldLockOnly() {
+        CxcLock lock = registry.obtain("orders");
+        assertThatThrownBy(() -> registry.renewLock("orders"))
+                .isInstanceOf(IllegalMonitorStateException.class);
+        lock.lock(Duration.ofSeconds(5));
+        registry.renewLock("orders", Duration.ofHours(1));
+        assertThat(leases.holder("orders").orElseThrow().expiresAtNanos() - System.nanoTime())
+                .isGreaterThan(Duration.ofMinutes(59).toNanos());
+        lock.unlock();
+    }
+
+    @Test
+    void keysAreStringsOfAtMostSixtyFourBytesAndUnusedLocksAreForgotten() {
+        assertThatThrownBy(() -> registry.obtain(42))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("java.lang.Integer");
+        assertThatThrownBy(() -> registry.obtain("x".repeat(65)))
+                .hasMessageContaining("65 UTF-8 bytes")
+                .hasMessageContaining("1..64");
+        CxcLock lock = registry.obtain("orders");
+        registry.expireUnusedOlderThan(-1);
+        assertThat(registry.obtain("orders")).isNotSameAs(lock);
+        assertThatThrownBy(() -> new CxcLockRegistry(leases, Duration.ofDays(30)))
+                .hasMessageContaining("ttl must be in (0, PT576H]");
+    }
+}
