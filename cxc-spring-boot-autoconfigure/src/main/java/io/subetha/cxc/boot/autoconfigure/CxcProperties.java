@@ -66,6 +66,21 @@ public class CxcProperties {
      */
     private final Map<String, ProgressTask> progressTasks = new LinkedHashMap<>();
 
+    /**
+     * Shared regions (crash-safe sub-allocators) by name: each is a bean of that name over the file
+     * {directory}/{name}.region.
+     */
+    private final Map<String, Region> regions = new LinkedHashMap<>();
+
+    /** NaN-boxed value cells by name: each is a bean over the file {directory}/{name}.nan. */
+    private final Map<String, NaNValues> nanValues = new LinkedHashMap<>();
+
+    /**
+     * NaN-boxed cells of user-tagged values by name: each is a bean over the file
+     * {directory}/{name}.nantagged.
+     */
+    private final Map<String, NaNTaggedValues> nanTaggedValues = new LinkedHashMap<>();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -120,6 +135,18 @@ public class CxcProperties {
 
     public Map<String, ProgressTask> getProgressTasks() {
         return progressTasks;
+    }
+
+    public Map<String, Region> getRegions() {
+        return regions;
+    }
+
+    public Map<String, NaNValues> getNanValues() {
+        return nanValues;
+    }
+
+    public Map<String, NaNTaggedValues> getNanTaggedValues() {
+        return nanTaggedValues;
     }
 
     /** The shared leader election and this process's ticker. */
@@ -332,6 +359,65 @@ public class CxcProperties {
 
         public void setTotal(long total) {
             this.total = total;
+        }
+    }
+
+    /** A shared region declared by name. */
+    public static class Region {
+
+        /**
+         * The heap's length in bytes (4096..1073741824, rounded up to a multiple of 64). Fixed when
+         * the file is created.
+         */
+        private long capacityBytes = 65536;
+
+        public long getCapacityBytes() {
+            return capacityBytes;
+        }
+
+        public void setCapacityBytes(long capacityBytes) {
+            this.capacityBytes = capacityBytes;
+        }
+    }
+
+    /** NaN-boxed value cells declared by name. */
+    public static class NaNValues {
+
+        /** The number of cells (1..1048576). Fixed when the file is created. */
+        private int cells = 64;
+
+        public int getCells() {
+            return cells;
+        }
+
+        public void setCells(int cells) {
+            this.cells = cells;
+        }
+    }
+
+    /** NaN-boxed cells of user-tagged values declared by name. */
+    public static class NaNTaggedValues {
+
+        /** The number of cells (1..1048576). Fixed when the file is created. */
+        private int cells = 64;
+
+        /** The highest user tag the cells accept (0..65535). Fixed when the file is created. */
+        private int maxUserTag = 255;
+
+        public int getCells() {
+            return cells;
+        }
+
+        public void setCells(int cells) {
+            this.cells = cells;
+        }
+
+        public int getMaxUserTag() {
+            return maxUserTag;
+        }
+
+        public void setMaxUserTag(int maxUserTag) {
+            this.maxUserTag = maxUserTag;
         }
     }
 

@@ -10,6 +10,9 @@ import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.region.SharedRegion;
+import io.subetha.cxc.values.SharedNaNTaggedValue;
+import io.subetha.cxc.values.SharedNaNValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -105,7 +108,25 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                             ProgressTask.class,
                             "progress-tasks",
                             ".progress",
-                            "cxc.progress-tasks.import.total=1000"));
+                            "cxc.progress-tasks.import.total=1000"),
+                    DeclarablePrimitive.of(
+                            SharedRegion.TYPE,
+                            SharedRegion.class,
+                            "regions",
+                            ".region",
+                            "cxc.regions.blobs.capacity-bytes=1048576"),
+                    DeclarablePrimitive.of(
+                            SharedNaNValue.TYPE,
+                            SharedNaNValue.class,
+                            "nan-values",
+                            ".nan",
+                            "cxc.nan-values.flags.cells=64"),
+                    DeclarablePrimitive.of(
+                            SharedNaNTaggedValue.TYPE,
+                            SharedNaNTaggedValue.class,
+                            "nan-tagged-values",
+                            ".nantagged",
+                            "cxc.nan-tagged-values.state.max-user-tag=15"));
 
     /** One checked declaration, ready to register. */
     private record Declared<P extends MappedPrimitive, S extends Record>(
