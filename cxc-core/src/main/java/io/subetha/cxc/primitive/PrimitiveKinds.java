@@ -93,6 +93,8 @@ public final class PrimitiveKinds {
                     "io.subetha.cxc.resolution.CascadeSharedLevel");
     public static final Kind ASYNC_POINTER =
             kind(97, "async-pointer", RESOLUTION, "io.subetha.cxc.resolution.SharedAsyncPointer");
+    public static final Kind SHARED_UNIVERSAL =
+            kind(98, "shared-universal", RESOLUTION, "io.subetha.cxc.resolution.SharedUniversal");
 
     private PrimitiveKinds() {}
 

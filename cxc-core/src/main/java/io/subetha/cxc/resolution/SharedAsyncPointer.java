@@ -213,7 +213,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
         long timeoutNanos = requirePositive(timeout);
         FixedCodec<T> c = codec();
         counters.increment(OP_GET_OR_FETCH);
-        long start = System.nanoTime();
+        long start = 0;
         Idle idle = null;
         while (true) {
             long state = body.getLongVolatile(STATE_OFFSET);
@@ -239,12 +239,11 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
                 }
                 continue; // another claimant won: judge its word
             }
-            long waited = System.nanoTime() - start;
-            if (waited >= timeoutNanos) {
-                throw timeout(timeout, owner);
-            }
             if (idle == null) {
+                start = System.nanoTime(); // only a wait reads the clock: the hit path does not
                 idle = new Idle(MAX_PARK_NANOS);
+            } else if (System.nanoTime() - start >= timeoutNanos) {
+                throw timeout(timeout, owner);
             }
             idle.idle();
         }
