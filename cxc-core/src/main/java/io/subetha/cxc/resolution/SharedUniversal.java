@@ -44,11 +44,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>A dead writer</b>, found through {@code /proc} by the next process that wants the lock (or
  * by a reader that finds the version odd), is taken over by one CAS from exactly its word; the new
- * holder finds the intent and rolls the op forward from its recorded progress before anything
- * else: an insert or remove the dead writer began is completed (its caller never heard; an
- * unacknowledged op may or may not take effect), never half done. A live writer is never
- * displaced, however slow: the others wait, for at most their {@link #waitLimit(Duration) wait
- * limit}, and are then told who holds the lock and what it is doing.
+ * holder finds the intent and rolls the op forward from its recorded progress before anything else:
+ * an insert or remove the dead writer began is completed (its caller never heard; an unacknowledged
+ * op may or may not take effect), never half done. A live writer is never displaced, however slow:
+ * the others wait, for at most their {@link #waitLimit(Duration) wait limit}, and are then told who
+ * holds the lock and what it is doing.
  *
  * <p><b>Migration</b> is exclusive (it holds the lock) and builds the new representation in the
  * spare region from the active one, which it does not touch; readers keep reading the active region
@@ -91,8 +91,8 @@ public final class SharedUniversal<K> extends MappedPrimitive {
 
     /**
      * {@link #recommended()} answers {@link Representation#SORTED_ARRAY} up to this many keys: a
-     * binary search over 64 keys is six probes in a few cache lines, and an insert shifts at most
-     * a few kilobytes.
+     * binary search over 64 keys is six probes in a few cache lines, and an insert shifts at most a
+     * few kilobytes.
      */
     public static final int SMALL_SET = 64;
 
@@ -185,7 +185,8 @@ public final class SharedUniversal<K> extends MappedPrimitive {
         this.keyPadded = stride - 8;
         this.tableSize = tableSize(capacity);
         int bytes = keyPadded;
-        this.scratch = ThreadLocal.withInitial(() -> new AtomicBuffer(ByteBuffer.allocateDirect(bytes)));
+        this.scratch =
+                ThreadLocal.withInitial(() -> new AtomicBuffer(ByteBuffer.allocateDirect(bytes)));
     }
 
     // ---------------------------------------------------------------------------- factories
@@ -203,7 +204,8 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     }
 
     /** Opens the file, or creates it if absent; race-safe across processes. */
-    public static <K> SharedUniversal<K> openOrCreate(Path path, int capacity, FixedCodec<K> codec) {
+    public static <K> SharedUniversal<K> openOrCreate(
+            Path path, int capacity, FixedCodec<K> codec) {
         return openOrCreate(path, capacity, codec, CxcFileOptions.defaults());
     }
 
@@ -363,7 +365,8 @@ public final class SharedUniversal<K> extends MappedPrimitive {
             }
             int position =
                     isSorted(layout)
-                            ? insertionPoint(regionOffset(stride, region(layout), tableSize), count, k, 0)
+                            ? insertionPoint(
+                                    regionOffset(stride, region(layout), tableSize), count, k, 0)
                             : 0;
             writeIntent(INTENT_INSERT, k, count, position, count);
             body.getAndAddLong(VERSION_OFFSET, 1); // odd: readers retry from here
@@ -396,8 +399,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
             body.getAndAddLong(VERSION_OFFSET, 1);
             rollForward();
             body.getAndAddLong(REMOVES_OFFSET, 1);
-            if (!isSorted(layout)
-                    && body.getLongPlain(TOMBSTONES_OFFSET) > tableSize / 4) {
+            if (!isSorted(layout) && body.getLongPlain(TOMBSTONES_OFFSET) > tableSize / 4) {
                 migrateLocked(Representation.HASH); // clears the removed-slot markers
             }
             return true;
@@ -480,7 +482,9 @@ public final class SharedUniversal<K> extends MappedPrimitive {
 
     // ------------------------------------------------------------------------------- the lock
 
-    /** Takes the writer lock (repairing a dead holder's op first) and returns the word installed. */
+    /**
+     * Takes the writer lock (repairing a dead holder's op first) and returns the word installed.
+     */
     private long lock() {
         long start = 0;
         Idle idle = null;
@@ -490,7 +494,8 @@ public final class SharedUniversal<K> extends MappedPrimitive {
                     OwnerRecord.judge(body, LOCK_OFFSET, owner, System.nanoTime(), NEVER_STALE);
             if (status == OwnerStatus.FREE || status.isReclaimable()) {
                 long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(owner));
-                if (OwnerRecord.claim(body, LOCK_OFFSET, owner, mine, START_TIME, System::nanoTime)) {
+                if (OwnerRecord.claim(
+                        body, LOCK_OFFSET, owner, mine, START_TIME, System::nanoTime)) {
                     if (status != OwnerStatus.FREE) {
                         body.getAndAddLong(TAKEOVERS_OFFSET, 1);
                     }
@@ -502,6 +507,10 @@ public final class SharedUniversal<K> extends MappedPrimitive {
                             release(mine);
                             throw e;
                         }
+                    } else if ((body.getLongVolatile(VERSION_OFFSET) & 1) != 0) {
+                        // Odd with nothing in flight: no step of ours leaves it so; never let it
+                        // hold readers off.
+                        body.getAndAddLong(VERSION_OFFSET, 1);
                     }
                     return mine;
                 }
@@ -566,8 +575,8 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     }
 
     /**
-     * Completes the op the intent describes, from its recorded progress (the writer's own, or a dead
-     * writer's), then clears the intent and leaves the version even. The lock is held.
+     * Completes the op the intent describes, from its recorded progress (the writer's own, or a
+     * dead writer's), then clears the intent and leaves the version even. The lock is held.
      */
     private void rollForward() {
         long op = body.getLongVolatile(INTENT_OP_OFFSET);
@@ -667,7 +676,8 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     private void finishMigration() {
         long source = body.getLongPlain(INTENT_A_OFFSET);
         long target = body.getLongPlain(INTENT_B_OFFSET);
-        if (target != Representation.SORTED_ARRAY.ordinal() && target != Representation.HASH.ordinal()) {
+        if (target != Representation.SORTED_ARRAY.ordinal()
+                && target != Representation.HASH.ordinal()) {
             throw corrupt("migration target " + target);
         }
         if (body.getLongPlain(LAYOUT_OFFSET) != source) {

@@ -1,10 +1,10 @@
 package io.subetha.cxc.resolution;
 
 /**
- * Body layout of a {@link SharedUniversal} file: two regions of the same size, one active (the
- * set, in its current representation) and one spare (where a migration builds the next). Offsets
- * are relative to the body, which follows the 64-byte common header; the header's capacity is the
- * most keys the set holds and its slot size the slot stride. Little-endian.
+ * Body layout of a {@link SharedUniversal} file: two regions of the same size, one active (the set,
+ * in its current representation) and one spare (where a migration builds the next). Offsets are
+ * relative to the body, which follows the 64-byte common header; the header's capacity is the most
+ * keys the set holds and its slot size the slot stride. Little-endian.
  *
  * <pre>
  *  0                   1                   2                   3

@@ -69,7 +69,9 @@ class SharedUniversalProcessTest {
                     assertThat(set.insert(key)).as("insert %d", key).isEqualTo(model.add(key));
                 }
                 long probe = random.nextInt(400);
-                assertThat(set.containsKey(probe)).as("contains %d", probe).isEqualTo(model.contains(probe));
+                assertThat(set.containsKey(probe))
+                        .as("contains %d", probe)
+                        .isEqualTo(model.contains(probe));
             }
             long during = migrations(set) - before;
             String stopped = ask(child, "stop");
@@ -103,7 +105,8 @@ class SharedUniversalProcessTest {
                     ask(child, "open " + path + " 256");
                     ask(child, "churn " + roundSeed + " " + ack + " " + keys);
                     await().atMost(STEP).until(() -> acknowledged(ack) > 500);
-                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1_000_000, 30_000_000));
+                    LockSupport.parkNanos(
+                            ThreadLocalRandom.current().nextLong(1_000_000, 30_000_000));
                     child.kill();
                 }
                 long done = acknowledged(ack);

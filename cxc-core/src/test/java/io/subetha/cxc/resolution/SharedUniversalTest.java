@@ -57,7 +57,9 @@ class SharedUniversalTest {
                         }
                     }
                 }
-                assertThat(set.containsKey(key)).as("op %d key %d", i, key).isEqualTo(model.contains(key));
+                assertThat(set.containsKey(key))
+                        .as("op %d key %d", i, key)
+                        .isEqualTo(model.contains(key));
             }
             assertThat(new TreeSet<>(set.keys())).isEqualTo(model);
             assertThat(set.size()).isEqualTo(model.size());

@@ -36,7 +36,9 @@ public final class UniversalChild {
 
     private UniversalChild() {}
 
-    /** One op of a seeded sequence: a key to insert (positive) or remove (negative), or a migration. */
+    /**
+     * One op of a seeded sequence: a key to insert (positive) or remove (negative), or a migration.
+     */
     record Step(int kind, long key) {
         static final int INSERT = 0;
         static final int REMOVE = 1;
@@ -58,8 +60,7 @@ public final class UniversalChild {
         Step next() {
             long i = index++;
             if (i % 37 == 36) {
-                return new Step(
-                        (i / 37) % 2 == 0 ? Step.MIGRATE_HASH : Step.MIGRATE_SORTED, 0);
+                return new Step((i / 37) % 2 == 0 ? Step.MIGRATE_HASH : Step.MIGRATE_SORTED, 0);
             }
             long key = random.nextInt(keys);
             return new Step(random.nextInt(3) == 0 ? Step.REMOVE : Step.INSERT, key);
@@ -96,8 +97,9 @@ public final class UniversalChild {
     private static String execute(String[] words) throws InterruptedException {
         switch (words[0]) {
             case "open":
-                set = SharedUniversal.openOrCreate(
-                        Path.of(words[1]), Integer.parseInt(words[2]), FixedCodec.INT64);
+                set =
+                        SharedUniversal.openOrCreate(
+                                Path.of(words[1]), Integer.parseInt(words[2]), FixedCodec.INT64);
                 return "ok";
             case "migrate-loop":
                 LOOPING.set(true);
