@@ -127,6 +127,8 @@ public final class PrimitiveKinds {
             kind(49, "versioned-chain", EVENT_LOG, "io.subetha.cxc.versioned.SharedVersionedChain");
     public static final Kind TIME_POINT_TILE =
             kind(50, "time-point-tile", EVENT_LOG, "io.subetha.cxc.versioned.SharedTimePointTile");
+    public static final Kind SHARED_UNIVERSAL =
+            kind(98, "shared-universal", RESOLUTION, "io.subetha.cxc.resolution.SharedUniversal");
 
     private PrimitiveKinds() {}
 

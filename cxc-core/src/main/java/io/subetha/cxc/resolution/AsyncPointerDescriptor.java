@@ -56,8 +56,8 @@ import io.subetha.cxc.primitive.PrimitiveType;
  *       stale, only dead: see {@link SharedAsyncPointer}).
  *   <li><b>State word.</b> {@code RESOLVED} in epoch e means the value region holds the value
  *       fetched in epoch e and nobody writes it until a reset moves the word to {@code EMPTY} in
- *       epoch e+1; readers copy the value and then check the word again (a seqlock whose version
- *       is the word).
+ *       epoch e+1; readers copy the value and then check the word again (a seqlock whose version is
+ *       the word).
  *   <li><b>Counters</b> are shared by every process (atomic adds).
  * </ul>
  */
@@ -81,7 +81,8 @@ final class AsyncPointerDescriptor {
     static final int MAX_VALUE_BYTES = 1 << 20;
 
     static {
-        if (PrimitiveType.TYPED_BODY_START > 24 || FETCHER_RECORD_OFFSET + OwnerRecord.LENGTH > 88) {
+        if (PrimitiveType.TYPED_BODY_START > 24
+                || FETCHER_RECORD_OFFSET + OwnerRecord.LENGTH > 88) {
             throw new ExceptionInInitializerError("async-pointer layout overlaps");
         }
     }

@@ -18,8 +18,8 @@ public interface CascadeLevel<K, V> {
     @Nullable V get(K key);
 
     /**
-     * Stores {@code value} for {@code key}, or drops it where the level cannot or need not store
-     * (a loader; a cache whose slots are all being written): a cascade's levels are caches, and a
+     * Stores {@code value} for {@code key}, or drops it where the level cannot or need not store (a
+     * loader; a cache whose slots are all being written): a cascade's levels are caches, and a
      * dropped fill only costs a later miss.
      */
     void put(K key, V value);

@@ -95,7 +95,11 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
             Objects.requireNonNull(keyCodec, "keyCodec");
             Objects.requireNonNull(valueCodec, "valueCodec");
             CxcSettingsException.requireInRange(
-                    "keyCodec", keyCodec.size(), 1, MAX_PAYLOAD_BYTES, " bytes (MAX_PAYLOAD_BYTES)");
+                    "keyCodec",
+                    keyCodec.size(),
+                    1,
+                    MAX_PAYLOAD_BYTES,
+                    " bytes (MAX_PAYLOAD_BYTES)");
             CxcSettingsException.requireInRange(
                     "valueCodec",
                     valueCodec.size(),
@@ -180,7 +184,11 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
         int k = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
         int v = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET + 4);
         // Sizes read from the file are trusted only once they explain the header's slot size.
-        if (k < 1 || k > MAX_PAYLOAD_BYTES || v < 1 || v > MAX_PAYLOAD_BYTES || stride(k, v) != stride) {
+        if (k < 1
+                || k > MAX_PAYLOAD_BYTES
+                || v < 1
+                || v > MAX_PAYLOAD_BYTES
+                || stride(k, v) != stride) {
             throw TYPE.corrupt(
                     file.path(),
                     "key and value sizes "
@@ -375,7 +383,8 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
                     continue;
                 }
                 long writtenAt = OwnerRecord.heartbeat(body, slot);
-                if (chosenRank == Integer.MAX_VALUE || (chosenRank == 2 && writtenAt - oldest < 0)) {
+                if (chosenRank == Integer.MAX_VALUE
+                        || (chosenRank == 2 && writtenAt - oldest < 0)) {
                     chosen = slot;
                     chosenWord = word;
                     chosenRank = 2;
@@ -393,8 +402,10 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
                 body.getAndAddLong(TAKEOVERS_OFFSET, 1);
             }
             long previous = body.getLongPlain(chosen + HASH_OFFSET);
-            boolean evicting = previous != NEVER_USED && previous != REMOVED
-                    && (previous != hash || !sameKey(chosen, k));
+            boolean evicting =
+                    previous != NEVER_USED
+                            && previous != REMOVED
+                            && (previous != hash || !sameKey(chosen, k));
             try {
                 values.write(body, chosen + valueOffset, value);
             } catch (RuntimeException refused) {

@@ -30,14 +30,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * A cross-process once-cell in a memory-mapped file: the first caller's fetch resolves it, every
  * other caller in any process waits for that fetch or reads the value. Exactly one fetch runs at a
- * time across all processes, and once one has succeeded nobody fetches again until {@link #reset()}.
- * Layout: {@link AsyncPointerDescriptor}.
+ * time across all processes, and once one has succeeded nobody fetches again until {@link
+ * #reset()}. Layout: {@link AsyncPointerDescriptor}.
  *
  * <p><b>Protocol.</b> Two words decide everything:
  *
  * <ul>
- *   <li>the <b>fetcher record</b>, an {@link OwnerRecord}: a caller that finds the cell empty and the
- *       record free (or its owner dead, judged through {@code /proc}) claims it by one CAS from
+ *   <li>the <b>fetcher record</b>, an {@link OwnerRecord}: a caller that finds the cell empty and
+ *       the record free (or its owner dead, judged through {@code /proc}) claims it by one CAS from
  *       exactly the word it judged; only the winner fetches. Two callers racing, or five waiters
  *       racing to replace a SIGKILLed fetcher, have one winner. Nothing is written before the CAS
  *       is won.
@@ -55,11 +55,11 @@ import org.jspecify.annotations.Nullable;
  * fetches nothing.
  *
  * <p><b>Crashes.</b> A fetcher killed before publishing leaves {@code EMPTY} and a dead owner: the
- * first waiter to judge it claims the record (one CAS, counted as a takeover) and fetches once more;
- * any bytes the dead one wrote are overwritten before they are published. Killed after publishing
- * but before releasing, it leaves {@code RESOLVED} and a dead owner, which no reader looks at and
- * the next fetch (after a reset) replaces. A fetch that throws releases the record and rethrows to
- * its caller; the waiters retry and one of them fetches.
+ * first waiter to judge it claims the record (one CAS, counted as a takeover) and fetches once
+ * more; any bytes the dead one wrote are overwritten before they are published. Killed after
+ * publishing but before releasing, it leaves {@code RESOLVED} and a dead owner, which no reader
+ * looks at and the next fetch (after a reset) replaces. A fetch that throws releases the record and
+ * rethrows to its caller; the waiters retry and one of them fetches.
  *
  * <p><b>No staleness.</b> A fetch has no deadline of its own: its owner is replaced only when its
  * process is gone (dead, a zombie, or its PID reused), never because it is slow, since replacing a
@@ -67,8 +67,8 @@ import org.jspecify.annotations.Nullable;
  * timeout names the fetching PID and how long it has been fetching. A fetch must not call {@link
  * #getOrFetch} on its own pointer (it would wait for itself until its timeout).
  *
- * <p>Thread-safe; any number of processes and threads. Values go through the {@link FixedCodec}
- * the file was created with; opening with another layout is refused.
+ * <p>Thread-safe; any number of processes and threads. Values go through the {@link FixedCodec} the
+ * file was created with; opening with another layout is refused.
  */
 public final class SharedAsyncPointer<T> extends MappedPrimitive {
 
@@ -122,8 +122,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
                             .bodyMagic(MAGIC)
                             .ops(Op.class)
                             .shape(
-                                    settings ->
-                                            new PrimitiveType.Shape(0, settings.codec().size()),
+                                    settings -> new PrimitiveType.Shape(0, settings.codec().size()),
                                     BODY_LAYOUT)
                             .codecs(settings -> List.of(settings.codec()))
                             .bodyCheck(SharedAsyncPointer::problem)
@@ -213,7 +212,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
         long timeoutNanos = requirePositive(timeout);
         FixedCodec<T> c = codec();
         counters.increment(OP_GET_OR_FETCH);
-        long start = System.nanoTime();
+        long start = 0;
         Idle idle = null;
         while (true) {
             long state = body.getLongVolatile(STATE_OFFSET);
@@ -239,12 +238,11 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
                 }
                 continue; // another claimant won: judge its word
             }
-            long waited = System.nanoTime() - start;
-            if (waited >= timeoutNanos) {
-                throw timeout(timeout, owner);
-            }
             if (idle == null) {
+                start = System.nanoTime(); // only a wait reads the clock: the hit path does not
                 idle = new Idle(MAX_PARK_NANOS);
+            } else if (System.nanoTime() - start >= timeoutNanos) {
+                throw timeout(timeout, owner);
             }
             idle.idle();
         }
@@ -420,7 +418,9 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException(
-                    "timeout must be positive, got " + timeout + "; it bounds the wait for a fetch");
+                    "timeout must be positive, got "
+                            + timeout
+                            + "; it bounds the wait for a fetch");
         }
         try {
             return timeout.toNanos();

@@ -95,7 +95,9 @@ public final class CascadeChild {
                                         if (random.nextInt(8) == 0) {
                                             pairs.remove(key);
                                         } else {
-                                            pairs.insert(key, Pair.of(key * 1000 + random.nextInt(1000)));
+                                            pairs.insert(
+                                                    key,
+                                                    Pair.of(key * 1000 + random.nextInt(1000)));
                                         }
                                     }
                                 },

@@ -80,7 +80,8 @@ class CascadeSharedLevelTest {
             }
             long word = raw.getLongVolatile(slot);
             // As a writer SIGKILLed right after its claim CAS and a first store leaves it.
-            raw.setLongVolatile(slot, OwnerRecord.ownerWord(deadPid, OwnerRecord.nextGeneration(word)));
+            raw.setLongVolatile(
+                    slot, OwnerRecord.ownerWord(deadPid, OwnerRecord.nextGeneration(word)));
             raw.setLongVolatile(slot + CascadeSharedLevelDescriptor.KEY_OFFSET + 8, 999);
             assertThat(level.get(5L)).isNull();
             assertThat(level.abandonedSlots()).isEqualTo(1);

@@ -73,14 +73,16 @@ class KTowerCascadeProcessTest {
         Path path = dir.resolve("pairs.cxc");
         int keys = 64;
         try (CascadeSharedLevel<Long, Pair> level =
-                CascadeSharedLevel.openOrCreate(path, 1024, FixedCodec.INT64, AsyncPointerChild.PAIR)) {
+                CascadeSharedLevel.openOrCreate(
+                        path, 1024, FixedCodec.INT64, AsyncPointerChild.PAIR)) {
             for (int round = 0; round < KILLS; round++) {
                 try (ChildJvm child = ChildJvm.start("churn-" + round, CascadeChild.class)) {
                     ask(child, "open-pairs " + path + " 1024");
                     ask(child, "churn " + keys);
                     long before = puts(level);
                     await().atMost(STEP).until(() -> puts(level) > before + 10_000);
-                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1_000_000, 20_000_000));
+                    LockSupport.parkNanos(
+                            ThreadLocalRandom.current().nextLong(1_000_000, 20_000_000));
                     child.kill();
                 }
                 for (long k = 0; k < keys; k++) {

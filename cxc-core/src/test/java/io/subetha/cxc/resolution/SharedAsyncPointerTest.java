@@ -111,8 +111,7 @@ class SharedAsyncPointerTest {
     }
 
     @Test
-    void aResetMakesTheNextCallerFetchAndAFetchOverlappingAResetDoesNotPublish()
-            throws Exception {
+    void aResetMakesTheNextCallerFetchAndAFetchOverlappingAResetDoesNotPublish() throws Exception {
         try (SharedAsyncPointer<Long> pointer = pointer()) {
             assertThat(pointer.getOrFetch(() -> 1L, LONG)).isEqualTo(1);
             pointer.reset();
@@ -173,7 +172,8 @@ class SharedAsyncPointerTest {
                                         dir.resolve("big.cxc"), FixedCodec.bytes(2 << 20)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("codec must be 1..1048576");
-        try (var observer = SharedAsyncPointer.TYPE.open(dir.resolve("p.cxc"), CxcFileOptions.defaults())) {
+        try (var observer =
+                SharedAsyncPointer.TYPE.open(dir.resolve("p.cxc"), CxcFileOptions.defaults())) {
             assertThat(observer.describe()).containsEntry("valueBytes", 8);
             assertThatThrownBy(observer::tryGet)
                     .isInstanceOf(IllegalStateException.class)
