@@ -87,6 +87,8 @@ public final class PrimitiveKinds {
             kind(5, "fenced-ledger", FIRST_WAVE, "io.subetha.cxc.ownership.FencedLedger");
     public static final Kind SHARED_GRAPH =
             kind(80, "shared-graph", GRAPH, "io.subetha.cxc.graph.SharedGraph");
+    public static final Kind TOPOLOGY_MAP =
+            kind(81, "topology-map", GRAPH, "io.subetha.cxc.graph.SharedTopologyMap");
     public static final Kind SHARED_VEC =
             kind(120, "shared-vec", MEMORY, "io.subetha.cxc.collections.SharedVec");
     public static final Kind SHARED_LINKED_LIST =
