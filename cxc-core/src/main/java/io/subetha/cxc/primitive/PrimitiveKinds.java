@@ -119,6 +119,8 @@ public final class PrimitiveKinds {
             kind(97, "async-pointer", RESOLUTION, "io.subetha.cxc.resolution.SharedAsyncPointer");
     public static final Kind SHARED_GRAPH =
             kind(80, "shared-graph", GRAPH, "io.subetha.cxc.graph.SharedGraph");
+    public static final Kind TOPOLOGY_MAP =
+            kind(81, "topology-map", GRAPH, "io.subetha.cxc.graph.SharedTopologyMap");
     public static final Kind SHARED_VEC =
             kind(120, "shared-vec", MEMORY, "io.subetha.cxc.collections.SharedVec");
     public static final Kind SHARED_LINKED_LIST =

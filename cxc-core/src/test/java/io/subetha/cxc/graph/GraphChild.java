@@ -25,11 +25,15 @@ import java.util.concurrent.locks.LockSupport;
  * ops SEED COUNT PARITY           done (GraphModel.ops: only edges whose target has this parity)
  * ops-forever SEED                running, then progress K every 200 ops (never answers)
  * neighbors NODE                  edges TO:PAYLOAD,...
+ * topo-open PATH CAPACITY         ok
+ * topo-script COUNT               done (record i % 4 -> i % 5, load 1 + i % 3, for i below COUNT)
+ * topo-forever                    running (records the script over and over, never answers)
  * </pre>
  */
 public final class GraphChild {
 
     private static SharedGraph<String, Long> graph;
+    private static SharedTopologyMap topology;
 
     private GraphChild() {}
 
@@ -44,6 +48,12 @@ public final class GraphChild {
             } catch (RuntimeException e) {
                 answer("error " + e);
             }
+        }
+    }
+
+    static void script(SharedTopologyMap map, int count) {
+        for (int i = 0; i < count; i++) {
+            map.record(i % 4, i % 5, 1 + i % 3);
         }
     }
 
@@ -113,6 +123,20 @@ public final class GraphChild {
                     edges.add(e.to() + ":" + e.payload());
                 }
                 return "edges " + String.join(",", edges);
+            }
+            case "topo-open" -> {
+                topology = SharedTopologyMap.openOrCreate(Path.of(w[1]), Integer.parseInt(w[2]));
+                return "ok";
+            }
+            case "topo-script" -> {
+                script(topology, Integer.parseInt(w[1]));
+                return "done";
+            }
+            case "topo-forever" -> {
+                answer("running");
+                while (true) {
+                    script(topology, 1000);
+                }
             }
             default -> throw new IllegalArgumentException("unknown command " + w[0]);
         }
