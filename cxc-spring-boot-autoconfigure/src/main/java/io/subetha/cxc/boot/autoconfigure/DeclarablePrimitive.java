@@ -253,6 +253,13 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
     }
 
     /** The property names of every setting a user may give: core's then the starter's. */
+    /** The defaults of the starter's extra settings, by property ({@code grace-epochs}). */
+    Map<String, Object> extraDefaults() {
+        Map<String, Object> defaults = new LinkedHashMap<>();
+        extras.forEach(extra -> defaults.put(extra.property(), extra.defaultValue()));
+        return defaults;
+    }
+
     List<String> settingNames() {
         List<String> names = new ArrayList<>();
         for (RecordComponent component : settingsType.getRecordComponents()) {

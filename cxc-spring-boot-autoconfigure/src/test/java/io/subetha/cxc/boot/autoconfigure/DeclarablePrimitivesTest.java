@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.liveness.EpochBarrier;
-import io.subetha.cxc.liveness.FailoverWatchdog;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,29 +91,32 @@ class DeclarablePrimitivesTest {
     }
 
     /**
-     * CxcProperties' Barrier and Watchdog classes exist for the IDE's metadata only: their
-     * properties and defaults must be core's, or the documentation would drift from the rule.
+     * CxcProperties' classes for declared primitives ({@code Barrier}, {@code Watchdog}, ...) exist
+     * for the IDE's metadata only: for every declarable kind, the class its {@code cxc.<plural>}
+     * map holds must document exactly core's settings and defaults (and the starter's extras), or
+     * the documentation would drift from the rule.
      */
     @Test
     void thePropertyClassesDocumentExactlyCoresSettingsAndDefaults() throws Exception {
-        assertSameSettings(
-                CxcProperties.Barrier.class,
-                barriers(),
-                barriers().settingNames(),
-                EpochBarrier.TYPE.defaults(),
-                Map.of());
-        assertSameSettings(
-                CxcProperties.Watchdog.class,
-                DeclaredPrimitivesRegistrar.DECLARABLE.get(1),
-                DeclaredPrimitivesRegistrar.DECLARABLE.get(1).settingNames(),
-                FailoverWatchdog.TYPE.defaults(),
-                Map.of("graceEpochs", FailoverWatchdog.DEFAULT_GRACE_EPOCHS));
-        assertSameSettings(
-                CxcProperties.ProgressTask.class,
-                DeclaredPrimitivesRegistrar.DECLARABLE.get(2),
-                DeclaredPrimitivesRegistrar.DECLARABLE.get(2).settingNames(),
-                io.subetha.cxc.fanout.ProgressTask.TYPE.defaults(),
-                Map.of());
+        for (DeclarablePrimitive<?, ?> kind : DeclaredPrimitivesRegistrar.DECLARABLE) {
+            assertSameSettings(
+                    documentedClass(kind),
+                    kind,
+                    kind.settingNames(),
+                    (Record) kind.type.defaults(),
+                    kind.extraDefaults());
+        }
+    }
+
+    /** The value class of {@code CxcProperties.get<Plural>()}'s map. */
+    private static Class<?> documentedClass(DeclarablePrimitive<?, ?> kind) throws Exception {
+        StringBuilder getter = new StringBuilder("get");
+        for (String word : kind.plural.split("-")) {
+            getter.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
+        }
+        Method method = CxcProperties.class.getMethod(getter.toString());
+        ParameterizedType map = (ParameterizedType) method.getGenericReturnType();
+        return (Class<?>) map.getActualTypeArguments()[1];
     }
 
     private static void assertSameSettings(
@@ -133,7 +137,7 @@ class DeclarablePrimitivesTest {
                 .containsExactlyInAnyOrderElementsOf(names);
         for (PropertyDescriptor property : properties) {
             Object documentedDefault = property.getReadMethod().invoke(instance);
-            Object coreDefault = extras.get(property.getName());
+            Object coreDefault = extras.get(DeclarablePrimitive.kebab(property.getName()));
             for (RecordComponent component : defaults.getClass().getRecordComponents()) {
                 if (kind.property(component.getName())
                         .equals(DeclarablePrimitive.kebab(property.getName()))) {
