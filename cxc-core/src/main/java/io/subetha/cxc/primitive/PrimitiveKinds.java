@@ -85,13 +85,17 @@ public final class PrimitiveKinds {
             kind(4, "epoch-barrier", FIRST_WAVE, "io.subetha.cxc.liveness.EpochBarrier");
     public static final Kind FENCED_LEDGER =
             kind(5, "fenced-ledger", FIRST_WAVE, "io.subetha.cxc.ownership.FencedLedger");
+
     public static final Kind OWNER_LEASE =
             kind(16, "owner-lease", OWNERSHIP, "io.subetha.cxc.ownership.OwnerLease");
-    public static final Kind PASS_REGISTRY =
-            kind(144, "pass-registry", DISPATCH, "io.subetha.cxc.dispatch.PassRegistry");
 
     public static final Kind EVENT_STATE_LOG =
             kind(48, "event-state-log", EVENT_LOG, "io.subetha.cxc.eventlog.EventStateLog");
+    public static final Kind VERSIONED_CHAIN =
+            kind(49, "versioned-chain", EVENT_LOG, "io.subetha.cxc.versioned.SharedVersionedChain");
+    public static final Kind TIME_POINT_TILE =
+            kind(50, "time-point-tile", EVENT_LOG, "io.subetha.cxc.versioned.SharedTimePointTile");
+
     public static final Kind PRIORITY_FANOUT =
             kind(64, "priority-fanout", FAN_OUT, "io.subetha.cxc.fanout.PriorityFanout");
     public static final Kind PROGRESS_TASK =
@@ -103,12 +107,11 @@ public final class PrimitiveKinds {
                     FAN_OUT,
                     "io.subetha.cxc.scheduling.BackgroundScheduler");
 
-    public static final Kind SHARED_REGION =
-            kind(112, "shared-region", MEMORY, "io.subetha.cxc.region.SharedRegion");
-    public static final Kind NAN_VALUE =
-            kind(113, "nan-value", MEMORY, "io.subetha.cxc.values.SharedNaNValue");
-    public static final Kind NAN_TAGGED_VALUE =
-            kind(114, "nan-tagged-value", MEMORY, "io.subetha.cxc.values.SharedNaNTaggedValue");
+    public static final Kind SHARED_GRAPH =
+            kind(80, "shared-graph", GRAPH, "io.subetha.cxc.graph.SharedGraph");
+    public static final Kind TOPOLOGY_MAP =
+            kind(81, "topology-map", GRAPH, "io.subetha.cxc.graph.SharedTopologyMap");
+
     public static final Kind CASCADE_SHARED_LEVEL =
             kind(
                     96,
@@ -117,20 +120,22 @@ public final class PrimitiveKinds {
                     "io.subetha.cxc.resolution.CascadeSharedLevel");
     public static final Kind ASYNC_POINTER =
             kind(97, "async-pointer", RESOLUTION, "io.subetha.cxc.resolution.SharedAsyncPointer");
-    public static final Kind SHARED_GRAPH =
-            kind(80, "shared-graph", GRAPH, "io.subetha.cxc.graph.SharedGraph");
-    public static final Kind TOPOLOGY_MAP =
-            kind(81, "topology-map", GRAPH, "io.subetha.cxc.graph.SharedTopologyMap");
+    public static final Kind SHARED_UNIVERSAL =
+            kind(98, "shared-universal", RESOLUTION, "io.subetha.cxc.resolution.SharedUniversal");
+
+    public static final Kind SHARED_REGION =
+            kind(112, "shared-region", MEMORY, "io.subetha.cxc.region.SharedRegion");
+    public static final Kind NAN_VALUE =
+            kind(113, "nan-value", MEMORY, "io.subetha.cxc.values.SharedNaNValue");
+    public static final Kind NAN_TAGGED_VALUE =
+            kind(114, "nan-tagged-value", MEMORY, "io.subetha.cxc.values.SharedNaNTaggedValue");
     public static final Kind SHARED_VEC =
             kind(120, "shared-vec", MEMORY, "io.subetha.cxc.collections.SharedVec");
     public static final Kind SHARED_LINKED_LIST =
             kind(121, "shared-linked-list", MEMORY, "io.subetha.cxc.collections.SharedLinkedList");
-    public static final Kind VERSIONED_CHAIN =
-            kind(49, "versioned-chain", EVENT_LOG, "io.subetha.cxc.versioned.SharedVersionedChain");
-    public static final Kind TIME_POINT_TILE =
-            kind(50, "time-point-tile", EVENT_LOG, "io.subetha.cxc.versioned.SharedTimePointTile");
-    public static final Kind SHARED_UNIVERSAL =
-            kind(98, "shared-universal", RESOLUTION, "io.subetha.cxc.resolution.SharedUniversal");
+
+    public static final Kind PASS_REGISTRY =
+            kind(144, "pass-registry", DISPATCH, "io.subetha.cxc.dispatch.PassRegistry");
 
     private PrimitiveKinds() {}
 
