@@ -65,8 +65,9 @@ import org.jspecify.annotations.Nullable;
  *       leaves {@code RUNNING}: the caller sees the owner dead at its next check (every {@code
  *       ownerCheck}, 100 ms by default: "about a tick") and frees the slot by CAS, failing with
  *       {@link PassOwnerDiedException} naming the PID.
- *   <li>The caller reads the result and frees the slot: CAS to {@code FREE(g+1)}. Killed before: a
- *       dead caller's {@code RESPONSE} is reclaimed like its {@code CLAIMED}.
+ *   <li>The caller reads the result and frees the slot: CAS to {@code FREE(g+1)}, whose next claim
+ *       installs {@code g+2}. Killed before: a dead caller's {@code RESPONSE} is reclaimed like its
+ *       {@code CLAIMED}.
  * </ol>
  *
  * A caller that gives up (timeout, or the owner gone) withdraws by CAS: {@code REQUEST} to {@code
