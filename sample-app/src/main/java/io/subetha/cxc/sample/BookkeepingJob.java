@@ -33,14 +33,15 @@ public class BookkeepingJob {
     @LeaderOnly
     public void runBookkeeping() {
         long term = LeaderContext.requireCurrentTerm(); // the fencing token for downstream writes
-        int folded = requests.drainAndFold((total, servedBy) -> total + 1);
         logger.info(
-                "bookkeeping run #{} by pid {} in term {}: {} requests folded, {} in all",
+                "bookkeeping run #{} by pid {} in term {}",
                 runs.incrementAndGet(),
                 ProcessHandle.current().pid(),
-                term,
-                folded,
-                requests.readCurrent());
+                term);
+        int folded = requests.drainAndFold((total, servedBy) -> total + 1);
+        if (folded > 0) {
+            logger.info("folded {} requests, {} in all", folded, requests.readCurrent());
+        }
     }
 
     /** How often this instance ran the job. */
