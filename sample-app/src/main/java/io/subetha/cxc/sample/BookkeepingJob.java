@@ -4,6 +4,7 @@ import io.subetha.cxc.boot.LeaderContext;
 import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
+import io.subetha.cxc.eventlog.EventStateLog;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +14,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The host's bookkeeping (GC of old files, snapshot rotation, telemetry flush): scheduled on every
- * instance, run only by the leader, fenced with the term it runs under.
+ * instance, run only by the leader, fenced with the term it runs under. It also folds the requests
+ * every instance logged ({@link RequestLog}) into their total.
  */
 @Component
 public class BookkeepingJob {
@@ -21,6 +23,11 @@ public class BookkeepingJob {
     private static final Logger logger = LoggerFactory.getLogger(BookkeepingJob.class);
 
     private final AtomicLong runs = new AtomicLong();
+    private final EventStateLog<Long, Long> requests;
+
+    public BookkeepingJob(EventStateLog<Long, Long> requests) {
+        this.requests = requests;
+    }
 
     @Scheduled(fixedDelayString = "${sample.bookkeeping.interval:2s}")
     @LeaderOnly
@@ -31,6 +38,10 @@ public class BookkeepingJob {
                 runs.incrementAndGet(),
                 ProcessHandle.current().pid(),
                 term);
+        int folded = requests.drainAndFold((total, servedBy) -> total + 1);
+        if (folded > 0) {
+            logger.info("folded {} requests, {} in all", folded, requests.readCurrent());
+        }
     }
 
     /** How often this instance ran the job. */

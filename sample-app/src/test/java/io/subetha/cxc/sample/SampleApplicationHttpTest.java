@@ -204,6 +204,32 @@ class SampleApplicationHttpTest {
                 .isGreaterThan(term);
     }
 
+    @Test
+    void requestsToHelloAreEmittedAndTheLeadersBookkeepingFoldsThem() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertThat(get("/hello")).startsWith("hello from pid");
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> {
+                            JsonNode requests = null;
+                            for (JsonNode p :
+                                    json.readTree(get("/actuator/cxc")).get("primitives")) {
+                                if (p.get("name").asString().equals("requests.cxc")) {
+                                    requests = p;
+                                }
+                            }
+                            assertThat(requests).as("requests.cxc in /actuator/cxc").isNotNull();
+                            assertThat(requests.get("kind").asString())
+                                    .isEqualTo("event-state-log");
+                            JsonNode state = requests.get("state");
+                            assertThat(state.get("emitted").asLong()).isGreaterThanOrEqualTo(3);
+                            assertThat(state.get("folded").asLong())
+                                    .isEqualTo(state.get("emitted").asLong());
+                            assertThat(state.get("pending").asLong()).isZero();
+                        });
+    }
+
     private String get(String path) throws IOException, InterruptedException {
         HttpResponse<String> response =
                 http.send(
