@@ -141,7 +141,11 @@ public final class SharedTopologyMap extends MappedPrimitive {
     }
 
     public static SharedTopologyMap open(Path path, int capacity) {
-        return TYPE.open(path, new Settings(capacity), CxcFileOptions.defaults());
+        return open(path, capacity, CxcFileOptions.defaults());
+    }
+
+    public static SharedTopologyMap open(Path path, int capacity, CxcFileOptions options) {
+        return TYPE.open(path, new Settings(capacity), options);
     }
 
     public static SharedTopologyMap openOrCreate(Path path, int capacity) {
