@@ -33,6 +33,10 @@ class CollectionsProcessTest {
 
     static final Duration STEP = Duration.ofSeconds(60);
     static final int KILLS = Integer.getInteger("cxc.collections.kills", 4);
+
+    /** Rounds a writer runs at most; the structures hold this many plus two. */
+    static final int ROUNDS = 1 << 18;
+
     static final List<Point> PARK_POINTS =
             List.of(Point.INTENT_STAGED, Point.INTENT_SEALED, Point.INTENT_APPLIED);
 
@@ -113,17 +117,20 @@ class CollectionsProcessTest {
     void aWriterKilledMidPushOrPopLeavesEachElementInOrOutAndTheSurvivorRepairsIt() {
         Path path = dir.resolve("vec.cxc");
         Random random = new Random();
-        try (SharedVec<Long> vec = SharedVec.create(path, 1 << 16, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec = SharedVec.create(path, ROUNDS + 2, FixedCodec.INT64)) {
             long nextRound = 0;
             for (int kill = 0; kill < KILLS; kill++) {
                 Point park =
                         kill > 0 && kill <= PARK_POINTS.size() ? PARK_POINTS.get(kill - 1) : null;
                 long repairsBefore = vec.describe().get("repairedWrites") instanceof Long l ? l : 0;
-                ChildJvm writer = child("vec-writer-" + kill, "vec-open " + path + " " + (1 << 16));
+                ChildJvm writer =
+                        child("vec-writer-" + kill, "vec-open " + path + " " + (ROUNDS + 2));
                 if (park != null) {
                     ask(writer, "park-at " + park + " " + (1 + random.nextInt(300)));
                 }
-                writer.send("vec-rounds " + nextRound + " -1");
+                // Bounded so the vec never fills (each round leaves one element): a fast writer may
+                // finish before the kill, which then finds a finished script.
+                writer.send("vec-rounds " + nextRound + " " + ROUNDS);
                 writer.awaitLine("running"::equals, STEP);
                 if (park != null) {
                     writer.awaitLine(("parked " + park)::equals, STEP);
@@ -223,7 +230,7 @@ class CollectionsProcessTest {
     void aListWriterKilledMidPushOrPopLeavesEveryNodeOnExactlyOneChain() {
         Path path = dir.resolve("list.cxc");
         Random random = new Random();
-        int capacity = 1 << 16;
+        int capacity = ROUNDS + 2;
         try (SharedLinkedList<Long> list =
                 SharedLinkedList.create(path, capacity, FixedCodec.INT64)) {
             long nextRound = 0;
@@ -235,7 +242,7 @@ class CollectionsProcessTest {
                 if (park != null) {
                     ask(writer, "park-at " + park + " " + (1 + random.nextInt(500)));
                 }
-                writer.send("list-rounds " + nextRound + " -1");
+                writer.send("list-rounds " + nextRound + " " + ROUNDS);
                 writer.awaitLine("running"::equals, STEP);
                 if (park != null) {
                     writer.awaitLine(("parked " + park)::equals, STEP);
