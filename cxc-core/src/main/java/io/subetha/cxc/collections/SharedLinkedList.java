@@ -251,6 +251,11 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
 
     private Optional<T> pop(boolean atHead) {
         FixedCodec<T> c = codec();
+        if (size0() == 0) {
+            // Empty at this read: answered without the lock, so a consumer polling an empty list
+            // never keeps a producer from it.
+            return Optional.empty();
+        }
         lock.lock(WRITER_WAIT.toNanos());
         try {
             long size = size0();

@@ -229,6 +229,9 @@ public final class SharedVec<T> extends MappedPrimitive {
     public Optional<T> pop() {
         FixedCodec<T> c = codec();
         counters.increment(OP_POP);
+        if (length() == 0) {
+            return Optional.empty(); // empty at this read; no lock taken for it
+        }
         lockForWrite();
         try {
             long n = length();

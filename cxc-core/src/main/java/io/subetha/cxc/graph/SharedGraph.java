@@ -241,8 +241,18 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
     /** Opens an existing graph file created with these capacities and codecs. */
     public static <N, E> SharedGraph<N, E> open(
             Path path, int maxNodes, int maxEdges, FixedCodec<N> nodes, FixedCodec<E> edges) {
+        return open(path, maxNodes, maxEdges, nodes, edges, CxcFileOptions.defaults());
+    }
+
+    public static <N, E> SharedGraph<N, E> open(
+            Path path,
+            int maxNodes,
+            int maxEdges,
+            FixedCodec<N> nodes,
+            FixedCodec<E> edges,
+            CxcFileOptions options) {
         Settings s = new Settings(maxNodes, maxEdges, nodes, edges);
-        return typed(TYPE.open(path, s, CxcFileOptions.defaults()), s, nodes, edges);
+        return typed(TYPE.open(path, s, options), s, nodes, edges);
     }
 
     /** Opens the file, or creates it if absent; race-safe across processes. */

@@ -25,7 +25,9 @@ import java.util.Map;
  * it on its own timer, e.g. every second; no wall clock is read, so the same calls give the same
  * answers). A link's load is halved for every epoch since it was last recorded: a load recorded
  * {@code k} epochs ago counts {@code load >> k}, and is forgotten after 40. Loads saturate at
- * 2<sup>40</sup>-1 per link.
+ * 2<sup>40</sup>-1 per link. A link keeps the epoch of its last record in 24 bits: one not recorded
+ * for 2<sup>23</sup> epochs (97 days at one a second) may be read as recent again; any other reads
+ * decay exactly.
  *
  * <p><b>The rule</b> ({@link #recommend}), on loads decayed to the current epoch, in integers:
  *
@@ -141,7 +143,11 @@ public final class SharedTopologyMap extends MappedPrimitive {
     }
 
     public static SharedTopologyMap open(Path path, int capacity) {
-        return TYPE.open(path, new Settings(capacity), CxcFileOptions.defaults());
+        return open(path, capacity, CxcFileOptions.defaults());
+    }
+
+    public static SharedTopologyMap open(Path path, int capacity, CxcFileOptions options) {
+        return TYPE.open(path, new Settings(capacity), options);
     }
 
     public static SharedTopologyMap openOrCreate(Path path, int capacity) {

@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -34,6 +33,10 @@ class CollectionsProcessTest {
 
     static final Duration STEP = Duration.ofSeconds(60);
     static final int KILLS = Integer.getInteger("cxc.collections.kills", 4);
+
+    /** Rounds a writer runs at most; the structures hold this many plus two. */
+    static final int ROUNDS = 1 << 18;
+
     static final List<Point> PARK_POINTS =
             List.of(Point.INTENT_STAGED, Point.INTENT_SEALED, Point.INTENT_APPLIED);
 
@@ -114,17 +117,20 @@ class CollectionsProcessTest {
     void aWriterKilledMidPushOrPopLeavesEachElementInOrOutAndTheSurvivorRepairsIt() {
         Path path = dir.resolve("vec.cxc");
         Random random = new Random();
-        try (SharedVec<Long> vec = SharedVec.create(path, 1 << 16, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec = SharedVec.create(path, ROUNDS + 2, FixedCodec.INT64)) {
             long nextRound = 0;
             for (int kill = 0; kill < KILLS; kill++) {
                 Point park =
                         kill > 0 && kill <= PARK_POINTS.size() ? PARK_POINTS.get(kill - 1) : null;
                 long repairsBefore = vec.describe().get("repairedWrites") instanceof Long l ? l : 0;
-                ChildJvm writer = child("vec-writer-" + kill, "vec-open " + path + " " + (1 << 16));
+                ChildJvm writer =
+                        child("vec-writer-" + kill, "vec-open " + path + " " + (ROUNDS + 2));
                 if (park != null) {
                     ask(writer, "park-at " + park + " " + (1 + random.nextInt(300)));
                 }
-                writer.send("vec-rounds " + nextRound + " -1");
+                // Bounded so the vec never fills (each round leaves one element): a fast writer may
+                // finish before the kill, which then finds a finished script.
+                writer.send("vec-rounds " + nextRound + " " + ROUNDS);
                 writer.awaitLine("running"::equals, STEP);
                 if (park != null) {
                     writer.awaitLine(("parked " + park)::equals, STEP);
@@ -138,12 +144,14 @@ class CollectionsProcessTest {
                 // sealed step, if any (a reader before it may still see the vec without that step).
                 vec.push(-1L);
                 assertThat(vec.pop()).contains(-1L);
+                List<Long> content = vec.cloneToList();
                 long m =
                         checkEvensThenMaybeOdd(
-                                vec.cloneToList(), "after kill " + kill + " " + park);
-                List<Long> content = vec.cloneToList();
-                if (content.get(content.size() - 1) % 2 == 1) {
-                    assertThat(vec.pop()).contains(2 * m + 1);
+                                content, nextRound, "after kill " + kill + " " + park);
+                // Drained, so the next writer starts on an empty vec (and the capacity is never
+                // hit).
+                for (int i = content.size() - 1; i >= 0; i--) {
+                    assertThat(vec.pop()).contains(content.get(i));
                 }
                 long repairs = (Long) vec.describe().get("repairedWrites");
                 if (park == Point.INTENT_SEALED || park == Point.INTENT_APPLIED) {
@@ -158,17 +166,17 @@ class CollectionsProcessTest {
         }
     }
 
-    /** [0, 2, ..., 2m] optionally followed by 2m + 1; returns m. */
-    static long checkEvensThenMaybeOdd(List<Long> content, String when) {
-        assertThat(content).as(when).isNotEmpty();
-        int evens = content.get(content.size() - 1) % 2 == 1 ? content.size() - 1 : content.size();
+    /** [2f, 2f + 2, ..., 2m] optionally followed by 2m + 1; returns m (f - 1 if empty). */
+    static long checkEvensThenMaybeOdd(List<Long> content, long from, String when) {
+        boolean odd = !content.isEmpty() && content.get(content.size() - 1) % 2 == 1;
+        int evens = odd ? content.size() - 1 : content.size();
         for (int i = 0; i < evens; i++) {
             assertThat(content.get(i))
                     .as("%s: element %d of %s", when, i, content.size())
-                    .isEqualTo(2L * i);
+                    .isEqualTo(2L * (from + i));
         }
-        long m = evens - 1;
-        if (evens < content.size()) {
+        long m = from + evens - 1;
+        if (odd) {
             assertThat(content.get(evens)).as(when).isEqualTo(2 * m + 1);
         }
         return m;
@@ -222,7 +230,7 @@ class CollectionsProcessTest {
     void aListWriterKilledMidPushOrPopLeavesEveryNodeOnExactlyOneChain() {
         Path path = dir.resolve("list.cxc");
         Random random = new Random();
-        int capacity = 1 << 16;
+        int capacity = ROUNDS + 2;
         try (SharedLinkedList<Long> list =
                 SharedLinkedList.create(path, capacity, FixedCodec.INT64)) {
             long nextRound = 0;
@@ -234,7 +242,7 @@ class CollectionsProcessTest {
                 if (park != null) {
                     ask(writer, "park-at " + park + " " + (1 + random.nextInt(500)));
                 }
-                writer.send("list-rounds " + nextRound + " -1");
+                writer.send("list-rounds " + nextRound + " " + ROUNDS);
                 writer.awaitLine("running"::equals, STEP);
                 if (park != null) {
                     writer.awaitLine(("parked " + park)::equals, STEP);
@@ -248,13 +256,17 @@ class CollectionsProcessTest {
                 assertThat(list.checkIntegrity(content)).as(when).isNull();
                 // [3m+1]? 0, 3, ..., 3m [3m+2]?  (round r: pushTail 3r, pushHead 3r+1, popHead,
                 // pushTail 3r+2, popTail)
-                boolean head = content.get(0) % 3 == 1;
-                boolean tail = content.get(content.size() - 1) % 3 == 2;
-                List<Long> middle = content.subList(head ? 1 : 0, content.size() - (tail ? 1 : 0));
+                boolean head = !content.isEmpty() && content.get(0) % 3 == 1;
+                boolean tail =
+                        content.size() > (head ? 1 : 0) && content.get(content.size() - 1) % 3 == 2;
+                List<Long> middle =
+                        List.copyOf(content.subList(head ? 1 : 0, content.size() - (tail ? 1 : 0)));
                 for (int i = 0; i < middle.size(); i++) {
-                    assertThat(middle.get(i)).as("%s: %s", when, content).isEqualTo(3L * i);
+                    assertThat(middle.get(i))
+                            .as("%s: %s", when, content)
+                            .isEqualTo(3L * (nextRound + i));
                 }
-                long m = middle.size() - 1;
+                long m = nextRound + middle.size() - 1;
                 if (head) {
                     assertThat(list.popHead()).as(when).contains(3 * m + 1);
                 }
@@ -262,12 +274,14 @@ class CollectionsProcessTest {
                     assertThat(list.popTail()).as(when).contains(3 * m + 2);
                 }
                 assertThat(list.writerPid()).isZero();
-                assertThat(list.size()).isEqualTo(m + 1);
+                assertThat(list.size()).isEqualTo(middle.size());
+                for (Long v : middle) {
+                    assertThat(list.popHead()).as(when).contains(v); // drained for the next writer
+                }
                 nextRound = m + 1;
             }
             assertThat(nextRound).as("the writers made progress").isGreaterThan(KILLS);
-            Optional<Long> first = list.popHead();
-            assertThat(first).contains(0L);
+            assertThat(list.popHead()).isEmpty();
         }
     }
 }
