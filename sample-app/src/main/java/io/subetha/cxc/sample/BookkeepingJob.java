@@ -4,16 +4,22 @@ import io.subetha.cxc.boot.LeaderContext;
 import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
+import io.subetha.cxc.fanout.ProgressTask;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
  * The host's bookkeeping (GC of old files, snapshot rotation, telemetry flush): scheduled on every
- * instance, run only by the leader, fenced with the term it runs under.
+ * instance, run only by the leader, fenced with the term it runs under. Each run advances the
+ * shared progress task {@code bookkeeping} (declared by {@code
+ * cxc.progress-tasks.bookkeeping.total}), which every instance shows in {@code /actuator/cxc} and
+ * as {@code cxc.progress{task}}.
  */
 @Component
 public class BookkeepingJob {
@@ -21,6 +27,11 @@ public class BookkeepingJob {
     private static final Logger logger = LoggerFactory.getLogger(BookkeepingJob.class);
 
     private final AtomicLong runs = new AtomicLong();
+    private final ObjectProvider<ProgressTask> progress;
+
+    public BookkeepingJob(@Qualifier("bookkeeping") ObjectProvider<ProgressTask> progress) {
+        this.progress = progress;
+    }
 
     @Scheduled(fixedDelayString = "${sample.bookkeeping.interval:2s}")
     @LeaderOnly
@@ -31,6 +42,12 @@ public class BookkeepingJob {
                 runs.incrementAndGet(),
                 ProcessHandle.current().pid(),
                 term);
+        progress.ifAvailable(
+                task -> {
+                    if (!task.read().finished()) {
+                        task.advance(1);
+                    }
+                });
     }
 
     /** How often this instance ran the job. */
