@@ -44,9 +44,10 @@ import java.util.function.Consumer;
  * Files.move(ATOMIC_MOVE)} would silently replace an existing file on Linux.)
  *
  * <p><b>Validate before trusting.</b> {@link #open} reads the header with a plain read, checks
- * size, magic, initialised marker, version, checksum, kind, and that the body length, capacity and
- * slot size agree with each other and with the real file size, and only then maps the file. A file
- * that fails is never written to. Symbolic links are never followed for the file itself.
+ * size, magic, initialised marker, checksum, kind, then version (another kind's file is never "an
+ * older release" of this one), and that the body length, capacity and slot size agree with each
+ * other and with the real file size, and only then maps the file. A file that fails is never
+ * written to. Symbolic links are never followed for the file itself.
  */
 public final class MappedFiles {
 
@@ -431,22 +432,6 @@ public final class MappedFiles {
 
     private static void validate(
             Path path, FileHeader header, long fileSize, ByteBuffer bytes, FileSpec expected) {
-        if (header.layoutVersion() != expected.layoutVersion()) {
-            String hint =
-                    Integer.compareUnsigned(header.layoutVersion(), expected.layoutVersion()) > 0
-                            ? "it was written by a newer CXC release: upgrade this application's CXC"
-                            : "it was written by an older CXC release: stop every process using"
-                                    + " it, delete it, and let this release recreate it";
-            throw format(
-                    path,
-                    expected,
-                    "layout version "
-                            + Integer.toUnsignedString(header.layoutVersion())
-                            + ", but this CXC reads version "
-                            + expected.layoutVersion()
-                            + "; "
-                            + hint);
-        }
         int checksum = FileHeader.checksumOf(bytes);
         if (checksum != header.checksum()) {
             throw format(
@@ -466,6 +451,23 @@ public final class MappedFiles {
                             + ", not "
                             + expected.kindWithArticle()
                             + "; each primitive needs a file of its own");
+        }
+        // After the kind: another kind's file is never "an older release" of this one.
+        if (header.layoutVersion() != expected.layoutVersion()) {
+            String hint =
+                    Integer.compareUnsigned(header.layoutVersion(), expected.layoutVersion()) > 0
+                            ? "it was written by a newer CXC release: upgrade this application's CXC"
+                            : "it was written by an older CXC release: stop every process using"
+                                    + " it, delete it, and let this release recreate it";
+            throw format(
+                    path,
+                    expected,
+                    "layout version "
+                            + Integer.toUnsignedString(header.layoutVersion())
+                            + ", but this CXC reads version "
+                            + expected.layoutVersion()
+                            + "; "
+                            + hint);
         }
         long bodyLength = header.bodyLength();
         if (bodyLength <= 0

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcException;
 import io.subetha.cxc.CxcFileAccessException;
+import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
+import io.subetha.cxc.ownership.FencedLedger;
 import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -157,6 +159,18 @@ class MappedFilesTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    @Test
+    void anotherKindsFileIsNamedAsThatKindEvenWhenItsLayoutVersionDiffers() throws Exception {
+        // A fenced ledger is at layout version 1, an election at 2: the kind decides the message.
+        FencedLedger.create(file()).close();
+        byte[] before = Files.readAllBytes(file());
+        assertThatThrownBy(() -> SharedLeaderElection.open(file()))
+                .isInstanceOf(CxcFormatException.class)
+                .hasMessageContaining("it holds a fenced-ledger, not a leader-election")
+                .hasMessageNotContaining("older CXC release");
+        assertThat(Files.readAllBytes(file())).isEqualTo(before);
     }
 
     @Test

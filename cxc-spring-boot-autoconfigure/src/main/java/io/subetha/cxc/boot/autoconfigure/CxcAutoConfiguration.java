@@ -2,6 +2,7 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.boot.CxcLeadership;
+import io.subetha.cxc.boot.CxcPrimitives;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.LeaderOnlyAdvisor;
 import io.subetha.cxc.boot.LeaderOnlyObserver;
@@ -58,6 +59,18 @@ public class CxcAutoConfiguration {
     @ConditionalOnMissingBean
     PrimitiveRegistry cxcPrimitiveRegistry() {
         return new PrimitiveRegistry();
+    }
+
+    /**
+     * Opens the application's codec-typed primitives by name in {@code cxc.directory}; see {@link
+     * CxcPrimitives}.
+     */
+    @Bean
+    @ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
+    @ConditionalOnMissingBean
+    CxcPrimitives cxcPrimitives(
+            CxcProperties properties, Environment environment, PrimitiveRegistry registry) {
+        return new DirectoryPrimitives(properties, environment, registry);
     }
 
     /** Says at INFO when this process gains or loses leadership, with the term. */

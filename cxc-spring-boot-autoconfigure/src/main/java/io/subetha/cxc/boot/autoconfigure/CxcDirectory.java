@@ -70,7 +70,7 @@ final class CxcDirectory {
      * @param action what to do instead
      */
     static void requireFileName(String property, String name, String action) {
-        if (!FILE_NAME.matcher(name).matches()) {
+        if (!isPlainFileName(name)) {
             throw new InvalidCxcPropertyException(
                     property,
                     name,
@@ -78,6 +78,13 @@ final class CxcDirectory {
                             + " with '.'",
                     action);
         }
+    }
+
+    /**
+     * Letters, digits, '.', '_' or '-', not starting with '.': a name that stays in its directory.
+     */
+    static boolean isPlainFileName(String name) {
+        return FILE_NAME.matcher(name).matches();
     }
 
     /** The options of every file cxc creates: {@code cxc.file-permissions}, owner-only levels. */
