@@ -33,13 +33,13 @@ import org.junit.jupiter.api.io.TempDir;
  * loop.
  *
  * <p>{@code -Dcxc.fanout.items=100000} runs the issue's 100,000 items (default 6,000); {@code
- * -Dcxc.fanout.kills=N} the number of random kills (default 3).
+ * -Dcxc.fanout.kills=N} the number of random kills (default 2).
  */
 class PriorityFanoutProcessTest {
 
     static final Duration STEP = Duration.ofSeconds(60);
     static final int ITEMS = Integer.getInteger("cxc.fanout.items", 6_000);
-    static final int KILLS = Integer.getInteger("cxc.fanout.kills", 3);
+    static final int KILLS = Integer.getInteger("cxc.fanout.kills", 2);
     static final int CAP = 256;
 
     @TempDir Path dir;

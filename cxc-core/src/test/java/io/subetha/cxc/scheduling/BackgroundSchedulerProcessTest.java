@@ -28,7 +28,7 @@ class BackgroundSchedulerProcessTest {
 
     static final Duration STEP = Duration.ofSeconds(60);
     static final int JOBS = Integer.getInteger("cxc.scheduler.jobs", 5_000);
-    static final int CHAOS = Integer.getInteger("cxc.scheduler.chaos", 6);
+    static final int CHAOS = Integer.getInteger("cxc.scheduler.chaos", 4);
     static final long PID = ProcessHandle.current().pid();
 
     @TempDir Path dir;
@@ -90,11 +90,14 @@ class BackgroundSchedulerProcessTest {
             int stops = 0;
             ChildJvm stopped = null;
             long resumeAt = 0;
-            long nextChaos = System.nanoTime() + Duration.ofMillis(100).toNanos();
+            long nextChaos = System.nanoTime() + Duration.ofMillis(20).toNanos();
             long deadline = System.nanoTime() + STEP.toNanos() * 2;
             while (results.size() < JOBS) {
                 assertThat(System.nanoTime()).as("all results within 120 s").isLessThan(deadline);
-                while (next < JOBS) {
+                // Jobs are released in CHAOS + 1 batches, the next one only after the next
+                // chaos event: every event lands while jobs remain, however fast the machine.
+                long released = (long) JOBS * (kills + stops + 1) / (CHAOS + 1);
+                while (next < released) {
                     long id = s.trySubmit(next);
                     if (id < 0) {
                         break;
@@ -123,7 +126,8 @@ class BackgroundSchedulerProcessTest {
                         resumeAt = now + Duration.ofMillis(600).toNanos();
                         stops++;
                     }
-                    nextChaos = now + Duration.ofMillis(100 + random.nextInt(200)).toNanos();
+                    // Soon after the next batch is released: mid-job, for some worker.
+                    nextChaos = now + Duration.ofMillis(5 + random.nextInt(25)).toNanos();
                 }
                 LockSupport.parkNanos(200_000);
             }

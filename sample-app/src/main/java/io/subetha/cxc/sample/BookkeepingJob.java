@@ -5,9 +5,12 @@ import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.eventlog.EventStateLog;
+import io.subetha.cxc.fanout.ProgressTask;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -15,7 +18,9 @@ import org.springframework.stereotype.Component;
 /**
  * The host's bookkeeping (GC of old files, snapshot rotation, telemetry flush): scheduled on every
  * instance, run only by the leader, fenced with the term it runs under. It also folds the requests
- * every instance logged ({@link RequestLog}) into their total.
+ * every instance logged ({@link RequestLog}) into their total, and advances the shared progress
+ * task {@code bookkeeping} (declared by {@code cxc.progress-tasks.bookkeeping.total}), which every
+ * instance shows in {@code /actuator/cxc} and as {@code cxc.progress{task}}.
  */
 @Component
 public class BookkeepingJob {
@@ -24,9 +29,13 @@ public class BookkeepingJob {
 
     private final AtomicLong runs = new AtomicLong();
     private final EventStateLog<Long, Long> requests;
+    private final ObjectProvider<ProgressTask> progress;
 
-    public BookkeepingJob(EventStateLog<Long, Long> requests) {
+    public BookkeepingJob(
+            EventStateLog<Long, Long> requests,
+            @Qualifier("bookkeeping") ObjectProvider<ProgressTask> progress) {
         this.requests = requests;
+        this.progress = progress;
     }
 
     @Scheduled(fixedDelayString = "${sample.bookkeeping.interval:2s}")
@@ -42,6 +51,12 @@ public class BookkeepingJob {
         if (folded > 0) {
             logger.info("folded {} requests, {} in all", folded, requests.readCurrent());
         }
+        progress.ifAvailable(
+                task -> {
+                    if (!task.read().finished()) {
+                        task.advance(1);
+                    }
+                });
     }
 
     /** How often this instance ran the job. */

@@ -99,8 +99,20 @@ class SampleApplicationHttpTest {
         assertThat(self.get("lastBeat").isNumber()).isTrue();
         assertThat(self.get("lagEpochs").isNumber()).isTrue();
 
-        // The bookkeeping job runs here: this process leads.
+        // The bookkeeping job runs here: this process leads; each run advances the task.
         await().atMost(Duration.ofSeconds(10)).until(() -> job.runs() >= 2);
+        JsonNode task = null;
+        for (JsonNode primitive : json.readTree(get("/actuator/cxc")).get("primitives")) {
+            if (primitive.get("name").asString().equals("bookkeeping.progress")) {
+                task = primitive;
+            }
+        }
+        assertThat(task).as("the bookkeeping progress task").isNotNull();
+        assertThat(task.get("kind").asString()).isEqualTo("progress-task");
+        assertThat(task.get("state").get("done").asLong()).isPositive();
+        assertThat(task.get("state").get("percent").isNumber()).isTrue();
+        assertThat(get("/actuator/prometheus"))
+                .contains("cxc_progress{application=\"cxc-sample\",task=\"bookkeeping.progress\"}");
     }
 
     @Test
