@@ -158,7 +158,7 @@ public final class ChaosParticipant {
                 if (now - nextTick >= 0) {
                     tick();
                     nextTick = now + tickNanos;
-                } else if (participant.isHeir() && now - nextPoll >= 0) {
+                } else if (participant.wantsPoll() && now - nextPoll >= 0) {
                     // The heir watches a vacant seat between ticks, as the starter's ticker does.
                     TickOutcome polled = participant.poll();
                     if (polled != null) {
@@ -167,7 +167,7 @@ public final class ChaosParticipant {
                     nextPoll = now + pollNanos;
                 }
                 long due = Math.min(nextTick, nextWork);
-                if (participant.isHeir()) {
+                if (participant.wantsPoll()) {
                     due = Math.min(due, nextPoll);
                 }
                 long parked = System.nanoTime();

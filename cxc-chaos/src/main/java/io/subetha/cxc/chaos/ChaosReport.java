@@ -115,6 +115,11 @@ public record ChaosReport(
                 && ledgerRejectedConflict == 0;
     }
 
+    /** The election's expected share of a failover of {@code kind}, once detectable. */
+    private Duration share(Kind kind) {
+        return kind == Kind.REPLACE ? setup.tick().multipliedBy(3) : setup.tick();
+    }
+
     public String render() {
         StringBuilder s = new StringBuilder();
         s.append(
@@ -155,9 +160,9 @@ public record ChaosReport(
                         s.append(String.format(Locale.ROOT, "  election's share %-8s", kind + ":"))
                                 .append(p)
                                 .append("  [expected ")
-                                .append(ChaosAnalysis.millis(setup.tick()))
+                                .append(ChaosAnalysis.millis(share(kind)))
                                 .append(" ms, limit ")
-                                .append(ChaosAnalysis.millis(setup.tick().multipliedBy(2)))
+                                .append(ChaosAnalysis.millis(share(kind).multipliedBy(2)))
                                 .append(" ms]\n"));
         s.append("split-brain terms:         ").append(splitBrainTerms.size()).append('\n');
         s.append("gaps > 2x expected:        ")

@@ -120,6 +120,9 @@ public final class ChaosRun {
     private static final double STOP_SHARE = 1.0 / 5;
     private static final double REPLACE_SHARE = 1.0 / 12;
 
+    /** {@code -Dchaos.preemption=none}: participants run with stable leadership. */
+    private static final boolean STABLE = "none".equals(System.getProperty("chaos.preemption"));
+
     private final Options options;
     private final Path runDir;
     private final Path logDir;
@@ -329,11 +332,21 @@ public final class ChaosRun {
                 active.stream().min((a, b) -> Long.compare(a.pid(), b.pid())).orElseThrow();
         while (System.nanoTime() - deadline < 0) {
             long word = election.leaderWord();
-            if (LeaderElectionDescriptor.leaderPid(word) == lowest.pid()) {
+            long leaderPid = LeaderElectionDescriptor.leaderPid(word);
+            // Without preemption nobody takes the seat from a healthy leader: any active one is
+            // settled. With it, only the lowest is.
+            ChildJvm leader =
+                    STABLE
+                            ? active.stream()
+                                    .filter(j -> j.pid() == leaderPid)
+                                    .findFirst()
+                                    .orElse(null)
+                            : leaderPid == lowest.pid() ? lowest : null;
+            if (leader != null) {
                 String gained = "gained " + LeaderElectionDescriptor.term(word);
-                lowest.awaitLine(gained::equals, SETTLE_TIMEOUT);
+                leader.awaitLine(gained::equals, SETTLE_TIMEOUT);
                 if (election.leaderWord() == word) {
-                    return lowest;
+                    return leader;
                 }
             }
             LockSupport.parkNanos(1_000_000);

@@ -74,7 +74,7 @@ class InspectCommandTest {
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.out())
                 .contains(
-                        "leader.cxc  leader-election  layout 3  creator pid " + ME + "  512 bytes")
+                        "leader.cxc  leader-election  layout 3  creator pid " + ME + "  576 bytes")
                 .containsPattern("(?m)^  leaderPid +" + ME + "$")
                 .containsPattern("(?m)^  leaderStatus +ALIVE$")
                 .containsPattern("(?m)^  term +" + term + "$")

@@ -5,13 +5,20 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessStatus;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -159,7 +166,6 @@ public final class ElectionParticipant {
         this.directoryKey = keyOf(directory(path));
         this.settings = this.election.settings();
         warnIfSettingsDiffer(this.election);
-        logger.isLoggable(System.Logger.Level.WARNING); // starts logging up before it is needed
     }
 
     /** What one tick saw and did. */
@@ -240,14 +246,18 @@ public final class ElectionParticipant {
     }
 
     /**
-     * Between ticks: if this process is the heir (the lowest live candidate, not leading) and the
-     * seat is vacant, runs a {@link #tick()} at once and returns its outcome; otherwise does
-     * nothing and returns null. Call it every {@link #pollInterval()}: on the heir it reads the
-     * seat and probes the leader's process (about 10 µs); on anyone else it reads one field.
+     * Between ticks: if this process is the heir (the lowest live candidate, not leading), or has
+     * let the heir claim a vacant seat for the {@link #deferLimit()}, and the seat is vacant, runs
+     * a {@link #tick()} at once and returns its outcome; otherwise does nothing and returns null.
+     * Call it every {@link #pollInterval()}: on the heir it reads the seat and probes the leader's
+     * process (about 10 µs); on anyone else it reads one field.
      */
     public @Nullable TickOutcome poll() {
-        if (!heir) {
+        if (!wantsPoll()) {
             return null;
+        }
+        if (!heir && System.nanoTime() - vacantSince < deferLimit().toNanos()) {
+            return null; // still the heir's turn
         }
         SharedLeaderElection e = election;
         if (e.isRetired() || !seatVacant(e, e.leaderWord(), settings.graceEpochs())) {
@@ -263,7 +273,19 @@ public final class ElectionParticipant {
         return heir;
     }
 
-    /** How often the heir should {@link #poll()}: a fifth of the tick interval, at least 1 ms. */
+    /**
+     * Whether {@link #poll()} has work between ticks: this process is the heir, or it is letting
+     * the heir claim a vacant seat and claims itself once the defer limit has passed. Read it on
+     * the thread that ticks.
+     */
+    public boolean wantsPoll() {
+        return heir || vacantSince != 0;
+    }
+
+    /**
+     * How often to {@link #poll()} while {@link #wantsPoll()}: a fifth of the tick interval, at
+     * least 1 ms.
+     */
     public Duration pollInterval() {
         Duration fifth = settings.tickInterval().dividedBy(5);
         return fifth.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : fifth;
@@ -271,10 +293,10 @@ public final class ElectionParticipant {
 
     /**
      * How long a participant that sees a lower live candidate waits for it to claim a vacant seat
-     * before claiming itself: one and a half ticks.
+     * before claiming itself: one tick (the heir polls five times in it).
      */
     public Duration deferLimit() {
-        return settings.tickInterval().multipliedBy(3).dividedBy(2);
+        return settings.tickInterval();
     }
 
     private static boolean seatVacant(SharedLeaderElection e, long word, long grace) {
@@ -432,19 +454,32 @@ public final class ElectionParticipant {
                         + highestTermSeen);
     }
 
-    /**
-     * Queues a warning for the end of the tick: the first log call of a process is slow (logging
-     * starts up), and neither the loss nor the re-join should wait for it.
-     */
+    /** Queues a warning for the end of the tick: the loss and the re-join never wait for it. */
     private void warn(String message) {
         pendingWarnings.add(message);
     }
 
     private void logPendingWarnings() {
-        for (String message : pendingWarnings) {
-            logger.log(System.Logger.Level.WARNING, message);
+        if (pendingWarnings.isEmpty()) {
+            return;
         }
+        List<String> messages = List.copyOf(pendingWarnings);
         pendingWarnings.clear();
+        // On a thread of their own: the first log call of a process starts logging up (100 ms
+        // and more on a loaded host), and the ticker must not stop beating meanwhile.
+        Warnings.THREAD.execute(
+                () -> messages.forEach(m -> logger.log(System.Logger.Level.WARNING, m)));
+    }
+
+    /** The daemon thread warnings are logged on, started with the first warning. */
+    private static final class Warnings {
+        static final Executor THREAD =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "cxc-election-warnings");
+                            t.setDaemon(true);
+                            return t;
+                        });
     }
 
     private final java.util.List<String> pendingWarnings = new java.util.ArrayList<>();
@@ -462,17 +497,42 @@ public final class ElectionParticipant {
             return null; // cannot tell: keep going on the mapping we have
         }
         Object key = attributes.fileKey();
-        if (fileKey != null && key != null && !fileKey.equals(key)) {
-            return "was replaced by another file";
-        }
         Object dir = keyOf(directory(path));
-        if (directoryKey != null && dir != null && !directoryKey.equals(dir)) {
-            return "is in a directory that was replaced";
-        }
+        boolean otherFile = fileKey != null && key != null && !fileKey.equals(key);
+        boolean otherDirectory = directoryKey != null && dir != null && !directoryKey.equals(dir);
         if (attributes.size() < FILE_LENGTH) {
-            return "was truncated to " + attributes.size() + " bytes";
+            return otherFile
+                    ? "was replaced by another file"
+                    : "was truncated to " + attributes.size() + " bytes";
+        }
+        if (otherFile || otherDirectory) {
+            // Sure before retiring: the key recorded on open is read by path, and can belong to
+            // the file that replaced the one mapped a moment earlier. The incarnation cannot.
+            if (incarnationAtPath() == election.incarnation()) {
+                fileKey = key;
+                directoryKey = dir;
+                return null;
+            }
+            return otherFile
+                    ? "was replaced by another file"
+                    : "is in a directory that was replaced";
         }
         return null;
+    }
+
+    /** The incarnation of the file now at the path, or 0 if it cannot be read. */
+    private long incarnationAtPath() {
+        try (FileChannel channel =
+                FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            long at = HeaderDescriptor.HEADER_LENGTH + LeaderElectionDescriptor.INCARNATION_OFFSET;
+            while (word.hasRemaining() && channel.read(word, at + word.position()) >= 0) {
+                // read all 8 bytes
+            }
+            return word.hasRemaining() ? 0 : word.getLong(0);
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     private static Path directory(Path file) {

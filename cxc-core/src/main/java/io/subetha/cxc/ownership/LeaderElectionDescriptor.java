@@ -3,12 +3,12 @@ package io.subetha.cxc.ownership;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 
 /**
- * Body layout of a {@link SharedLeaderElection} file: 448 bytes holding the magic, the leader's
+ * Body layout of a {@link SharedLeaderElection} file: 512 bytes holding the magic, the leader's
  * seat as an {@link OwnerRecord} (leader PID and term, the leader's identity, its heartbeat), the
  * global epoch, the epoch pacer's stamp, the settings every participant runs at, and a table of
  * {@value #CANDIDATE_CAPACITY} candidate seats (one {@link OwnerRecord} each) through which the
- * participants see each other. Offsets are relative to the body, which follows the 64-byte common
- * header. Little-endian.
+ * participants see each other, and the file's incarnation. Offsets are relative to the body, which
+ * follows the 64-byte common header. Little-endian.
  *
  * <pre>
  *  0                   1                   2                   3
@@ -46,6 +46,12 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
  * +---------------------------------------------------------------+  | key = generation
  * ~                  Candidates 1..15                        88   ~  |
  * +---------------------------------------------------------------+ -'
+ * |                  Incarnation (u64, random, not 0)       448   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Reserved, zero (56 bytes)              456   |
+ * ~                                                               ~
+ * +---------------------------------------------------------------+
  * </pre>
  *
  * <ul>
@@ -65,6 +71,9 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
  *       it, instead of claiming and being preempted at once (one handover per failover). A seat
  *       whose beat lags by more than the grace, or whose process is dead, counts as gone and is
  *       taken over by CAS from exactly the word judged.
+ *   <li><b>Incarnation</b>: a random value written when the file is created, so a participant that
+ *       sees the path name another inode can tell for sure whether the file there is the one it
+ *       maps (a file key read by path can be a moment late) before it retires its mapping.
  *   <li><b>Term.</b> A new file's starts at the seconds since boot, and a participant re-joining a
  *       file that replaced one it saw lifts it above the old file's; {@link #RETIRED_WORD} marks a
  *       file retired under running processes.
@@ -93,8 +102,11 @@ public final class LeaderElectionDescriptor {
     /** Candidate seats: participants beyond this many take part without one. */
     public static final int CANDIDATE_CAPACITY = 16;
 
-    public static final int BODY_LENGTH =
+    public static final int INCARNATION_OFFSET =
             CANDIDATES_OFFSET + CANDIDATE_CAPACITY * OwnerRecord.LENGTH;
+
+    /** A multiple of 64, as every body: the incarnation, then reserved zeros. */
+    public static final int BODY_LENGTH = 512;
 
     /**
      * The leader word of a file retired under running processes (deleted or replaced at its path):
@@ -104,8 +116,8 @@ public final class LeaderElectionDescriptor {
     public static final long RETIRED_WORD = OwnerRecord.ownerWord(0, 0xFFFF_FFFFL);
 
     /**
-     * 3: the stored tick interval and grace, the candidate table. (2: the leader's seat is an owner
-     * record.)
+     * 3: the stored tick interval and grace, the candidate table, the incarnation. (2: the leader's
+     * seat is an owner record.)
      */
     public static final int LAYOUT_VERSION = 3;
 

@@ -141,6 +141,11 @@ public final class SharedLeaderElection extends MappedPrimitive {
         body.setIntPlain(GRACE_OFFSET, (int) settings.graceEpochs());
         body.setIntPlain(CANDIDATE_CAPACITY_OFFSET, CANDIDATE_CAPACITY);
         body.setLongPlain(LEADER_WORD_OFFSET, packLeaderWord(NO_LEADER, bootTermSeed()));
+        long incarnation;
+        do {
+            incarnation = new java.security.SecureRandom().nextLong();
+        } while (incarnation == 0);
+        body.setLongPlain(INCARNATION_OFFSET, incarnation);
     }
 
     private static @Nullable String bodyProblem(AtomicBuffer body) {
@@ -179,6 +184,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
 
     private final EpochPacer pacer;
     private final Settings settings;
+    private final long incarnation;
 
     /** The handle open on the file now at the path, once this one's file was replaced. */
     private volatile @Nullable SharedLeaderElection successor;
@@ -203,6 +209,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
                 new Settings(
                         Duration.ofNanos(body.getLongAcquire(TICK_INTERVAL_OFFSET)),
                         Integer.toUnsignedLong(body.getIntAcquire(GRACE_OFFSET)));
+        this.incarnation = body.getLongAcquire(INCARNATION_OFFSET);
     }
 
     /**
@@ -262,6 +269,14 @@ public final class SharedLeaderElection extends MappedPrimitive {
     /** The tick interval and grace stored in the file when it was created. */
     public Settings settings() {
         return settings;
+    }
+
+    /**
+     * The random value written into this file when it was created: another file at the same path
+     * has another (see {@link LeaderElectionDescriptor}).
+     */
+    public long incarnation() {
+        return incarnation;
     }
 
     // --------------------------------------------------------------------------- election

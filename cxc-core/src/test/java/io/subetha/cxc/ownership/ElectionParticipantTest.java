@@ -226,7 +226,8 @@ class ElectionParticipantTest {
             var survivor =
                     new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(50));
             assertThat(survivor.tick().leader()).isFalse();
-            assertThat(survivor.deferLimit()).isEqualTo(Duration.ofMillis(75));
+            assertThat(survivor.deferLimit()).isEqualTo(Duration.ofMillis(50));
+            assertThat(survivor.wantsPoll()).as("polls for the end of the deferral").isTrue();
             await().atMost(Duration.ofSeconds(30)).until(() -> survivor.tick().leader());
         }
     }

@@ -161,7 +161,7 @@ public final class LeaderTicker implements SmartLifecycle {
             long now = System.nanoTime();
             long wait = next - now;
             if (wait > 0) {
-                if (participant.isHeir()) {
+                if (participant.wantsPoll()) {
                     // The heir watches a vacant seat between ticks: failover within a poll.
                     if (now - nextPoll >= 0) {
                         poll();
