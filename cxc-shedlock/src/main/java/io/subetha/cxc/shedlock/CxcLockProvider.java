@@ -59,7 +59,7 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
                         configuration.getName(),
                         pid,
                         fromNow("lockAtMostFor", configuration.getLockAtMostUntil()));
-        return lease.map(held -> push(new CxcLock(configuration, held)));
+        return lease.map(held -> push(new CxcLock(configuration, held, held.acquiredAtNanos())));
     }
 
     /**
@@ -90,10 +90,6 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
         return lock;
     }
 
-    private static long nanosFromNow(Instant until) {
-        return Duration.between(ClockProvider.now(), until).toNanos();
-    }
-
     private static Duration fromNow(String setting, Instant until) {
         Duration left = Duration.between(ClockProvider.now(), until);
         if (left.compareTo(OwnerLease.MAX_AT_MOST) > 0) {
@@ -114,19 +110,28 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
     private final class CxcLock extends AbstractSimpleLock {
         private final Lease lease;
 
-        CxcLock(LockConfiguration configuration, Lease lease) {
+        /** When {@code lockAtLeastFor} starts: the acquisition, or the extension. */
+        private final long sinceNanos;
+
+        CxcLock(LockConfiguration configuration, Lease lease, long sinceNanos) {
             super(configuration);
             this.lease = lease;
+            this.sinceNanos = sinceNanos;
         }
 
+        /**
+         * Keeps the name until {@code lockAtLeastFor} after the acquisition, on the monotonic
+         * clock: the wall clock ShedLock reads may be coarser than the instant the configuration
+         * was made at, which would hold a zero {@code lockAtLeastFor} for up to a millisecond.
+         */
         @Override
         protected void doUnlock() {
             HELD.get().remove(this);
-            long keep = nanosFromNow(lockConfiguration.getUnlockTime());
-            if (keep > 0) {
-                leases.releaseNoEarlierThan(lease, System.nanoTime() + keep);
-            } else {
+            Duration atLeast = lockConfiguration.getLockAtLeastFor();
+            if (atLeast.isZero() || atLeast.isNegative()) {
                 leases.release(lease);
+            } else {
+                leases.releaseNoEarlierThan(lease, sinceNanos + atLeast.toNanos());
             }
         }
 
@@ -138,7 +143,7 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
                 HELD.get().remove(this);
                 return Optional.empty();
             }
-            CxcLock extended = new CxcLock(newConfiguration, lease);
+            CxcLock extended = new CxcLock(newConfiguration, lease, System.nanoTime());
             Deque<CxcLock> held = HELD.get();
             if (held.remove(this)) {
                 held.addLast(extended);

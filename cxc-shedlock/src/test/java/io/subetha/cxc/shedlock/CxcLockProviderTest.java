@@ -266,6 +266,18 @@ class CxcLockProviderTest {
         assertThat(CxcLockProvider.currentFencingToken()).isEmpty();
     }
 
+    /** A zero lockAtLeastFor frees at once, whatever the wall clock's resolution. */
+    @Test
+    void aPreciseInstantAndZeroLockAtLeastForRelockRightAway() {
+        for (int i = 0; i < 100; i++) {
+            provider.lock(
+                            new LockConfiguration(
+                                    Instant.now(), NAME, Duration.ofMinutes(1), Duration.ZERO))
+                    .orElseThrow(() -> new AssertionError("refused right after unlock"))
+                    .unlock();
+        }
+    }
+
     @Test
     void aLockAtMostForBeyondALeaseIsRefusedNamingTheLimit() {
         assertThatThrownBy(

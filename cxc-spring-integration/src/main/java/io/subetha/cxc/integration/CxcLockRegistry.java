@@ -265,9 +265,13 @@ public final class CxcLockRegistry
         /** Polls the lease until acquired or {@code deadline} (nanoTime; MAX_VALUE: none). */
         private boolean await(long deadline, Duration ttl) throws InterruptedException {
             long pause = 50_000;
-            while (!acquire(ttl)) {
+            while (true) {
+                // Interruption first: an interrupted waiter never takes the lock on its way out.
                 if (Thread.interrupted()) {
                     throw new InterruptedException("interrupted waiting for the lock " + key);
+                }
+                if (acquire(ttl)) {
+                    return true;
                 }
                 long left = deadline - System.nanoTime();
                 if (deadline != Long.MAX_VALUE && left <= 0) {
@@ -277,7 +281,6 @@ public final class CxcLockRegistry
                         deadline == Long.MAX_VALUE ? pause : Math.min(pause, Math.max(left, 1)));
                 pause = Math.min(pause * 2, MAX_POLL.toNanos());
             }
-            return true;
         }
 
         /**

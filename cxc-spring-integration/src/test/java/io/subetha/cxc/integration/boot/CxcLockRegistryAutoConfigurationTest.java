@@ -1,0 +1,64 @@
+package io.subetha.cxc.integration.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.subetha.cxc.boot.CxcPrimitives;
+import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
+import io.subetha.cxc.integration.CxcLockRegistry;
+import java.nio.file.Path;
+import java.util.concurrent.locks.Lock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.integration.support.locks.DefaultLockRegistry;
+import org.springframework.integration.support.locks.LockRegistry;
+
+class CxcLockRegistryAutoConfigurationTest {
+
+    @TempDir Path temp;
+
+    private ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withConfiguration(
+                        AutoConfigurations.of(
+                                CxcAutoConfiguration.class, CxcLockRegistryAutoConfiguration.class))
+                .withPropertyValues(
+                        "cxc.directory=" + temp.resolve("cxc"), "cxc.leader.enabled=false");
+    }
+
+    @Test
+    void aBootAppWithSpringIntegrationGetsALockRegistryOverALeaseFile() {
+        runner().withPropertyValues("cxc.lock-registry.capacity=16")
+                .run(
+                        context -> {
+                            assertThat(context).hasNotFailed();
+                            CxcLockRegistry registry = context.getBean(CxcLockRegistry.class);
+                            assertThat(registry.leases().file())
+                                    .isEqualTo(temp.resolve("cxc").resolve("locks.cxc"));
+                            assertThat(registry.leases().capacity()).isEqualTo(16);
+                            assertThat(context.getBean(CxcPrimitives.class).opened())
+                                    .containsExactly(registry.leases());
+                            Lock lock = registry.obtain("orders");
+                            assertThat(lock.tryLock()).isTrue();
+                            lock.unlock();
+                        });
+    }
+
+    @Test
+    void anApplicationsOwnRegistryWinsAndTheSwitchesBackOff() {
+        runner().withBean(DefaultLockRegistry.class)
+                .run(
+                        context -> {
+                            assertThat(context).hasSingleBean(LockRegistry.class);
+                            assertThat(context).doesNotHaveBean(CxcLockRegistry.class);
+                        });
+        runner().withPropertyValues("cxc.lock-registry.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(LockRegistry.class));
+        runner().withPropertyValues("cxc.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(LockRegistry.class));
+        runner().withClassLoader(new FilteredClassLoader(LockRegistry.class))
+                .run(context -> assertThat(context).doesNotHaveBean(CxcLockRegistry.class));
+    }
+}
