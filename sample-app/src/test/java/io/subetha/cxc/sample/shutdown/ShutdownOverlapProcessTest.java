@@ -45,11 +45,14 @@ class ShutdownOverlapProcessTest {
         }
     }
 
-    private ChildJvm start(int i, String shutdownTimeout) {
+    private ChildJvm start(int i, String shutdownTimeout, long jobMillis) {
         return children.add(
                 ChildJvm.start(
                         "slow-" + i,
-                        List.of("-Xss512k", "-XX:ReservedCodeCacheSize=64m"),
+                        List.of(
+                                "-Xss512k",
+                                "-XX:ReservedCodeCacheSize=64m",
+                                "-Dslow.job.millis=" + jobMillis),
                         System.getProperty("java.class.path"),
                         SlowJobApplication.class.getName(),
                         List.of(
@@ -66,10 +69,10 @@ class ShutdownOverlapProcessTest {
      * the leader at the start of a run; returns that run's start, its end (null if the JVM exited
      * first) and the successor's first start.
      */
-    private Run[] stopTheLeaderMidRun(String shutdownTimeout) {
-        ChildJvm leader = start(1, shutdownTimeout);
+    private Run[] stopTheLeaderMidRun(String shutdownTimeout, long jobMillis) {
+        ChildJvm leader = start(1, shutdownTimeout, jobMillis);
         leader.awaitLine(l -> l.startsWith("RUN start "), STARTUP);
-        ChildJvm successor = start(2, shutdownTimeout);
+        ChildJvm successor = start(2, shutdownTimeout, jobMillis);
         successor.awaitLine(l -> l.contains("takes part as slot"), STARTUP);
         leader.awaitLine(l -> l.startsWith("RUN end "), Duration.ofSeconds(30));
         Run started =
@@ -118,7 +121,7 @@ class ShutdownOverlapProcessTest {
 
     @Test
     void theSuccessorsFirstRunStartsAfterTheLeadersLastRunEnded() {
-        Run[] runs = stopTheLeaderMidRun("10s");
+        Run[] runs = stopTheLeaderMidRun("10s", 1500);
         Run leadersEnd = runs[1];
         Run successorsStart = runs[2];
         assertThat(leadersEnd)
@@ -135,7 +138,9 @@ class ShutdownOverlapProcessTest {
 
     @Test
     void withoutTheDrainTheRunsOverlap() {
-        Run[] runs = stopTheLeaderMidRun("0s");
+        // A run far longer than a handover, so that on a loaded machine too the successor starts
+        // while the old run is still going.
+        Run[] runs = stopTheLeaderMidRun("0s", 5000);
         Run leadersEnd = runs[1];
         Run successorsStart = runs[2];
         // The old run ended after the new one started, or never ended (the JVM exited under it).
