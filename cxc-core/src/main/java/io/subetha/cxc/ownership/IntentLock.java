@@ -13,9 +13,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * A cross-process writer lock whose holder is recorded in an {@link OwnerRecord}, and whose
  * multi-word steps are made crash-safe by a redo intent: a holder that is SIGKILLed half-way
- * through a step leaves the step either not begun or finished by the next holder. For structures (a
- * vec, a list, a graph) whose writes touch several words at once while readers read without locking
- * (each structure protects its readers with its own generations).
+ * through a step leaves the step either not begun or finished by the next holder. The one writer
+ * lock of every structure whose writes touch several words at once while readers read without
+ * locking (a vec, a list, a graph, a region's free list; each protects its readers with its own
+ * generations), and of a primitive with redo data of its own (a universal set's resumable
+ * migration), which it rolls forward in its {@link Hook}. No primitive writes such a lock by hand.
  *
  * <pre>
  * Intent lock, at an 8-aligned body offset; {@link #length(int, int)} bytes
@@ -38,8 +40,8 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * </pre>
  *
- * <p><b>Protocol.</b> {@link #lock} claims the owner record: from the free word by one CAS when
- * the record's published identity already names this process under the free word's key ({@link
+ * <p><b>Protocol.</b> {@link #lock} claims the owner record: from the free word by one CAS when the
+ * record's published identity already names this process under the free word's key ({@link
  * OwnerRecord#claimFree}: lock and unlock are then two CASes in all), else by {@link
  * OwnerRecord#claim} under the next key (CAS, heartbeat, identity). A holder found dead through
  * {@code /proc} is taken over by one {@link OwnerRecord#claim} from exactly the word judged, so a
@@ -53,16 +55,18 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Crash.</b> Killed before its claim CAS: nothing written. Killed after it, before the
  * identity is published: the holder's PID is judged without its start time (gone or a zombie is
- * dead; a PID reused after that is alive, and waited for). Killed before the seal: no reachable word
- * was changed (a structure writes only unreachable slots before sealing), the step never happened.
- * Killed after the seal: the next holder finds the intent sealed and replays it (applying an
- * absolute value twice is harmless), then clears it: the step happened exactly once. Killed after
- * clearing, before the release: there is nothing to replay. A waiter takes the record over only
- * when {@code /proc} shows the holder dead (gone, a zombie, or its PID reused), never on a timeout:
- * a paused holder keeps its lock, and the waiter's {@link CxcTimeoutException} names it (and what
- * the primitive says it is doing). Replayed entries are checked against the body before a single
- * one is applied; a bad one is a {@link CxcFormatException}; the lock is released again whenever
- * the replay or the hook throws, so every writer gets the error instead of a timeout.
+ * dead; a PID reused after that is alive, and waited for). Killed before the seal: no reachable
+ * word was changed (a structure writes only unreachable slots before sealing), the step never
+ * happened. Killed after the seal: the next holder finds the intent sealed and replays it (applying
+ * an absolute value twice is harmless), then clears it: the step happened exactly once. Killed
+ * after clearing, before the release: there is nothing to replay. Killed inside the hook: the next
+ * holder takes the lock over and runs the hook again, so a hook must be redoable (resume from the
+ * progress it recorded, as the universal set's does). A waiter takes the record over only when
+ * {@code /proc} shows the holder dead (gone, a zombie, or its PID reused), never on a timeout: a
+ * paused holder keeps its lock, and the waiter's {@link CxcTimeoutException} names it (and what the
+ * primitive says it is doing). Replayed entries are checked against the body before a single one is
+ * applied; a bad one is a {@link CxcFormatException}; the lock is released again whenever the
+ * replay or the hook throws, so every writer gets the error instead of a timeout.
  *
  * <p>One thread of one process holds the lock at a time (not reentrant); an instance is shared by
  * the threads of a process.

@@ -48,10 +48,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <ol>
  *   <li>take the lock: one CAS from the free owner word when its identity already names this
- *       process ({@link OwnerRecord#claimFree}: lock and unlock are two CASes uncontended); a holder
- *       found dead through {@code /proc} (gone, a zombie, its PID reused) is taken over by one CAS
- *       from exactly the word judged. A live holder is waited for, bounded ({@link #lockTimeout});
- *       the timeout names it;
+ *       process ({@link OwnerRecord#claimFree}: lock and unlock are two CASes uncontended); a
+ *       holder found dead through {@code /proc} (gone, a zombie, its PID reused) is taken over by
+ *       one CAS from exactly the word judged. A live holder is waited for, bounded ({@link
+ *       #lockTimeout}); the timeout names it;
  *   <li>repair: a sealed intent left by a dead holder is applied again in place (its words are
  *       absolute values, so writing them twice is writing them once);
  *   <li>plan: read the list, validate every offset and size against the heap, and stage the new

@@ -61,9 +61,9 @@ import io.subetha.cxc.ownership.IntentLock;
  *
  * <p><b>Journal.</b> Every change to the heap's structure (block headers, links, the counters) is
  * made under the lock as one {@link IntentLock} step: the new words are staged as its entries, the
- * intent word is sealed (release), then the words are applied in place, then the intent is
- * cleared. A lock holder's death before the seal leaves the heap untouched; after it, the next
- * holder applies the same words again (idempotent).
+ * intent word is sealed (release), then the words are applied in place, then the intent is cleared.
+ * A lock holder's death before the seal leaves the heap untouched; after it, the next holder
+ * applies the same words again (idempotent).
  *
  * <p>Layout version 2: version 1 had the lock at 8 as a bare owner record and a journal of its own
  * at 64; a version-1 file is refused by its version.

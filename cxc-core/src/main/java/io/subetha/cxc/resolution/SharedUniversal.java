@@ -39,20 +39,21 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Writers</b> (insert, remove, migrate) take the writer lock, an {@link IntentLock} with no
  * staged entries (its {@link OwnerRecord}: one CAS from the free word, or from a dead holder's
  * exact word, a takeover). The redo record is the set's own, not the lock's entries: an op's
- * progress (a slot shifted at a time) is resumable, not a list of absolute words. Holding it, a writer first writes its
- * intent (op, key, the count before, the sorted position) and only then changes the active region,
- * between two increments of the version (odd while it changes), recording its progress as it goes,
- * and ends by clearing the intent and releasing the lock. Each step of an op stores absolute values
- * (a slot's copy, the count before plus or minus one), so redoing a step is harmless.
+ * progress (a slot shifted at a time) is resumable, not a list of absolute words. Holding it, a
+ * writer first writes its intent (op, key, the count before, the sorted position) and only then
+ * changes the active region, between two increments of the version (odd while it changes),
+ * recording its progress as it goes, and ends by clearing the intent and releasing the lock. Each
+ * step of an op stores absolute values (a slot's copy, the count before plus or minus one), so
+ * redoing a step is harmless.
  *
  * <p><b>A dead writer</b>, found through {@code /proc} by the next process that wants the lock (or
  * by a reader that finds the version odd), is taken over by the lock, one CAS from exactly its
  * word; the lock's after-acquire {@link IntentLock.Hook hook} finds the intent and rolls the op
- * forward from its recorded progress before the new holder does anything else:
- * an insert or remove the dead writer began is completed (its caller never heard; an unacknowledged
- * op may or may not take effect), never half done. A live writer is never displaced, however slow:
- * the others wait, for at most their {@link #waitLimit(Duration) wait limit}, and are then told who
- * holds the lock and what it is doing.
+ * forward from its recorded progress before the new holder does anything else: an insert or remove
+ * the dead writer began is completed (its caller never heard; an unacknowledged op may or may not
+ * take effect), never half done. A live writer is never displaced, however slow: the others wait,
+ * for at most their {@link #waitLimit(Duration) wait limit}, and are then told who holds the lock
+ * and what it is doing.
  *
  * <p><b>Migration</b> is exclusive (it holds the lock) and builds the new representation in the
  * spare region from the active one, which it does not touch; readers keep reading the active region

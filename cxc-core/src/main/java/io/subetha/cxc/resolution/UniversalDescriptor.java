@@ -21,7 +21,7 @@ package io.subetha.cxc.resolution;
  * +---------------------------------------------------------------+ -.
  * |                  Writer lock: owner word (u64)           64   |  | IntentLock of no
  * |                  identity (u64)                          72   |  | entries (40 bytes):
- * |                  heartbeat = claimed at (u64, ns)        80   |  | its OwnerRecord says
+ * |                  heartbeat (u64, ns, last full claim)    80   |  | its OwnerRecord says
  * |                  intent word (u64, always 0 here)        88   |  | who may change the
  * |                  sealed intents replayed (u64, 0)        96   |  | set
  * +---------------------------------------------------------------+ -'
@@ -73,6 +73,7 @@ final class UniversalDescriptor {
             throw new ExceptionInInitializerError("the writer lock overlaps the version word");
         }
     }
+
     static final int VERSION_OFFSET = 128;
     static final int LAYOUT_OFFSET = 136;
     static final int COUNT_OFFSET = 144;
