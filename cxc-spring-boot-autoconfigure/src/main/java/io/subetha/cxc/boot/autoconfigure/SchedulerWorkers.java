@@ -265,7 +265,7 @@ final class SchedulerWorkers implements TickTask, SmartLifecycle {
             threads.clear();
             for (int i = 0; i < workers; i++) {
                 Thread thread = new Thread(this::work, "cxc-scheduler-" + name + "-" + i);
-                thread.setDaemon(true);
+                thread.setDaemon(false); // a worker-only application stays up while its pool runs
                 threads.add(thread);
                 thread.start();
             }
