@@ -22,6 +22,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -64,11 +65,19 @@ class CxcSchedulerAutoConfigurationTest {
         }
     }
 
+    /** An application bean that submits: the declared scheduler injected by name, typed. */
+    record Submitter(BackgroundScheduler<Long, Long> jobs) {}
+
     @Configuration(proxyBeanMethods = false)
     static class Handler {
         @Bean
         Doubler doubler() {
             return new Doubler();
+        }
+
+        @Bean
+        Submitter submitter(@Qualifier("jobs") BackgroundScheduler<Long, Long> jobs) {
+            return new Submitter(jobs);
         }
     }
 
@@ -136,7 +145,8 @@ class CxcSchedulerAutoConfigurationTest {
                         context -> {
                             assertThat(context).hasNotFailed();
                             BackgroundScheduler<Long, Long> jobs =
-                                    context.getBean("jobs", BackgroundScheduler.class);
+                                    context.getBean(Submitter.class).jobs();
+                            assertThat(jobs).isSameAs(context.getBean("jobs"));
                             assertThat(jobs.capacity()).isEqualTo(64);
                             SchedulerWorkers workers = context.getBean(SchedulerWorkers.class);
                             assertThat(context.getBeansOfType(TickTask.class))
