@@ -21,8 +21,8 @@ import io.subetha.cxc.scheduling.Job;
  * ({@code cxc.leader.enabled=false}) a job longer than the grace calls {@code
  * scheduler.heartbeat()} itself.
  *
- * <p>The scheduler bean is opened with this bean's codecs, so a handler that submits follow-up
- * jobs takes the scheduler as an {@code ObjectProvider} (or {@code @Lazy}), not as a constructor
+ * <p>The scheduler bean is opened with this bean's codecs, so a handler that submits follow-up jobs
+ * takes the scheduler as an {@code ObjectProvider} (or {@code @Lazy}), not as a constructor
  * argument.
  *
  * @param <J> the jobs

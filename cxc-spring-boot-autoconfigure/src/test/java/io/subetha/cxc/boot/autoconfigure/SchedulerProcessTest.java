@@ -27,6 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SchedulerProcessTest {
 
+    /** Jobs streamed through the two apps before the kill, for a throughput figure. */
+    private static final int STREAM_JOBS = Integer.getInteger("cxc.scheduler.boot-jobs", 5_000);
+
     @TempDir Path dir;
     private final ChildJvmGroup children = new ChildJvmGroup();
 
@@ -60,7 +63,7 @@ class SchedulerProcessTest {
                                     SchedulerWorkerApp.class,
                                     "--hang-file=" + hangFile,
                                     "--cxc.directory=" + cxc,
-                                    "--cxc.schedulers.jobs.capacity=64",
+                                    "--cxc.schedulers.jobs.capacity=1024",
                                     "--cxc.schedulers.jobs.workers=1",
                                     "--spring.main.banner-mode=off",
                                     "--spring.main.web-application-type=none",
@@ -71,7 +74,7 @@ class SchedulerProcessTest {
         }
         try (BackgroundScheduler<Long, Long> jobs =
                 BackgroundScheduler.open(
-                        cxc.resolve("jobs.scheduler"), 64, FixedCodec.INT64, FixedCodec.INT64)) {
+                        cxc.resolve("jobs.scheduler"), 1024, FixedCodec.INT64, FixedCodec.INT64)) {
             for (long i = 1; i <= 8; i++) {
                 jobs.submit(i);
             }
@@ -80,6 +83,22 @@ class SchedulerProcessTest {
             assertThat(results.values())
                     .extracting(JobResult::result)
                     .allMatch(pid -> pid == apps.get(0).pid() || pid == apps.get(1).pid());
+
+            // A stream of jobs through both apps' pools (one worker thread each): a figure.
+            long started = System.nanoTime();
+            int submitted = 0;
+            int streamed = 0;
+            while (streamed < STREAM_JOBS) {
+                while (submitted < STREAM_JOBS && jobs.trySubmit((long) submitted) >= 0) {
+                    submitted++;
+                }
+                for (JobResult<Long> r : jobs.collector().poll(1024)) {
+                    assertThat(results.put(r.jobId(), r)).as("job %d", r.jobId()).isNull();
+                    streamed++;
+                }
+                assertThat(System.nanoTime() - started).isLessThan(120_000_000_000L);
+            }
+            double perSecond = STREAM_JOBS * 1e9 / (System.nanoTime() - started);
 
             long hung = jobs.submit(-1L);
             String holderPid =
@@ -96,7 +115,7 @@ class SchedulerProcessTest {
             ChildJvm survivor = apps.get(0) == holder ? apps.get(1) : apps.get(0);
             holder.kill();
             long killedAt = System.nanoTime();
-            collect(jobs, results, 9);
+            collect(jobs, results, 9 + STREAM_JOBS);
             long recoveryMillis = (System.nanoTime() - killedAt) / 1_000_000;
             JobResult<Long> recovered = results.get(hung);
             assertThat(recovered.result()).isEqualTo(survivor.pid());
@@ -106,8 +125,9 @@ class SchedulerProcessTest {
             assertThat(survivor.isAlive()).isTrue();
             System.out.printf(
                     "scheduler (Boot): the SIGKILLed worker's job completed in the other app"
-                            + " %d ms after the kill (attempt %d)%n",
-                    recoveryMillis, recovered.attempt());
+                            + " %d ms after the kill (attempt %d); %d jobs streamed through the two"
+                            + " pools at %.0f jobs/s%n",
+                    recoveryMillis, recovered.attempt(), STREAM_JOBS, perSecond);
         }
     }
 
@@ -118,7 +138,7 @@ class SchedulerProcessTest {
                 .atMost(Duration.ofSeconds(60))
                 .until(
                         () -> {
-                            for (JobResult<Long> r : jobs.collector().poll(64)) {
+                            for (JobResult<Long> r : jobs.collector().poll(1024)) {
                                 assertThat(results.put(r.jobId(), r))
                                         .as("job %d", r.jobId())
                                         .isNull();
