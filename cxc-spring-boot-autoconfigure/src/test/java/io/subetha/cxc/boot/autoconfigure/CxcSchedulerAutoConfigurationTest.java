@@ -322,4 +322,95 @@ class CxcSchedulerAutoConfigurationTest {
             assertThat(file.complete(again, 60L)).isTrue();
         }
     }
+
+    /** Fails every job, and fails to say what its failure records. */
+    static final class Hopeless implements JobHandler<Long, Long> {
+        @Override
+        public String scheduler() {
+            return "jobs";
+        }
+
+        @Override
+        public FixedCodec<Long> jobCodec() {
+            return FixedCodec.INT64;
+        }
+
+        @Override
+        public FixedCodec<Long> resultCodec() {
+            return FixedCodec.INT64;
+        }
+
+        @Override
+        public Long handle(Job<Long> job) {
+            throw new IllegalStateException("no");
+        }
+
+        @Override
+        public Long onFailure(Job<Long> job, Exception failure) {
+            throw new IllegalStateException("nor this");
+        }
+    }
+
+    @Test
+    void aJobWhoseOnFailureThrowsIsHeldUntilThisProcessStopsThenQueuedAgain() {
+        runner().withBean(Hopeless.class, Hopeless::new)
+                .withPropertyValues(
+                        "cxc.schedulers.jobs.capacity=64", "cxc.schedulers.jobs.workers=1")
+                .run(
+                        context -> {
+                            context.getBean("jobs", BackgroundScheduler.class).submit(9L);
+                            SchedulerWorkers workers = context.getBean(SchedulerWorkers.class);
+                            await().atMost(Duration.ofSeconds(60))
+                                    .until(() -> workers.counts().get("jobs").get("held") == 1);
+                            assertThat(
+                                            context.getBean("jobs", BackgroundScheduler.class)
+                                                    .counts()
+                                                    .running())
+                                    .isEqualTo(1);
+                        });
+        try (BackgroundScheduler<Long, Long> file =
+                BackgroundScheduler.open(
+                        temp.resolve("cxc").resolve("jobs.scheduler"),
+                        64,
+                        FixedCodec.INT64,
+                        FixedCodec.INT64)) {
+            assertThat(file.counts().queued()).isEqualTo(1);
+            assertThat(file.receive(ProcessHandle.current().pid()).orElseThrow().attempt())
+                    .isEqualTo(2);
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theTickerBeatsSoAJobMayRunLongerThanTheGrace() throws Exception {
+        Blocking slow = new Blocking();
+        runner().withBean(Blocking.class, () -> slow)
+                .withPropertyValues(
+                        "cxc.schedulers.jobs.capacity=64",
+                        "cxc.schedulers.jobs.workers=1",
+                        "cxc.schedulers.jobs.grace=200ms")
+                .run(
+                        context -> {
+                            BackgroundScheduler<Long, Long> jobs =
+                                    context.getBean("jobs", BackgroundScheduler.class);
+                            jobs.submit(4L);
+                            assertThat(slow.started.await(60, TimeUnit.SECONDS)).isTrue();
+                            // Five graces pass while the job runs: the ticker's beats keep it.
+                            long from = System.nanoTime();
+                            await().pollInterval(Duration.ofMillis(50))
+                                    .atMost(Duration.ofSeconds(60))
+                                    .until(() -> System.nanoTime() - from > 1_000_000_000L);
+                            assertThat(jobs.counts().reclaimed()).isZero();
+                            slow.release.countDown();
+                            List<JobResult<Long>> results = new ArrayList<>();
+                            await().atMost(Duration.ofSeconds(60))
+                                    .until(
+                                            () -> {
+                                                results.addAll(jobs.collector().poll(8));
+                                                return !results.isEmpty();
+                                            });
+                            assertThat(results.get(0).attempt()).isEqualTo(1);
+                            assertThat(results.get(0).result()).isEqualTo(4L);
+                        });
+    }
 }
