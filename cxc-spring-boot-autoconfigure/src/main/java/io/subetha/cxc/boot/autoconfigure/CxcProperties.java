@@ -67,6 +67,13 @@ public class CxcProperties {
     private final Map<String, ProgressTask> progressTasks = new LinkedHashMap<>();
 
     /**
+     * Background schedulers by name: each is a bean of that name over the file
+     * {directory}/{name}.scheduler, its job and result codecs given by the JobHandler (or
+     * SchedulerCodecs) bean naming it; the JobHandler runs its jobs on the starter's worker pool.
+     */
+    private final Map<String, Scheduler> schedulers = new LinkedHashMap<>();
+
+    /**
      * Shared regions (crash-safe sub-allocators) by name: each is a bean of that name over the file
      * {directory}/{name}.region.
      */
@@ -135,6 +142,10 @@ public class CxcProperties {
 
     public Map<String, ProgressTask> getProgressTasks() {
         return progressTasks;
+    }
+
+    public Map<String, Scheduler> getSchedulers() {
+        return schedulers;
     }
 
     public Map<String, Region> getRegions() {
@@ -359,6 +370,63 @@ public class CxcProperties {
 
         public void setTotal(long total) {
             this.total = total;
+        }
+    }
+
+    /** A background scheduler declared by name. */
+    public static class Scheduler {
+
+        /**
+         * Jobs the file holds, queued, running or with a result not yet collected (1..1048576).
+         * Fixed when the file is created.
+         */
+        private int capacity = 1024;
+
+        /**
+         * How long a worker process may stay silent before its running jobs go back to the queue.
+         * Fixed when the file is created.
+         */
+        private Duration grace = Duration.ofSeconds(2);
+
+        /**
+         * Threads in this process that run the jobs of the JobHandler bean naming this scheduler
+         * (0..256; 0 runs none here).
+         */
+        private int workers = 2;
+
+        /** The longest running jobs get to finish when the application stops (0s..10m). */
+        private Duration shutdownTimeout = Duration.ofSeconds(10);
+
+        public int getCapacity() {
+            return capacity;
+        }
+
+        public void setCapacity(int capacity) {
+            this.capacity = capacity;
+        }
+
+        public Duration getGrace() {
+            return grace;
+        }
+
+        public void setGrace(Duration grace) {
+            this.grace = grace;
+        }
+
+        public int getWorkers() {
+            return workers;
+        }
+
+        public void setWorkers(int workers) {
+            this.workers = workers;
+        }
+
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
         }
     }
 

@@ -63,9 +63,15 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
                 org.springframework.beans.factory.BeanRegistry.SupplierContext beans);
     }
 
-    /** Makes the per-tick task over every declared bean of this kind, by name. */
+    /**
+     * Makes the per-tick task over every declared bean of this kind, by name; {@code context}
+     * reaches the application's beans (a scheduler's handlers).
+     */
     interface TickTaskFactory<P> {
-        TickTask create(Map<String, P> beans, Map<String, Map<String, Object>> extras);
+        TickTask create(
+                Map<String, P> beans,
+                Map<String, Map<String, Object>> extras,
+                org.springframework.beans.factory.BeanRegistry.SupplierContext context);
     }
 
     final PrimitiveType<P, S> type;
@@ -81,6 +87,7 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
     private String requirementReason = "";
     private String requirementFix = "";
     @Nullable TickTaskFactory<P> tickTask;
+    Class<? extends TickTask> tickTaskType = TickTask.class;
     Opener<P, S> opener;
 
     private DeclarablePrimitive(
@@ -155,6 +162,16 @@ final class DeclarablePrimitive<P extends MappedPrimitive, S extends Record> {
     DeclarablePrimitive<P, S> withTickTask(TickTaskFactory<P> factory) {
         this.tickTask = factory;
         return this;
+    }
+
+    /**
+     * A tick task that is more than one (a lifecycle bean too): registered as {@code type}, so the
+     * context finds it as that.
+     */
+    DeclarablePrimitive<P, S> withTickTask(
+            Class<? extends TickTask> type, TickTaskFactory<P> factory) {
+        this.tickTaskType = type;
+        return withTickTask(factory);
     }
 
     /** The core settings record, bound by reflection (so it needs runtime hints). */

@@ -1,7 +1,10 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
+import io.subetha.cxc.boot.JobHandler;
+import io.subetha.cxc.boot.SchedulerCodecs;
 import io.subetha.cxc.boot.autoconfigure.DeclarablePrimitive.Context;
+import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
@@ -11,9 +14,11 @@ import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.region.SharedRegion;
+import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.values.SharedNaNTaggedValue;
 import io.subetha.cxc.values.SharedNaNValue;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,7 +93,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                             + " cxc.heartbeat.enabled=true, or remove the"
                                             + " cxc.watchdogs.* properties.")
                             .withTickTask(
-                                    (watchdogs, extras) -> {
+                                    (watchdogs, extras, beans) -> {
                                         Map<String, Long> grace = new LinkedHashMap<>();
                                         extras.forEach(
                                                 (name, values) ->
@@ -126,7 +131,62 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                             SharedNaNTaggedValue.class,
                             "nan-tagged-values",
                             ".nantagged",
-                            "cxc.nan-tagged-values.state.max-user-tag=15"));
+                            "cxc.nan-tagged-values.state.max-user-tag=15"),
+                    schedulers());
+
+    /**
+     * {@code cxc.schedulers.<name>}: a {@link BackgroundScheduler} over {@code <name>.scheduler},
+     * its codecs given by the application's {@link JobHandler} (or {@link SchedulerCodecs}) bean
+     * naming it; core's codec components are bound as placeholders so the record checks the
+     * declared capacity and grace before any bean exists, and the file is opened with the real
+     * codecs. Its tick task is also the worker pools' lifecycle ({@link SchedulerWorkers}).
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static DeclarablePrimitive<?, ?> schedulers() {
+        DeclarablePrimitive<BackgroundScheduler<?, ?>, BackgroundScheduler.Settings> kind =
+                DeclarablePrimitive.of(
+                        BackgroundScheduler.TYPE,
+                        (Class<BackgroundScheduler<?, ?>>) (Class) BackgroundScheduler.class,
+                        "schedulers",
+                        SchedulerWorkers.SUFFIX,
+                        "cxc.schedulers.jobs.capacity=1024");
+        return kind.supplying("jobCodec", context -> FixedCodec.INT64)
+                .supplying("resultCodec", context -> FixedCodec.INT64)
+                .openedBy(
+                        (file, settings, options, beans) ->
+                                SchedulerWorkers.open(file, settings, options, codecs(beans)))
+                .withExtra(
+                        new DeclarablePrimitive.Extra(
+                                "workers",
+                                Integer.class,
+                                2,
+                                value -> (Integer) value >= 0 && (Integer) value <= 256,
+                                "it must be 0..256 (threads in this process)",
+                                "to the threads that run its jobs in this process, e.g. 2 (the"
+                                        + " default), or 0 to run none here."))
+                .withExtra(
+                        new DeclarablePrimitive.Extra(
+                                "shutdown-timeout",
+                                Duration.class,
+                                Duration.ofSeconds(10),
+                                value ->
+                                        !((Duration) value).isNegative()
+                                                && ((Duration) value)
+                                                                .compareTo(Duration.ofMinutes(10))
+                                                        <= 0,
+                                "it must be 0s..10m",
+                                "to the longest a running job may take to finish at shutdown,"
+                                        + " e.g. 10s (the default)."))
+                .withTickTask(
+                        SchedulerWorkers.class,
+                        (schedulers, extras, beans) ->
+                                new SchedulerWorkers(schedulers, extras, codecs(beans)));
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<SchedulerCodecs<?, ?>> codecs(BeanRegistry.SupplierContext beans) {
+        return (List) beans.beanProvider(SchedulerCodecs.class).orderedStream().toList();
+    }
 
     /** One checked declaration, ready to register. */
     private record Declared<P extends MappedPrimitive, S extends Record>(
@@ -239,6 +299,8 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
     private static <P extends MappedPrimitive> void registerTickTask(
             BeanRegistry registry, DeclarablePrimitive<P, ?> kind, List<Declared<?, ?>> all) {
         DeclarablePrimitive.TickTaskFactory<P> factory = kind.tickTask;
+        @SuppressWarnings("unchecked") // the factory makes an instance of the declared type
+        Class<TickTask> taskType = (Class<TickTask>) kind.tickTaskType;
         String taskName = "cxc" + kind.type.name() + "TickTask";
         if (factory == null) {
             return;
@@ -253,13 +315,13 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                 registry,
                 "cxc." + kind.plural,
                 taskName,
-                TickTask.class,
+                taskType,
                 beans -> {
                     Map<String, P> declaredBeans = new LinkedHashMap<>();
                     for (String name : extras.keySet()) {
                         declaredBeans.put(name, beans.bean(name, kind.beanType));
                     }
-                    return factory.create(declaredBeans, extras);
+                    return factory.create(declaredBeans, extras, beans);
                 });
     }
 

@@ -1,0 +1,72 @@
+package io.subetha.cxc.boot.autoconfigure;
+
+import io.subetha.cxc.boot.JobHandler;
+import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.scheduling.Job;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.locks.LockSupport;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * A Boot application as a scheduler user writes it: {@code cxc.schedulers.jobs.*} in its properties
+ * and one {@link JobHandler} bean. A job's result is the PID of the process that ran it; a negative
+ * job hangs on its first attempt, after writing this PID to {@code --hang-file}. Run by {@link
+ * SchedulerProcessTest} as a child JVM.
+ */
+@SpringBootConfiguration(proxyBeanMethods = false)
+@EnableAutoConfiguration
+public class SchedulerWorkerApp {
+
+    public static void main(String[] args) {
+        SpringApplication.run(SchedulerWorkerApp.class, args);
+        System.out.println("started " + Pids.current());
+        System.out.flush();
+    }
+
+    @Bean
+    JobHandler<Long, Long> jobsHandler(Environment environment) {
+        Path hangFile = Path.of(environment.getRequiredProperty("hang-file"));
+        return new JobHandler<>() {
+            @Override
+            public String scheduler() {
+                return "jobs";
+            }
+
+            @Override
+            public FixedCodec<Long> jobCodec() {
+                return FixedCodec.INT64;
+            }
+
+            @Override
+            public FixedCodec<Long> resultCodec() {
+                return FixedCodec.INT64;
+            }
+
+            @Override
+            public Long handle(Job<Long> job) throws IOException {
+                if (job.payload() < 0 && job.attempt() == 1) {
+                    Path partial = hangFile.resolveSibling(hangFile.getFileName() + ".tmp");
+                    Files.writeString(partial, Long.toString(Pids.current()));
+                    Files.move(partial, hangFile, StandardCopyOption.ATOMIC_MOVE);
+                    while (true) {
+                        LockSupport.parkNanos(1_000_000_000L); // until SIGKILLed
+                    }
+                }
+                return Pids.current();
+            }
+
+            @Override
+            public Long onFailure(Job<Long> job, Exception failure) {
+                return -1L;
+            }
+        };
+    }
+}
