@@ -32,7 +32,7 @@ class SharedUmbraPointerTest {
             try (Interleaving.Installed watch =
                     Interleaving.install(
                             p -> {
-                                if (p == Point.INTENT_LOCKED) {
+                                if (p == Point.REGION_LOCKED) {
                                     regionSteps.incrementAndGet();
                                 }
                             })) {
