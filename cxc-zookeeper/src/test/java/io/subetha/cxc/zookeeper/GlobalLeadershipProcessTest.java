@@ -233,13 +233,15 @@ class GlobalLeadershipProcessTest {
         // One server of three dies: a leader is back (or never left) within a few seconds.
         InstanceSpec first = ensemble.servers().get(0);
         ensemble.kill(first);
-        await("a leader with one server down")
-                .atMost(Duration.ofSeconds(10))
-                .until(() -> fleet.leaders().size() == 1);
+        // The leader the await saw: reading the list again could find the seat empty mid-handover.
+        Fleet.Member current =
+                await("a leader with one server down")
+                        .atMost(Duration.ofSeconds(10))
+                        .until(fleet::leaders, leaders -> leaders.size() == 1)
+                        .get(0);
         assertThat(fleet.overlaps()).isEmpty();
 
         // A second dies: no quorum. The leader stops within the connection timeout.
-        Fleet.Member current = fleet.leaders().get(0);
         InstanceSpec second = ensemble.servers().get(1);
         long quorumLost = System.nanoTime();
         ensemble.kill(second);
@@ -322,11 +324,11 @@ class GlobalLeadershipProcessTest {
     }
 
     private Fleet.Member awaitOneLeaderWithin(Duration timeout) {
-        await("exactly one global leader" + fleet.describe())
+        return await("exactly one global leader" + fleet.describe())
                 .atMost(timeout)
                 .pollInterval(Duration.ofMillis(10))
-                .until(() -> fleet.leaders().size() == 1);
-        return fleet.leaders().get(0);
+                .until(fleet::leaders, leaders -> leaders.size() == 1)
+                .get(0);
     }
 
     /** [term, CLOCK_MONOTONIC nanos] of the first gain of a term above {@code term}, by anyone. */
