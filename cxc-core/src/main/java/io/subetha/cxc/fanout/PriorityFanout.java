@@ -666,25 +666,19 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             return self(participant, participantWord);
         }
         for (int attempt = 0; attempt < 2; attempt++) {
-            for (int r = 0; r < MAX_PARTICIPANTS; r++) {
-                int record = participantOffset(r);
-                long word = OwnerRecord.ownerWord(body, record);
-                if (OwnerRecord.pid(word) != OwnerRecord.NO_OWNER) {
-                    continue;
-                }
-                long mine = OwnerRecord.ownerWord(OWN_PID, OwnerRecord.nextGeneration(word));
-                if (OwnerRecord.claim(
-                        body,
-                        record,
-                        word,
-                        mine,
-                        OwnerRecord.startTimeOf(OWN_PID),
-                        System::nanoTime)) {
-                    participantWord = mine;
-                    participant = r;
-                    lastBeat = System.nanoTime();
-                    return self(r, mine);
-                }
+            OwnerRecord.Claimed won =
+                    OwnerRecord.claimFirstFree(
+                            body,
+                            MAX_PARTICIPANTS,
+                            PriorityFanoutDescriptor::participantOffset,
+                            OWN_PID,
+                            OwnerRecord.startTimeOf(OWN_PID),
+                            System::nanoTime);
+            if (won != null) {
+                participantWord = won.ownerWord();
+                participant = won.index();
+                lastBeat = System.nanoTime();
+                return self(won.index(), won.ownerWord());
             }
             scan(); // frees the records of dead participants
         }

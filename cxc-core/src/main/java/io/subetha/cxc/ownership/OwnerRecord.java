@@ -6,7 +6,9 @@ import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import java.util.function.IntUnaryOperator;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one slot-ownership protocol: how a process claims something in a shared body by PID (a
@@ -170,6 +172,37 @@ public final class OwnerRecord {
     }
 
     // ----------------------------------------------------------------------------- writes
+
+    /** A record won in a table of records: its index and the owner word this process installed. */
+    public record Claimed(int index, long ownerWord) {}
+
+    /**
+     * Claims the first free record of a table ({@code count} records, record {@code i} at body
+     * offset {@code offsetOf.applyAsInt(i)}) for {@code pid}: a {@link #claim} from each free word
+     * in turn, under that word's next generation.
+     *
+     * @return the record won, or null if every record was held (or every free one lost its CAS)
+     */
+    public static @Nullable Claimed claimFirstFree(
+            AtomicBuffer body,
+            int count,
+            IntUnaryOperator offsetOf,
+            long pid,
+            long startTime,
+            LongSupplier freshHeartbeat) {
+        for (int i = 0; i < count; i++) {
+            int record = offsetOf.applyAsInt(i);
+            long word = ownerWord(body, record);
+            if (pid(word) != NO_OWNER) {
+                continue;
+            }
+            long mine = ownerWord(pid, nextGeneration(word));
+            if (claim(body, record, word, mine, startTime, freshHeartbeat)) {
+                return new Claimed(i, mine);
+            }
+        }
+        return null;
+    }
 
     /**
      * Installs {@code newWord} if the owner word is still {@code judged}; only if that CAS wins,
