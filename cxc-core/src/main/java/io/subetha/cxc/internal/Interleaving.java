@@ -70,7 +70,12 @@ public final class Interleaving {
         /** An intent-lock holder sealed its step: before it applies any of it. */
         INTENT_SEALED,
         /** An intent-lock holder applied its step: before it clears the intent. */
-        INTENT_APPLIED
+        INTENT_APPLIED,
+        /**
+         * A cascade shared level's put released its slot with the new entry: before it removes the
+         * key's other copies from the key's window.
+         */
+        SHARED_LEVEL_STORED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

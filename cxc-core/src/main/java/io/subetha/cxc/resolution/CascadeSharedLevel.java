@@ -5,6 +5,7 @@ import static io.subetha.cxc.resolution.CascadeSharedLevelDescriptor.*;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.BodyLayout;
+import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
@@ -48,13 +49,30 @@ import org.jspecify.annotations.Nullable;
  * word (a takeover), overwriting all of it. A live writer is never displaced, however slow: its
  * late stores would tear the slot under the next owner.
  *
- * <p><b>Eviction when full.</b> A put stores into the slot of its window that holds the same key;
- * else the first never-used or removed one; else it evicts the entry of its window written longest
- * ago (FIFO within the window, by the write time its claim stamped). A get never refreshes an
- * entry. If every slot of the window is held by a live writer at that instant, the put is dropped
- * and counted ({@link #put} returns false there): a full table is never an error and never a wait.
- * Two processes putting one new key at once may store it twice in its window; each put then removes
- * the other copies it finds, so at worst both go and the next get misses.
+ * <p><b>Eviction when full.</b> A put stores into the first slot of its window that holds the same
+ * key; else the first never-used or removed one (or one a dead writer left); else it evicts the
+ * entry of its window written longest ago (FIFO within the window, by the write time its claim
+ * stamped; an update in place counts as a write, a get never refreshes an entry). So with one
+ * writer the victim is a function of the puts' order alone: in a table no larger than the window,
+ * the (n+1)th distinct key evicts the first. If every slot of the window is held by a live writer
+ * at that instant, the put is dropped and counted ({@link #insert} returns false there): a full
+ * table is never an error and never a wait.
+ *
+ * <p><b>One key, two puts at once.</b> A put that finds its key's slot held by another writer
+ * stores its own copy in another slot, so a key may briefly be stored twice in its window. Every
+ * put, once its slot is released, removes the key's other copies, but keeps the stable copy nearest
+ * the home slot (which need not be its own): the copy every get answers. So both puts agree on the
+ * copy that stays whatever the order of their cleanups; a cleanup never removes the nearest copy,
+ * so the key is never left absent by it, and the last put to clean up finds the other copies stable
+ * and removes them, so it is not left twice. Of two values put at once, the one stored nearer home
+ * stays (either is a correct answer to two concurrent puts).
+ *
+ * <p><b>A crash at each step.</b> Before the claim CAS: nothing was written. After it, mid-write:
+ * the slot keeps the dead PID, gets skip it, the next put choosing it takes it over (see above).
+ * After the release, before the cleanup: a second copy may stay farther from home, where no get
+ * reaches it first; the key's next put or remove removes it. In a cleanup's claim: that slot is
+ * left held by a dead PID, a duplicate the nearer copy already answers for, until a put takes it
+ * over. No step leaves a slot that blocks a put or tears a read.
  *
  * <p>Thread-safe; any number of processes. Keys are compared by their codec's bytes.
  */
@@ -170,12 +188,15 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
     private final int capacity;
     private final int stride;
     private final int keyBytes;
+    private final int valueBytes;
     private final int keyPadded;
     private final int valueOffset;
     private final int window;
     private @Nullable FixedCodec<K> keyCodec;
     private @Nullable FixedCodec<V> valueCodec;
+    private final int valuePadded;
     private final ThreadLocal<AtomicBuffer> scratch;
+    private final ThreadLocal<AtomicBuffer> valueScratch;
 
     private CascadeSharedLevel(MappedFile file) {
         super(file, TYPE);
@@ -201,13 +222,19 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
                             + stride);
         }
         this.keyBytes = k;
+        this.valueBytes = v;
         this.keyPadded = padded(k);
         this.valueOffset = KEY_OFFSET + keyPadded;
         this.window = Math.min(PROBE_WINDOW, capacity);
-        int scratchBytes = keyPadded;
+        this.valuePadded = padded(v);
+        int keyScratch = keyPadded;
+        int valueScratchBytes = valuePadded;
         this.scratch =
                 ThreadLocal.withInitial(
-                        () -> new AtomicBuffer(ByteBuffer.allocateDirect(scratchBytes)));
+                        () -> new AtomicBuffer(ByteBuffer.allocateDirect(keyScratch)));
+        this.valueScratch =
+                ThreadLocal.withInitial(
+                        () -> new AtomicBuffer(ByteBuffer.allocateDirect(valueScratchBytes)));
     }
 
     // ---------------------------------------------------------------------------- factories
@@ -342,6 +369,9 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
         Objects.requireNonNull(value, "value");
         counters.increment(OP_INSERT);
         AtomicBuffer k = encode(key);
+        // Encoded before any claim: a value its codec refuses changes nothing in the file.
+        AtomicBuffer v = valueScratch.get();
+        values.write(v, 0, value);
         long hash = hash(k);
         int home = home(hash);
         for (int round = 0; round < PUT_ROUNDS; round++) {
@@ -406,21 +436,16 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
                     previous != NEVER_USED
                             && previous != REMOVED
                             && (previous != hash || !sameKey(chosen, k));
-            try {
-                values.write(body, chosen + valueOffset, value);
-            } catch (RuntimeException refused) {
-                body.setLongPlain(chosen + HASH_OFFSET, REMOVED);
-                OwnerRecord.release(body, chosen, mine);
-                throw refused;
-            }
-            copyKey(k, chosen);
+            copy(v, valuePadded, chosen + valueOffset);
+            copy(k, keyPadded, chosen + KEY_OFFSET);
             body.setLongPlain(chosen + HASH_OFFSET, hash);
             OwnerRecord.release(body, chosen, mine); // publishes the stores
             body.getAndAddLong(PUTS_OFFSET, 1);
             if (evicting) {
                 body.getAndAddLong(EVICTIONS_OFFSET, 1);
             }
-            removeCopies(k, hash, home, chosen);
+            Interleaving.at(Interleaving.Point.SHARED_LEVEL_STORED);
+            removeCopies(k, hash, home, true);
             return true;
         }
         body.getAndAddLong(DROPPED_OFFSET, 1);
@@ -438,37 +463,48 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
         AtomicBuffer k = encode(key);
         long hash = hash(k);
         int home = home(hash);
-        return removeCopies(k, hash, home, -1);
+        return removeCopies(k, hash, home, false);
     }
 
-    /** Removes every stable entry of {@code k} in its window but the one at {@code keep}. */
-    private boolean removeCopies(AtomicBuffer k, long hash, int home, int keep) {
+    /**
+     * Removes the stable copies of {@code k} in its window: all of them, or, for a put's cleanup
+     * ({@code keepNearest}), all but the first from the home slot, the one every get answers. Two
+     * puts of one key at once therefore agree on the copy that stays, whatever their order: the
+     * nearer copy is never removed by a cleanup, so the key is never left absent, and the last put
+     * to clean up finds every other copy stable and removes it, so it is not left twice.
+     */
+    private boolean removeCopies(AtomicBuffer k, long hash, int home, boolean keepNearest) {
+        boolean nearerSeen = !keepNearest;
         boolean removed = false;
         int index = home;
         for (int i = 0; i < window; i++, index = next(index)) {
             int slot = slotOffset(index);
-            if (slot == keep) {
-                continue;
-            }
             long word = body.getLongAcquire(slot);
             if (OwnerRecord.pid(word) != OwnerRecord.NO_OWNER) {
-                continue;
+                continue; // its writer (live or dead) decides; a held copy is never the kept one
             }
             long slotHash = body.getLongPlain(slot + HASH_OFFSET);
             if (slotHash == NEVER_USED) {
                 break;
             }
-            if (slotHash != hash) {
+            if (slotHash != hash || !sameKey(slot, k)) {
+                continue;
+            }
+            if (!nearerSeen) {
+                // The copy that stays, if the read was of one stable entry (the seqlock check).
+                VarHandle.acquireFence();
+                nearerSeen = body.getLongVolatile(slot) == word;
                 continue;
             }
             long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(word));
+            // From the word the reads above saw: the CAS wins only if the copy is still that one.
             if (OwnerRecord.claim(body, slot, word, mine, START_TIME, System::nanoTime)) {
-                // Checked under our claim: the slot may have been rewritten since we looked.
-                if (body.getLongPlain(slot + HASH_OFFSET) == hash && sameKey(slot, k)) {
-                    body.setLongPlain(slot + HASH_OFFSET, REMOVED);
-                    removed = true;
-                }
+                body.setLongPlain(slot + HASH_OFFSET, REMOVED);
                 OwnerRecord.release(body, slot, mine);
+                removed = true;
+                if (keepNearest) {
+                    body.getAndAddLong(DUPLICATES_OFFSET, 1);
+                }
             }
         }
         return removed;
@@ -478,6 +514,24 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
 
     public int capacity() {
         return capacity;
+    }
+
+    /** Stable copies of {@code key} in its window (1 at rest for a stored key). For tests. */
+    int copies(K key) {
+        AtomicBuffer k = encode(key);
+        long hash = hash(k);
+        int copies = 0;
+        int index = home(hash);
+        for (int i = 0; i < window; i++, index = next(index)) {
+            int slot = slotOffset(index);
+            long word = body.getLongAcquire(slot);
+            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
+                    && body.getLongPlain(slot + HASH_OFFSET) == hash
+                    && sameKey(slot, k)) {
+                copies++;
+            }
+        }
+        return copies;
     }
 
     /** Stable entries now stored (a scan of every slot). */
@@ -513,11 +567,12 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
                 "capacity", capacity,
                 "entries", size(),
                 "keyBytes", keyBytes,
-                "valueBytes", stride - valueOffset,
+                "valueBytes", valueBytes,
                 "puts", body.getLongVolatile(PUTS_OFFSET),
                 "evictions", body.getLongVolatile(EVICTIONS_OFFSET),
                 "droppedPuts", body.getLongVolatile(DROPPED_OFFSET),
-                "takeovers", body.getLongVolatile(TAKEOVERS_OFFSET));
+                "takeovers", body.getLongVolatile(TAKEOVERS_OFFSET),
+                "duplicatesRemoved", body.getLongVolatile(DUPLICATES_OFFSET));
     }
 
     // -------------------------------------------------------------------------------- helpers
@@ -582,10 +637,10 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
         return true;
     }
 
-    private void copyKey(AtomicBuffer k, int slot) {
-        int base = slot + KEY_OFFSET;
-        for (int i = 0; i < keyPadded; i += 8) {
-            body.setLongPlain(base + i, k.getLongPlain(i));
+    /** Plain stores of {@code bytes} (a multiple of 8) from {@code from} into the body. */
+    private void copy(AtomicBuffer from, int bytes, int offset) {
+        for (int i = 0; i < bytes; i += 8) {
+            body.setLongPlain(offset + i, from.getLongPlain(i));
         }
     }
 }

@@ -26,7 +26,7 @@ import io.subetha.cxc.ownership.OwnerRecord;
  * |                  Evictions (u64)                         32   |
  * |                  Puts dropped: window busy (u64)         40   |
  * |                  Takeovers of a dead writer's slot (u64) 48   |
- * |                  Reserved, zero (8 bytes)                56   |
+ * |                  Second copies removed by cleanups (u64) 56   |
  * +---------------------------------------------------------------+
  * |                  Slot 0 (stride = slot size)             64   |
  * ~                  ... capacity slots, body padded to 64        ~
@@ -70,6 +70,7 @@ final class CascadeSharedLevelDescriptor {
     static final int EVICTIONS_OFFSET = 32;
     static final int DROPPED_OFFSET = 40;
     static final int TAKEOVERS_OFFSET = 48;
+    static final int DUPLICATES_OFFSET = 56;
     static final int SLOTS_OFFSET = 64;
 
     static final int HASH_OFFSET = OwnerRecord.LENGTH;

@@ -1,13 +1,18 @@
 package io.subetha.cxc.resolution;
 
 import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.resolution.AsyncPointerChild.Pair;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,6 +24,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * get FROM TO            loads N    gets keys FROM..TO-1; N = loader calls so far
  * open-pairs PATH CAP    ok         a shared level of long to Pair
  * churn KEYS             churning   a daemon thread puts Pair.of(key) for random keys forever
+ * open-race PATH CAP TURNS  ok      a shared level of long to RACE_VALUE, and TURNS: a file of two u64
+ *                                   progress words, one per racer
+ * race INDEX KEYS VERB   raced N    for each key 0..KEYS-1, waits until the other racer has done
+ *                                   the key before it, then VERB (put: "key * 10 + INDEX"; remove)
+ *                                   and publishes its own progress: both race on every key
  * </pre>
  */
 public final class CascadeChild {
@@ -26,6 +36,15 @@ public final class CascadeChild {
     private static final AtomicLong LOADS = new AtomicLong();
     private static KTowerCascade<Long, Long> cascade;
     private static CascadeSharedLevel<Long, Pair> pairs;
+    private static CascadeSharedLevel<Long, String> racing;
+
+    /**
+     * The racers' values: a number in a 2 KiB string, whose write holds the slot long enough for
+     * the other racer to find it held and store its own copy.
+     */
+    static final FixedCodec<String> RACE_VALUE = FixedCodec.string(2048);
+
+    private static AtomicBuffer turns;
 
     private CascadeChild() {}
 
@@ -61,6 +80,40 @@ public final class CascadeChild {
                                     return key * 31 + 7;
                                 }))
                 .build();
+    }
+
+    /** Lock-step with the other racer through TURNS, so that both act on each key at once. */
+    private static String race(int index, int keys, boolean put) {
+        int mine = index * 8;
+        int other = (1 - index) * 8;
+        long start = turns.getLongVolatile(mine);
+        for (long k = 0; k < keys; k++) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (turns.getLongVolatile(other) < start + k) {
+                if (System.nanoTime() - deadline > 0) {
+                    return "error waited 30 s for the other racer to finish key " + (k - 1);
+                }
+                Thread.yield();
+            }
+            if (put) {
+                if (!racing.insert(k, Long.toString(k * 10 + index))) {
+                    return "error put of key " + k + " dropped";
+                }
+            } else {
+                racing.remove(k);
+            }
+            turns.setLongRelease(mine, start + k + 1);
+        }
+        return "raced " + keys;
+    }
+
+    static AtomicBuffer map(Path path) {
+        try (FileChannel channel =
+                FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return new AtomicBuffer(channel.map(FileChannel.MapMode.READ_WRITE, 0, 16));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String execute(String[] words) {
@@ -105,6 +158,20 @@ public final class CascadeChild {
                 churn.setDaemon(true);
                 churn.start();
                 return "churning";
+            case "open-race":
+                racing =
+                        CascadeSharedLevel.openOrCreate(
+                                Path.of(words[1]),
+                                Integer.parseInt(words[2]),
+                                FixedCodec.INT64,
+                                RACE_VALUE);
+                turns = map(Path.of(words[3]));
+                return "ok";
+            case "race":
+                return race(
+                        Integer.parseInt(words[1]),
+                        Integer.parseInt(words[2]),
+                        words[3].equals("put"));
             default:
                 return "error unknown command " + words[0];
         }

@@ -11,6 +11,7 @@ import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,6 +60,43 @@ class CascadeSharedLevelTest {
             assertThat(level.describe()).containsEntry("evictions", 4L).containsEntry("puts", 20L);
             assertThat(IntStream.range(0, 20).filter(k -> level.get((long) k) != null).count())
                     .isEqualTo(16);
+        }
+    }
+
+    /**
+     * One writer, a table no larger than the window: the victim follows from the puts' order alone
+     * (FIFO by write time; an update in place is a write, a get is not).
+     */
+    @Test
+    void evictionIsFirstInFirstOutByWriteTimeAndAGetDoesNotRefresh() {
+        try (CascadeSharedLevel<Long, Long> level = level(16)) {
+            for (long k = 0; k < 16; k++) {
+                assertThat(level.insert(k, k)).isTrue();
+            }
+            assertThat(level.get(0L)).isEqualTo(0L); // a get: 0 stays the oldest
+            assertThat(level.insert(1L, 100L)).isTrue(); // an update: 1 becomes the newest
+            for (long k = 16; k < 20; k++) {
+                assertThat(level.insert(k, k)).isTrue();
+            }
+            // Evicted, oldest write first: 0, 2, 3, 4.
+            assertThat(LongStream.range(0, 20).filter(k -> level.get(k) == null).boxed().toList())
+                    .containsExactly(0L, 2L, 3L, 4L);
+            assertThat(level.get(1L)).isEqualTo(100L);
+            assertThat(level.describe()).containsEntry("evictions", 4L);
+        }
+    }
+
+    @Test
+    void aValueItsCodecRefusesChangesNothingInTheFile() {
+        try (CascadeSharedLevel<Long, String> level =
+                CascadeSharedLevel.create(
+                        dir.resolve("v.cxc"), 64, FixedCodec.INT64, FixedCodec.string(4))) {
+            assertThat(level.insert(1L, "ok")).isTrue();
+            assertThatThrownBy(() -> level.insert(1L, "too long"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("string(4)");
+            assertThat(level.get(1L)).isEqualTo("ok");
+            assertThat(level.describe()).containsEntry("puts", 1L);
         }
     }
 

@@ -7,6 +7,7 @@ import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.resolution.AsyncPointerChild.Pair;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -23,6 +24,9 @@ class KTowerCascadeProcessTest {
 
     /** SIGKILLs of a churning writer; {@code -Dcxc.resolution.cascadeKills=200} for a long run. */
     static final int KILLS = Integer.getInteger("cxc.resolution.cascadeKills", 3);
+
+    /** Keys both racers put at once; {@code -Dcxc.resolution.cascadeRaceKeys=100000}. */
+    static final int RACE_KEYS = Integer.getInteger("cxc.resolution.cascadeRaceKeys", 2000);
 
     @TempDir Path dir;
     final ChildJvmGroup children = new ChildJvmGroup();
@@ -100,6 +104,62 @@ class KTowerCascadeProcessTest {
                 }
             }
         }
+    }
+
+    /**
+     * Two JVMs put, then remove, the same keys in lock-step (each key by both at once): against the
+     * model, every key is stored exactly once after the puts, with one racer's value, and none is
+     * left after the removes. {@code -Dcxc.resolution.cascadeRaceKeys=100000} for a long run.
+     */
+    @Test
+    void twoProcessesRacingOnEveryNewKeyLeaveItStoredExactlyOnce() throws Exception {
+        Path path = dir.resolve("race.cxc");
+        Path turns = dir.resolve("turns");
+        Files.write(turns, new byte[16]);
+        int capacity = Math.max(16_384, Integer.highestOneBit(RACE_KEYS) * 8);
+        ChildJvm a = children.add(ChildJvm.start("racer-0", CascadeChild.class));
+        ChildJvm b = children.add(ChildJvm.start("racer-1", CascadeChild.class));
+        ask(a, "open-race " + path + " " + capacity + " " + turns);
+        ask(b, "open-race " + path + " " + capacity + " " + turns);
+        try (CascadeSharedLevel<Long, String> level =
+                CascadeSharedLevel.open(
+                        path, capacity, FixedCodec.INT64, CascadeChild.RACE_VALUE)) {
+            race(a, b, "put");
+            int[] won = new int[2];
+            for (long k = 0; k < RACE_KEYS; k++) {
+                assertThat(level.copies(k)).as("copies of key %d", k).isEqualTo(1);
+                String value = level.get(k);
+                assertThat(value)
+                        .as("key %d", k)
+                        .isIn(Long.toString(k * 10), Long.toString(k * 10 + 1));
+                won[(int) (Long.parseLong(value) - k * 10)]++;
+            }
+            assertThat(level.size()).isEqualTo(RACE_KEYS);
+            assertThat(level.describe())
+                    .as("no eviction or dropped put: the model has every key")
+                    .containsEntry("evictions", 0L)
+                    .containsEntry("droppedPuts", 0L);
+
+            System.out.println(
+                    "cascade race: "
+                            + RACE_KEYS
+                            + " keys, values "
+                            + won[0]
+                            + "/"
+                            + won[1]
+                            + ", "
+                            + level.describe());
+            race(a, b, "remove");
+            assertThat(level.size()).isZero();
+            assertThat(won[0] + won[1]).isEqualTo(RACE_KEYS);
+        }
+    }
+
+    static void race(ChildJvm a, ChildJvm b, String verb) {
+        a.send("race 0 " + RACE_KEYS + " " + verb);
+        b.send("race 1 " + RACE_KEYS + " " + verb);
+        assertThat(a.readLine(STEP)).as("racer 0").isEqualTo("raced " + RACE_KEYS);
+        assertThat(b.readLine(STEP)).as("racer 1").isEqualTo("raced " + RACE_KEYS);
     }
 
     static long puts(CascadeSharedLevel<?, ?> level) {
