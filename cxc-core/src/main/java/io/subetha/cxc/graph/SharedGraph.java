@@ -204,21 +204,51 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
             int storedNodes = typed.maxNodes;
             int storedEdges = typed.maxEdges;
             typed.close();
-            throw new CxcCapacityException(
-                    typed.file()
-                            + " was created with maxNodes "
-                            + storedNodes
-                            + " and maxEdges "
-                            + storedEdges
-                            + ", but was opened expecting "
-                            + settings.maxNodes()
-                            + " and "
-                            + settings.maxEdges()
-                            + "; open it with those, or give the new capacity a new file");
+            throw mismatch(typed.file(), storedNodes, storedEdges, settings);
         }
         typed.nodeCodec = nodes;
         typed.edgeCodec = edges;
         return typed;
+    }
+
+    private static CxcCapacityException mismatch(
+            Path path, int storedNodes, int storedEdges, Settings expected) {
+        return new CxcCapacityException(
+                path
+                        + " was created with maxNodes "
+                        + storedNodes
+                        + " and maxEdges "
+                        + storedEdges
+                        + ", but was opened expecting maxNodes "
+                        + expected.maxNodes()
+                        + " and maxEdges "
+                        + expected.maxEdges()
+                        + "; open it with those, or give the new capacity a new file");
+    }
+
+    /**
+     * Opens through {@code open}, turning the header's capacity check (which counts node and edge
+     * slots together) into the graph's own terms: the file's maxNodes and maxEdges, read by an
+     * observer's view that writes nothing.
+     */
+    private static SharedGraph<?, ?> shaped(
+            Path path, Settings expected, java.util.function.Supplier<SharedGraph<?, ?>> open) {
+        try {
+            return open.get();
+        } catch (CxcCapacityException slots) {
+            int storedNodes;
+            int storedEdges;
+            try (SharedGraph<?, ?> observer = TYPE.open(path, CxcFileOptions.defaults())) {
+                storedNodes = observer.maxNodes;
+                storedEdges = observer.maxEdges;
+            } catch (RuntimeException unreadable) {
+                slots.addSuppressed(unreadable);
+                throw slots;
+            }
+            CxcCapacityException named = mismatch(path, storedNodes, storedEdges, expected);
+            named.initCause(slots);
+            throw named;
+        }
     }
 
     /** Creates a new graph file; fails if it exists. */
@@ -252,7 +282,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
             FixedCodec<E> edges,
             CxcFileOptions options) {
         Settings s = new Settings(maxNodes, maxEdges, nodes, edges);
-        return typed(TYPE.open(path, s, options), s, nodes, edges);
+        return typed(shaped(path, s, () -> TYPE.open(path, s, options)), s, nodes, edges);
     }
 
     /** Opens the file, or creates it if absent; race-safe across processes. */
@@ -269,7 +299,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
             FixedCodec<E> edges,
             CxcFileOptions options) {
         Settings s = new Settings(maxNodes, maxEdges, nodes, edges);
-        return typed(TYPE.openOrCreate(path, s, options), s, nodes, edges);
+        return typed(shaped(path, s, () -> TYPE.openOrCreate(path, s, options)), s, nodes, edges);
     }
 
     // ------------------------------------------------------------------------------ writes

@@ -21,13 +21,15 @@ import java.util.Map;
  * host, with a routing recommendation from it: for adaptive routers that switch between fan-out and
  * fan-in by observed downstream load. Layout: {@link SharedTopologyMapDescriptor}.
  *
- * <p><b>Decay.</b> Time is counted in epochs, advanced by {@link #advanceEpoch()} (a router calls
+ * <p><b>Decay.</b> Time is counted in epochs, advanced by {@link #advanceEpoch()} (one router calls
  * it on its own timer, e.g. every second; no wall clock is read, so the same calls give the same
- * answers). A link's load is halved for every epoch since it was last recorded: a load recorded
- * {@code k} epochs ago counts {@code load >> k}, and is forgotten after 40. Loads saturate at
- * 2<sup>40</sup>-1 per link. A link keeps the epoch of its last record in 24 bits: one not recorded
- * for 2<sup>23</sup> epochs (97 days at one a second) may be read as recent again; any other reads
- * decay exactly.
+ * answers). When several processes share the map, each deriving the epoch from a clock they share
+ * and calling {@link #advanceEpochTo} advances it once per period however many call it, where each
+ * calling {@code advanceEpoch()} on its own timer would decay the loads once per caller. A link's
+ * load is halved for every epoch since it was last recorded: a load recorded {@code k} epochs ago
+ * counts {@code load >> k}, and is forgotten after 40. Loads saturate at 2<sup>40</sup>-1 per link.
+ * A link keeps the epoch of its last record in 24 bits: one not recorded for 2<sup>23</sup> epochs
+ * (97 days at one a second) may be read as recent again; any other reads decay exactly.
  *
  * <p><b>The rule</b> ({@link #recommend}), on loads decayed to the current epoch, in integers:
  *
@@ -204,6 +206,33 @@ public final class SharedTopologyMap extends MappedPrimitive {
     public long advanceEpoch() {
         counters.increment(OP_ADVANCE_EPOCH);
         return body.getAndAddLong(EPOCH_OFFSET, 1) + 1;
+    }
+
+    /**
+     * Raises the epoch to {@code epoch} unless it is already there or past it: idempotent, so that
+     * every process may call it with an epoch derived from a clock they share, e.g. {@code
+     * System.nanoTime() / period} (CLOCK_MONOTONIC, one clock for the host), and the epoch moves
+     * once per period. A jump of {@code k} epochs halves older loads {@code k} times, as {@code k}
+     * calls of {@link #advanceEpoch()} would.
+     *
+     * @return the epoch now (at least {@code epoch})
+     * @throws IllegalArgumentException if {@code epoch} is negative
+     */
+    public long advanceEpochTo(long epoch) {
+        if (epoch < 0) {
+            throw new IllegalArgumentException(
+                    "epoch " + epoch + " is negative; epochs count up from 0");
+        }
+        counters.increment(OP_ADVANCE_EPOCH);
+        long current = body.getLongVolatile(EPOCH_OFFSET);
+        while (current < epoch) {
+            long witness = body.compareAndExchangeLong(EPOCH_OFFSET, current, epoch);
+            if (witness == current) {
+                return epoch;
+            }
+            current = witness;
+        }
+        return current;
     }
 
     // ------------------------------------------------------------------------------- reads

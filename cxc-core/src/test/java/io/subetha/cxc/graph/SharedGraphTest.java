@@ -9,6 +9,7 @@ import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.testing.RawBody;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,7 +105,7 @@ class SharedGraphTest {
     }
 
     @Test
-    void anotherShapeOrCodecIsRefusedOnOpenAndAnObserverCanDescribe() {
+    void anotherShapeOrCodecIsRefusedOnOpenAndAnObserverCanDescribe() throws Exception {
         Path path = dir.resolve("g.cxc");
         graph(4, 8).close();
         assertThatThrownBy(
@@ -114,6 +115,16 @@ class SharedGraphTest {
                         () -> SharedGraph.open(path, 5, 7, FixedCodec.string(12), FixedCodec.INT64))
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessageContaining("maxNodes 4 and maxEdges 8");
+        // Another total of slots: the header's check, still told in the graph's own terms.
+        byte[] before = Files.readAllBytes(path);
+        assertThatThrownBy(
+                        () ->
+                                SharedGraph.openOrCreate(
+                                        path, 4, 9, FixedCodec.string(12), FixedCodec.INT64))
+                .isInstanceOf(CxcCapacityException.class)
+                .hasMessageContaining("created with maxNodes 4 and maxEdges 8")
+                .hasMessageContaining("expecting maxNodes 4 and maxEdges 9");
+        assertThat(Files.readAllBytes(path)).isEqualTo(before);
         try (SharedGraph<?, ?> view = SharedGraph.TYPE.open(path, CxcFileOptions.defaults())) {
             assertThat(view.describe()).containsEntry("maxEdges", 8).containsEntry("nodes", 0L);
         }

@@ -101,6 +101,30 @@ class SharedTopologyMapTest {
         }
     }
 
+    /**
+     * Two processes' handles each move the epoch on their own timer: through advanceEpochTo with an
+     * epoch from one clock, the epoch moves once per period, not once per caller.
+     */
+    @Test
+    void handlesAdvancingToAnEpochFromOneClockDecayOncePerPeriod() {
+        try (SharedTopologyMap one = map();
+                SharedTopologyMap two = SharedTopologyMap.open(dir.resolve("t.cxc"), 256)) {
+            one.record(1, 7, 1024);
+            for (long period = 1; period <= 3; period++) {
+                assertThat(one.advanceEpochTo(period)).isEqualTo(period);
+                assertThat(two.advanceEpochTo(period)).isEqualTo(period); // already there
+            }
+            assertThat(two.advanceEpochTo(2)).isEqualTo(3); // never backwards
+            assertThat(one.epoch()).isEqualTo(3);
+            assertThat(two.fanOut(1)).containsExactly(new Link(1, 7, 128, 1));
+            assertThat(one.advanceEpochTo(10)).isEqualTo(10); // a jump: 7 halvings at once
+            assertThat(one.fanOut(1)).containsExactly(new Link(1, 7, 1, 1));
+            assertThatThrownBy(() -> one.advanceEpochTo(-1))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("epoch -1");
+        }
+    }
+
     @Test
     void theSameCallsGiveTheSameAnswers() {
         List<Recommendation> first = new ArrayList<>();
