@@ -39,10 +39,10 @@ public final class CascadeChild {
     private static CascadeSharedLevel<Long, String> racing;
 
     /**
-     * The racers' values: a number in a 2 KiB string, whose write holds the slot long enough for
-     * the other racer to find it held and store its own copy.
+     * The racers' values: a number in a 1 KiB string, whose write holds the slot long enough for
+     * the other racer to find it held now and then and store its own copy.
      */
-    static final FixedCodec<String> RACE_VALUE = FixedCodec.string(2048);
+    static final FixedCodec<String> RACE_VALUE = FixedCodec.string(1024);
 
     private static AtomicBuffer turns;
 

@@ -25,8 +25,11 @@ class KTowerCascadeProcessTest {
     /** SIGKILLs of a churning writer; {@code -Dcxc.resolution.cascadeKills=200} for a long run. */
     static final int KILLS = Integer.getInteger("cxc.resolution.cascadeKills", 3);
 
-    /** Keys both racers put at once; {@code -Dcxc.resolution.cascadeRaceKeys=100000}. */
-    static final int RACE_KEYS = Integer.getInteger("cxc.resolution.cascadeRaceKeys", 2000);
+    /** Keys both racers put at once in each round. */
+    static final int RACE_KEYS = 2000;
+
+    /** Rounds of the race; {@code -Dcxc.resolution.cascadeRaceRounds=50} for a long run. */
+    static final int RACE_ROUNDS = Integer.getInteger("cxc.resolution.cascadeRaceRounds", 1);
 
     @TempDir Path dir;
     final ChildJvmGroup children = new ChildJvmGroup();
@@ -107,16 +110,17 @@ class KTowerCascadeProcessTest {
     }
 
     /**
-     * Two JVMs put, then remove, the same keys in lock-step (each key by both at once): against the
-     * model, every key is stored exactly once after the puts, with one racer's value, and none is
-     * left after the removes. {@code -Dcxc.resolution.cascadeRaceKeys=100000} for a long run.
+     * Two JVMs put, then remove, the same keys in lock-step (each key by both at once), round after
+     * round: against the model, every key is stored exactly once after the puts, with one racer's
+     * value, and none is left after the removes. {@code -Dcxc.resolution.cascadeRaceRounds=50} for
+     * a long run.
      */
     @Test
     void twoProcessesRacingOnEveryNewKeyLeaveItStoredExactlyOnce() throws Exception {
         Path path = dir.resolve("race.cxc");
         Path turns = dir.resolve("turns");
         Files.write(turns, new byte[16]);
-        int capacity = Math.max(16_384, Integer.highestOneBit(RACE_KEYS) * 8);
+        int capacity = 16_384;
         ChildJvm a = children.add(ChildJvm.start("racer-0", CascadeChild.class));
         ChildJvm b = children.add(ChildJvm.start("racer-1", CascadeChild.class));
         ask(a, "open-race " + path + " " + capacity + " " + turns);
@@ -124,34 +128,36 @@ class KTowerCascadeProcessTest {
         try (CascadeSharedLevel<Long, String> level =
                 CascadeSharedLevel.open(
                         path, capacity, FixedCodec.INT64, CascadeChild.RACE_VALUE)) {
-            race(a, b, "put");
             int[] won = new int[2];
-            for (long k = 0; k < RACE_KEYS; k++) {
-                assertThat(level.copies(k)).as("copies of key %d", k).isEqualTo(1);
-                String value = level.get(k);
-                assertThat(value)
-                        .as("key %d", k)
-                        .isIn(Long.toString(k * 10), Long.toString(k * 10 + 1));
-                won[(int) (Long.parseLong(value) - k * 10)]++;
+            for (int round = 0; round < RACE_ROUNDS; round++) {
+                race(a, b, "put");
+                for (long k = 0; k < RACE_KEYS; k++) {
+                    assertThat(level.copies(k)).as("copies of key %d", k).isEqualTo(1);
+                    String value = level.get(k);
+                    assertThat(value)
+                            .as("key %d", k)
+                            .isIn(Long.toString(k * 10), Long.toString(k * 10 + 1));
+                    won[(int) (Long.parseLong(value) - k * 10)]++;
+                }
+                assertThat(level.size()).isEqualTo(RACE_KEYS);
+                race(a, b, "remove");
+                assertThat(level.size()).as("after the removes").isZero();
             }
-            assertThat(level.size()).isEqualTo(RACE_KEYS);
             assertThat(level.describe())
                     .as("no eviction or dropped put: the model has every key")
                     .containsEntry("evictions", 0L)
                     .containsEntry("droppedPuts", 0L);
-
             System.out.println(
                     "cascade race: "
+                            + RACE_ROUNDS
+                            + " rounds of "
                             + RACE_KEYS
-                            + " keys, values "
+                            + " keys, values kept "
                             + won[0]
                             + "/"
                             + won[1]
                             + ", "
                             + level.describe());
-            race(a, b, "remove");
-            assertThat(level.size()).isZero();
-            assertThat(won[0] + won[1]).isEqualTo(RACE_KEYS);
         }
     }
 
