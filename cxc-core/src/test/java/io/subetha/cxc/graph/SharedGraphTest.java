@@ -167,7 +167,10 @@ class SharedGraphTest {
                                     int from = (int) (k % 4);
                                     int to = (int) ((k / 4) % 4);
                                     graph.removeEdge(from, to);
-                                    graph.addEdge((from + 1) % 4, to, new Twin(k, k));
+                                    // The payload names its node: an edge read from another
+                                    // node's list (reused under the reader) would show it.
+                                    long mark = k * 4 + (from + 1) % 4;
+                                    graph.addEdge((from + 1) % 4, to, new Twin(mark, mark));
                                 }
                                 stop.set(true);
                             });
@@ -180,7 +183,8 @@ class SharedGraphTest {
                                         List<Integer> targets = new ArrayList<>();
                                         for (SharedGraph.Edge<Twin> e : graph.neighbors(n)) {
                                             if (e.from() != n
-                                                    || e.payload().a() != e.payload().b()) {
+                                                    || e.payload().a() != e.payload().b()
+                                                    || e.payload().a() % 4 != n) {
                                                 failure.set(new AssertionError("torn " + e));
                                             }
                                             if (targets.contains(e.to())) {
