@@ -124,6 +124,9 @@ public final class SharedLeaderElection extends MappedPrimitive {
         }
     }
 
+    private static final System.Logger logger =
+            System.getLogger(SharedLeaderElection.class.getName());
+
     public static final PrimitiveType<SharedLeaderElection, Settings> TYPE =
             PrimitiveType.<SharedLeaderElection, Settings>define(
                             PrimitiveKinds.LEADER_ELECTION, Settings.class)
@@ -161,10 +164,6 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (candidates != CANDIDATE_CAPACITY) {
             return "stored candidate capacity " + candidates + ", expected " + CANDIDATE_CAPACITY;
         }
-        if (body.getLongVolatile(LEADER_WORD_OFFSET) == RETIRED_WORD) {
-            return "the election was retired: this file was deleted or replaced under running"
-                    + " participants, and nobody may lead on it again; delete it";
-        }
         return null;
     }
 
@@ -201,6 +200,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
     private SharedLeaderElection(MappedFile file, boolean readOnly) {
         super(file, TYPE);
         if (!readOnly) {
+            reviveIfRetired();
             releaseSeatOfTheDeadHolderOfOurPid();
         }
         this.bodyBytes = body.byteBuffer();
@@ -825,6 +825,9 @@ public final class SharedLeaderElection extends MappedPrimitive {
                 if (word == RETIRED_WORD || (leader != myPid && leader != NO_LEADER)) {
                     return -1;
                 }
+                // Before the CAS: a reviver must find the term the retired word hides. Only ever
+                // raised, to a term that was issued, so a crash before the CAS leaves no harm.
+                raiseRetiredTerm(term(word));
                 if (body.compareAndSetLong(LEADER_WORD_OFFSET, word, RETIRED_WORD)) {
                     return leader == myPid ? term(word) : -1;
                 }
@@ -832,6 +835,41 @@ public final class SharedLeaderElection extends MappedPrimitive {
         } catch (InternalError fault) { // truncated after all: reads past its end fault
             damaged = true;
             return retireDamaged();
+        }
+    }
+
+    private void raiseRetiredTerm(long term) {
+        long seen = body.getLongVolatile(RETIRED_TERM_OFFSET);
+        while (seen < term && !body.compareAndSetLong(RETIRED_TERM_OFFSET, seen, term)) {
+            seen = body.getLongVolatile(RETIRED_TERM_OFFSET);
+        }
+    }
+
+    /**
+     * A retired file opened for writing is in use again: whoever opens a path means the file there,
+     * and a participant that retired it may have raced a replacement (an open that mapped the new
+     * file while it judged the old one) or the file was moved back. Left retired, it refused every
+     * participant until someone deleted it (the 1,000-handover chaos run ended so once). Revived by
+     * one CAS from exactly the retired word to no leader above the term it replaced (or the boot
+     * seed, if higher); a participant still on a replaced orphan notices on its next tick as ever.
+     */
+    private void reviveIfRetired() {
+        if (body.getLongVolatile(LEADER_WORD_OFFSET) != RETIRED_WORD) {
+            return;
+        }
+        long floor =
+                Math.min(
+                        Math.max(body.getLongVolatile(RETIRED_TERM_OFFSET), bootTermSeed()),
+                        0xFFFF_FFFEL);
+        if (body.compareAndSetLong(
+                LEADER_WORD_OFFSET, RETIRED_WORD, packLeaderWord(NO_LEADER, floor))) {
+            logger.log(
+                    System.Logger.Level.WARNING,
+                    "cxc: the leader-election file "
+                            + file()
+                            + " was retired (judged deleted or replaced under a running process)"
+                            + " but is at its path and opened again: revived, terms above "
+                            + floor);
         }
     }
 

@@ -130,24 +130,28 @@ class ElectionParticipantTest {
             assertThat(orphanView.claimIfLeaderDead(1, 3)).isFalse();
             participant.election().close();
         }
-        // A retired file is refused on open, naming why.
     }
 
     @Test
-    void aRetiredFileIsRefusedOnOpen() throws Exception {
+    void aRetiredFileOpenedAgainIsRevivedWithTermsAboveTheOneItWasRetiredAt() throws Exception {
         Path path = dir.resolve("l.cxc");
         Path moved = dir.resolve("moved.cxc");
+        long me = Pids.current();
+        long ledTerm;
         try (var election = SharedLeaderElection.create(path)) {
-            var participant =
-                    new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(1));
-            participant.tick();
+            var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
+            ledTerm = participant.tick().term();
             Files.move(path, moved); // the old inode lives on under another name
             participant.tick();
             participant.election().close();
         }
-        assertThatThrownBy(() -> SharedLeaderElection.open(moved))
-                .isInstanceOf(CxcFormatException.class)
-                .hasMessageContaining("retired");
+        // Opened at a path, it is in use: it once refused everyone until deleted.
+        try (var revived = SharedLeaderElection.open(moved)) {
+            assertThat(revived.leaderWord()).isNotEqualTo(LeaderElectionDescriptor.RETIRED_WORD);
+            assertThat(revived.snapshot().leaderPid()).isEqualTo(SharedLeaderElection.NO_LEADER);
+            assertThat(revived.tryClaimLeadership(me, 3)).isTrue();
+            assertThat(revived.termIfLeader(me)).isGreaterThan(ledTerm);
+        }
     }
 
     @Test
