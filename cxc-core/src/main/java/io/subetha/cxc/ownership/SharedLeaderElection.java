@@ -332,11 +332,11 @@ public final class SharedLeaderElection extends MappedPrimitive {
     }
 
     private boolean claimSlow(long myPid, long graceEpochs, boolean preempt) {
-        if (retired) {
+        if (retired) { // counted already: the successor counts into these same counters
             SharedLeaderElection next = successor;
             return next != null
-                    && next.tryClaimLeadership(
-                            myPid, graceEpochs, preempt ? Preemption.LOWEST_PID : Preemption.NONE);
+                    && (next.termIfLeaderUncounted(myPid) >= 0
+                            || next.claimSlow(myPid, graceEpochs, preempt));
         }
         while (true) {
             long word = body.getLongVolatile(LEADER_WORD_OFFSET);
@@ -675,10 +675,16 @@ public final class SharedLeaderElection extends MappedPrimitive {
         return term >= 0 ? term : termIfLeaderElsewhere(pid);
     }
 
-    /** Off the fast path: a retired handle asks the one that replaced it. */
+    /** Off the fast path: a retired handle asks the one that replaced it (counted already). */
     private long termIfLeaderElsewhere(long pid) {
         SharedLeaderElection next = successor;
-        return next == null ? -1 : next.termIfLeader(pid);
+        return next == null ? -1 : next.termIfLeaderUncounted(pid);
+    }
+
+    private long termIfLeaderUncounted(long pid) {
+        long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
+        long term = leaderPid(word) == pid && pid != NO_LEADER ? term(word) : -1;
+        return term >= 0 ? term : termIfLeaderElsewhere(pid);
     }
 
     /** The leader's PID, empty when there is no leader. */
@@ -882,11 +888,13 @@ public final class SharedLeaderElection extends MappedPrimitive {
     }
 
     /**
-     * Forwards every later call to {@code next} (the handle open on the file now at the path); its
-     * op counts then go to {@code next}'s counters. Only after {@link #retire}.
+     * Forwards every later call to {@code next} (the handle open on the file now at the path),
+     * which counts from then on into this handle's counters (each op once). Only after {@link
+     * #retire}.
      */
     void forwardTo(SharedLeaderElection next) {
         if (next != this) {
+            next.countInto(this); // the meters bound to this handle go on counting
             successor = next;
         }
     }

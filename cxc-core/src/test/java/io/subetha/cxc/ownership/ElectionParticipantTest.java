@@ -133,6 +133,33 @@ class ElectionParticipantTest {
     }
 
     @Test
+    void theOpCountsOfAReplacedFilesHandleGoOnAfterTheRejoinEachOpOnce() throws Exception {
+        Path path = dir.resolve("l.cxc");
+        long me = Pids.current();
+        try (var election = SharedLeaderElection.create(path)) {
+            var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
+            participant.tick();
+            Path fresh = dir.resolve("fresh.cxc");
+            SharedLeaderElection.create(fresh).close();
+            Files.move(fresh, path, StandardCopyOption.REPLACE_EXISTING);
+            assertThat(participant.tick().gained()).isTrue(); // on the new file now
+
+            // The starter's meters hold the first handle's counters: they must keep counting.
+            var counts = election.opCounters();
+            long beats = counts.get(SharedLeaderElection.OP_BEAT);
+            participant.tick();
+            assertThat(counts.get(SharedLeaderElection.OP_BEAT)).isEqualTo(beats + 1);
+            long reads = counts.get(SharedLeaderElection.OP_READ);
+            assertThat(election.isLeader(me)).isTrue(); // forwarded to the new file
+            assertThat(counts.get(SharedLeaderElection.OP_READ)).isEqualTo(reads + 1);
+            long claims = counts.get(SharedLeaderElection.OP_TRY_CLAIM);
+            assertThat(election.tryClaimLeadership(me, 3)).isTrue();
+            assertThat(counts.get(SharedLeaderElection.OP_TRY_CLAIM)).isEqualTo(claims + 1);
+            participant.election().close();
+        }
+    }
+
+    @Test
     void aRetiredFileOpenedAgainIsRevivedWithTermsAboveTheOneItWasRetiredAt() throws Exception {
         Path path = dir.resolve("l.cxc");
         Path moved = dir.resolve("moved.cxc");
