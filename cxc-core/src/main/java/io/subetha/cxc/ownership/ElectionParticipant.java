@@ -5,14 +5,10 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessStatus;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.List;
@@ -390,6 +386,16 @@ public final class ElectionParticipant {
             }
             throw e;
         }
+        long atPath = incarnationAtPath();
+        if (atPath != next.incarnation()) {
+            // Replaced again while it was being opened (opens are slow on a loaded host): claiming
+            // on it would issue a term the file now at the path issues too. Try again next tick.
+            if (atPath != 0) {
+                next.retire(pid, false);
+            }
+            next.close();
+            return null;
+        }
         if (next.raiseTermFloor(highestTermSeen)) {
             warn(
                     "cxc: the leader-election file now at "
@@ -515,19 +521,8 @@ public final class ElectionParticipant {
                 : "was replaced by another file";
     }
 
-    /** The incarnation of the file now at the path, or 0 if it cannot be read. */
     private long incarnationAtPath() {
-        try (FileChannel channel =
-                FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            long at = HeaderDescriptor.HEADER_LENGTH + LeaderElectionDescriptor.INCARNATION_OFFSET;
-            while (word.hasRemaining() && channel.read(word, at + word.position()) >= 0) {
-                // read all 8 bytes
-            }
-            return word.hasRemaining() ? 0 : word.getLong(0);
-        } catch (IOException e) {
-            return 0;
-        }
+        return SharedLeaderElection.incarnationAt(path);
     }
 
     private static Path directory(Path file) {

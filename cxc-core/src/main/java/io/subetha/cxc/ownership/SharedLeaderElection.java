@@ -8,6 +8,7 @@ import io.subetha.cxc.internal.EpochPacer;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -15,11 +16,15 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -855,12 +860,19 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * A retired file opened for writing is in use again: whoever opens a path means the file there,
      * and a participant that retired it may have raced a replacement (an open that mapped the new
      * file while it judged the old one) or the file was moved back. Left retired, it refused every
-     * participant until someone deleted it (the 1,000-handover chaos run ended so once). Revived by
-     * one CAS from exactly the retired word to no leader above the term it replaced (or the boot
-     * seed, if higher); a participant still on a replaced orphan notices on its next tick as ever.
+     * participant until someone deleted it (the 1,000-handover chaos run ended so once). Only if
+     * the file at its path is this one (by incarnation). Revived by one CAS from exactly the
+     * retired word to no leader above the term it replaced (or the boot seed, if higher); a
+     * participant still on a replaced orphan notices on its next tick as ever.
      */
     private void reviveIfRetired() {
         if (body.getLongVolatile(LEADER_WORD_OFFSET) != RETIRED_WORD) {
+            return;
+        }
+        // Only a file still at its path: an open that mapped a file just before it was replaced
+        // (slow, on a loaded host) must leave the orphan retired, or it claims there a term the
+        // file at the path also issues (the 1,000-handover chaos run saw it once).
+        if (incarnationAt(file.path()) != body.getLongAcquire(INCARNATION_OFFSET)) {
             return;
         }
         long floor =
@@ -876,6 +888,25 @@ public final class SharedLeaderElection extends MappedPrimitive {
                             + " was retired (judged deleted or replaced under a running process)"
                             + " but is at its path and opened again: revived, terms above "
                             + floor);
+        }
+    }
+
+    /**
+     * The incarnation of the election file now at {@code path}, read from the file (8 bytes), or 0
+     * if it cannot be read: what tells for sure whether the path still names a mapped file, where a
+     * file key can be a moment late or reused by a new file.
+     */
+    static long incarnationAt(Path path) {
+        try (FileChannel channel =
+                FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            long at = HeaderDescriptor.HEADER_LENGTH + INCARNATION_OFFSET;
+            while (word.hasRemaining() && channel.read(word, at + word.position()) >= 0) {
+                // read all 8 bytes
+            }
+            return word.hasRemaining() ? 0 : word.getLong(0);
+        } catch (IOException e) {
+            return 0;
         }
     }
 

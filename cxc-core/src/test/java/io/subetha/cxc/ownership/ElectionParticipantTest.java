@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.nio.channels.FileChannel;
@@ -156,6 +157,88 @@ class ElectionParticipantTest {
             assertThat(election.tryClaimLeadership(me, 3)).isTrue();
             assertThat(counts.get(SharedLeaderElection.OP_TRY_CLAIM)).isEqualTo(claims + 1);
             participant.election().close();
+        }
+    }
+
+    /**
+     * The 1,000-handover chaos run once had a participant re-join a file that was replaced again
+     * while it was being opened (a slow open on a loaded host), claim there, and issue a term the
+     * file at the path had issued too.
+     */
+    @Test
+    void aFileReplacedWhileTheParticipantReopensItIsNeitherClaimedNorRevived() throws Exception {
+        Path path = dir.resolve("l.cxc");
+        long me = Pids.current();
+        try (var election = SharedLeaderElection.create(path)) {
+            boolean[] replaceDuringOpen = {true};
+            var participant =
+                    new ElectionParticipant(
+                            election,
+                            me,
+                            3,
+                            Duration.ofMillis(1),
+                            Preemption.NONE,
+                            (at, settings) -> {
+                                var opened =
+                                        SharedLeaderElection.openOrCreate(
+                                                at, settings, CxcFileOptions.defaults());
+                                if (replaceDuringOpen[0]) {
+                                    replaceDuringOpen[0] = false;
+                                    replace(at); // what the opener mapped is an orphan now
+                                }
+                                return opened;
+                            });
+            long oldTerm = participant.tick().term();
+            replace(path);
+
+            var outcome = participant.tick();
+            assertThat(outcome.lostTerm()).isEqualTo(oldTerm);
+            assertThat(outcome.leader()).as("claimed a file replaced while it opened").isFalse();
+            outcome = participant.tick(); // re-joins the file now at the path
+            assertThat(outcome.leader()).isTrue();
+            assertThat(participant.election().incarnation())
+                    .isEqualTo(SharedLeaderElection.incarnationAt(path));
+            participant.election().close();
+        }
+    }
+
+    @Test
+    void aRetiredFileIsNotRevivedByAnOpenThatMappedItJustBeforeItWasReplaced() throws Exception {
+        Path path = dir.resolve("l.cxc");
+        long me = Pids.current();
+        try (var election = SharedLeaderElection.create(path)) {
+            var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
+            participant.tick();
+            Path kept = dir.resolve("kept.cxc");
+            Files.createLink(kept, path); // the same inode, to open again below
+            replace(path);
+            participant.tick(); // retires the orphan, re-joins the new file
+            assertThat(election.isRetired()).isTrue();
+            // An open of the orphan that is slow: by the time it checks, the path names another
+            // file. Simulated by replacing "kept" itself while the open is held after validation.
+            try (Interleaving.Installed replacer =
+                            Interleaving.install(
+                                    point -> {
+                                        if (point == Interleaving.Point.OPEN_VALIDATED) {
+                                            replace(kept);
+                                        }
+                                    });
+                    var late = SharedLeaderElection.open(kept)) {
+                assertThat(late.leaderWord()).isEqualTo(LeaderElectionDescriptor.RETIRED_WORD);
+                assertThat(late.tryClaimLeadership(me, 3)).isFalse();
+            }
+            participant.election().close();
+        }
+    }
+
+    /** A new election file renamed over {@code at}, as an operator's script does. */
+    private void replace(Path at) {
+        try {
+            Path fresh = dir.resolve("fresh-" + System.nanoTime() + ".cxc");
+            SharedLeaderElection.create(fresh).close();
+            Files.move(fresh, at, StandardCopyOption.REPLACE_EXISTING);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
