@@ -27,6 +27,9 @@ import java.util.stream.Stream;
  *       belong to exactly one PID.
  *   <li><b>Failover</b> of an event: from the signal to the first {@code GAINED} of a higher term
  *       than the victim held, logged after the signal.
+ *   <li><b>Terms per failover</b>: the distinct terms gained from the signal until one tick after
+ *       the successor's gain (an interim leader preempted at its next tick counts; a lower PID that
+ *       starts or thaws later, preempting under {@code lowest-pid}, does not).
  *   <li><b>Detection</b> of an event: from the signal to the moment the fault became visible to the
  *       election by its own rules ({@link ChaosEvent#detectableNanos()}): the operating system
  *       showing the victim dead (SIGKILL, SIGTERM), the victim's step-down (SIGTERM), or its
@@ -131,6 +134,8 @@ public final class ChaosAnalysis {
                 stallsByReporter.computeIfAbsent(r.reporter(), k -> new ArrayList<>()).add(r);
             }
         }
+        long termsInFailovers = 0;
+        int multiTermFailovers = 0;
         for (ChaosEvent e : events) {
             ChaosRecord successor =
                     gains.stream()
@@ -142,6 +147,22 @@ public final class ChaosAnalysis {
                 continue;
             }
             long latency = successor.nanos() - e.nanos();
+            // The terms one failover took: the successor's, and any claimed from the fault until a
+            // tick after it (an interim leader preempted by the lowest live PID at its next tick,
+            // the pattern one handover per failover removes). Later preemptions (a thawed or newly
+            // started lower PID with lowest-pid) are not part of the failover.
+            long window = successor.nanos() + tick;
+            long failoverTerms =
+                    gains.stream()
+                            .filter(g -> g.nanos() - e.nanos() > 0 && g.nanos() - window <= 0)
+                            .filter(g -> g.term() > e.victimTerm())
+                            .mapToLong(ChaosRecord::term)
+                            .distinct()
+                            .count();
+            termsInFailovers += failoverTerms;
+            if (failoverTerms > 1) {
+                multiTermFailovers++;
+            }
             latencies.computeIfAbsent(e.kind(), k -> new ArrayList<>()).add(latency);
             allLatencies.add(latency);
             long detectable = e.detectableNanos();
@@ -310,6 +331,8 @@ public final class ChaosAnalysis {
                 events.size(),
                 eventCounts,
                 pidsByTerm.size(),
+                termsInFailovers,
+                multiTermFailovers,
                 ChaosReport.Percentiles.of(allLatencies),
                 failoverByKind,
                 percentilesByKind(detections),

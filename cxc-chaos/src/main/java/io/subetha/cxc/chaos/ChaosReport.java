@@ -16,6 +16,9 @@ import java.util.Map;
  * @param handovers events injected into leaders
  * @param eventCounts events by kind
  * @param termsSeen distinct election terms named in the logs
+ * @param termsInFailovers the terms the failovers took: for each event, those gained from the
+ *     signal until a tick after the successor's gain
+ * @param multiTermFailovers failovers that took more than one term
  * @param failover event to the successor's first beat, all kinds
  * @param failoverByKind the same, per kind
  * @param detectionByKind signal to the fault being detectable (the host's and clock's share)
@@ -46,6 +49,8 @@ public record ChaosReport(
         int handovers,
         Map<Kind, Long> eventCounts,
         int termsSeen,
+        long termsInFailovers,
+        int multiTermFailovers,
         Percentiles failover,
         Map<Kind, Percentiles> failoverByKind,
         Map<Kind, Percentiles> detectionByKind,
@@ -143,6 +148,15 @@ public record ChaosReport(
                                 Locale.ROOT,
                                 " (%.3f per handover)",
                                 handovers == 0 ? 0.0 : (double) termsSeen / handovers))
+                .append('\n');
+        s.append("terms per failover:        ")
+                .append(
+                        String.format(
+                                Locale.ROOT,
+                                "%.3f (%d terms; %d failovers took more than one)",
+                                handovers == 0 ? 0.0 : (double) termsInFailovers / handovers,
+                                termsInFailovers,
+                                multiTermFailovers))
                 .append('\n');
         s.append("failover (all):            ").append(failover).append('\n');
         failoverByKind.forEach(

@@ -5,14 +5,10 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessStatus;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.List;
@@ -26,14 +22,14 @@ import org.jspecify.annotations.Nullable;
  * loop the Spring Boot starter's ticker and the chaos harness both run, in one place.
  *
  * <p>Each tick first checks that the election's path still names the file it mapped, in the
- * directory it was in, at its full length (two {@code stat} calls, a few microseconds). If the file
- * was deleted or replaced (an operator, a tmp cleaner, {@code RemoveIPC}, a wiped {@code /dev/shm})
- * or truncated, this process stops leading at once ({@link SharedLeaderElection#retire}: every
- * handle of it answers "not leader" from that moment), the tick reports the loss, a warning is
- * logged, and the participant re-joins the election on the file now at the path (opened or created
- * through its {@link Opener}), lifting that file's term above the highest it saw ({@link
- * SharedLeaderElection#raiseTermFloor}), so terms keep rising for a downstream fence. Every later
- * call on the old handle forwards to the new one.
+ * directory it was in, at its full length (a {@code stat} and an 8-byte read of the file's
+ * incarnation at the path, a few microseconds). If the file was deleted or replaced (an operator, a
+ * tmp cleaner, {@code RemoveIPC}, a wiped {@code /dev/shm}) or truncated, this process stops
+ * leading at once ({@link SharedLeaderElection#retire}: every handle of it answers "not leader"
+ * from that moment), the tick reports the loss, a warning is logged, and the participant re-joins
+ * the election on the file now at the path (opened or created through its {@link Opener}), lifting
+ * that file's term above the highest it saw ({@link SharedLeaderElection#raiseTermFloor}), so terms
+ * keep rising for a downstream fence. Every later call on the old handle forwards to the new one.
  *
  * <p>Then it advances the global epoch if no participant did within the tick interval (so a dead
  * leader cannot freeze it), claims or keeps leadership (lowest live PID wins, stale leaders are
@@ -100,7 +96,7 @@ public final class ElectionParticipant {
     /** The handle this participant runs on: {@link #origin} until its file is replaced. */
     private volatile SharedLeaderElection election;
 
-    private @Nullable Object fileKey;
+    /** The key of the directory on the last open: names a replaced directory in the warning. */
     private @Nullable Object directoryKey;
 
     private boolean wasLeader;
@@ -162,7 +158,6 @@ public final class ElectionParticipant {
                                 : tickInterval,
                         graceEpochs);
         this.election = election.isRetired() ? election.active() : election;
-        this.fileKey = this.election.fileKey();
         this.directoryKey = keyOf(directory(path));
         this.settings = this.election.settings();
         warnIfSettingsDiffer(this.election);
@@ -391,6 +386,16 @@ public final class ElectionParticipant {
             }
             throw e;
         }
+        long atPath = incarnationAtPath();
+        if (atPath != next.incarnation()) {
+            // Replaced again while it was being opened (opens are slow on a loaded host): claiming
+            // on it would issue a term the file now at the path issues too. Try again next tick.
+            if (atPath != 0) {
+                next.retire(pid, false);
+            }
+            next.close();
+            return null;
+        }
         if (next.raiseTermFloor(highestTermSeen)) {
             warn(
                     "cxc: the leader-election file now at "
@@ -404,7 +409,6 @@ public final class ElectionParticipant {
             origin.forwardTo(next);
         }
         election = next;
-        fileKey = next.fileKey();
         directoryKey = keyOf(directory(path));
         candidateSeat = -1;
         heir = false;
@@ -484,7 +488,15 @@ public final class ElectionParticipant {
 
     private final java.util.List<String> pendingWarnings = new java.util.ArrayList<>();
 
-    /** What is wrong with the path against the mapping, or null if it still names it. */
+    /**
+     * What is wrong with the path against the mapping, or null if it still names it (or cannot be
+     * told this tick). Judged by the incarnation stored in the file, never by the file key alone: a
+     * key recorded on open is read by path and can belong to a file that replaced the mapped one a
+     * moment earlier, and a file system that reuses inode numbers (ext4 does, at once) gives a new
+     * file the key of the deleted one, so a participant once stayed on its orphan. Nothing is
+     * retired on a read that failed: a wrong retirement writes the retired word into the file every
+     * process is using.
+     */
     private @Nullable String fileProblem() {
         BasicFileAttributes attributes;
         try {
@@ -496,43 +508,21 @@ public final class ElectionParticipant {
         } catch (IOException e) {
             return null; // cannot tell: keep going on the mapping we have
         }
-        Object key = attributes.fileKey();
-        Object dir = keyOf(directory(path));
-        boolean otherFile = fileKey != null && key != null && !fileKey.equals(key);
-        boolean otherDirectory = directoryKey != null && dir != null && !directoryKey.equals(dir);
         if (attributes.size() < FILE_LENGTH) {
-            return otherFile
-                    ? "was replaced by another file"
-                    : "was truncated to " + attributes.size() + " bytes";
+            return "was truncated to " + attributes.size() + " bytes";
         }
-        if (otherFile || otherDirectory) {
-            // Sure before retiring: the key recorded on open is read by path, and can belong to
-            // the file that replaced the one mapped a moment earlier. The incarnation cannot.
-            if (incarnationAtPath() == election.incarnation()) {
-                fileKey = key;
-                directoryKey = dir;
-                return null;
-            }
-            return otherFile
-                    ? "was replaced by another file"
-                    : "is in a directory that was replaced";
+        long atPath = incarnationAtPath();
+        if (atPath == 0 || atPath == election.incarnation()) {
+            return null;
         }
-        return null;
+        Object dir = keyOf(directory(path));
+        return directoryKey != null && dir != null && !directoryKey.equals(dir)
+                ? "is in a directory that was replaced"
+                : "was replaced by another file";
     }
 
-    /** The incarnation of the file now at the path, or 0 if it cannot be read. */
     private long incarnationAtPath() {
-        try (FileChannel channel =
-                FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            long at = HeaderDescriptor.HEADER_LENGTH + LeaderElectionDescriptor.INCARNATION_OFFSET;
-            while (word.hasRemaining() && channel.read(word, at + word.position()) >= 0) {
-                // read all 8 bytes
-            }
-            return word.hasRemaining() ? 0 : word.getLong(0);
-        } catch (IOException e) {
-            return 0;
-        }
+        return SharedLeaderElection.incarnationAt(path);
     }
 
     private static Path directory(Path file) {

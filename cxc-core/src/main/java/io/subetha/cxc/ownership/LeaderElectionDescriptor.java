@@ -49,7 +49,10 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
  * |                  Incarnation (u64, random, not 0)       448   |
  * |                                                               |
  * +---------------------------------------------------------------+
- * |                  Reserved, zero (56 bytes)              456   |
+ * |                  Term when retired (u64)                456   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Reserved, zero (48 bytes)              464   |
  * ~                                                               ~
  * +---------------------------------------------------------------+
  * </pre>
@@ -77,6 +80,9 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
  *   <li><b>Term.</b> A new file's starts at the seconds since boot, and a participant re-joining a
  *       file that replaced one it saw lifts it above the old file's; {@link #RETIRED_WORD} marks a
  *       file retired under running processes.
+ *   <li><b>Term when retired</b>: the highest term the retired word replaced, raised (never
+ *       lowered) just before the retiring CAS, so a retired file found at its path again (an open
+ *       that raced a replacement, a file moved back) is revived with no leader above that term.
  * </ul>
  */
 public final class LeaderElectionDescriptor {
@@ -105,13 +111,17 @@ public final class LeaderElectionDescriptor {
     public static final int INCARNATION_OFFSET =
             CANDIDATES_OFFSET + CANDIDATE_CAPACITY * OwnerRecord.LENGTH;
 
-    /** A multiple of 64, as every body: the incarnation, then reserved zeros. */
+    /** The highest term a {@link #RETIRED_WORD} replaced (u64, a max register). */
+    public static final int RETIRED_TERM_OFFSET = INCARNATION_OFFSET + 8;
+
+    /** A multiple of 64, as every body: the retired term, then reserved zeros. */
     public static final int BODY_LENGTH = 512;
 
     /**
      * The leader word of a file retired under running processes (deleted or replaced at its path):
      * no leader and the highest term, which no claim ever replaces, so nobody leads on an orphaned
-     * file again. A file holding it is refused on open.
+     * file again. A writable open of a file holding it revives it: a file at a path someone opens
+     * is in use, whatever a participant concluded when it retired it.
      */
     public static final long RETIRED_WORD = OwnerRecord.ownerWord(0, 0xFFFF_FFFFL);
 

@@ -8,6 +8,7 @@ import io.subetha.cxc.internal.EpochPacer;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -15,11 +16,15 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -124,6 +129,9 @@ public final class SharedLeaderElection extends MappedPrimitive {
         }
     }
 
+    private static final System.Logger logger =
+            System.getLogger(SharedLeaderElection.class.getName());
+
     public static final PrimitiveType<SharedLeaderElection, Settings> TYPE =
             PrimitiveType.<SharedLeaderElection, Settings>define(
                             PrimitiveKinds.LEADER_ELECTION, Settings.class)
@@ -161,10 +169,6 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (candidates != CANDIDATE_CAPACITY) {
             return "stored candidate capacity " + candidates + ", expected " + CANDIDATE_CAPACITY;
         }
-        if (body.getLongVolatile(LEADER_WORD_OFFSET) == RETIRED_WORD) {
-            return "the election was retired: this file was deleted or replaced under running"
-                    + " participants, and nobody may lead on it again; delete it";
-        }
         return null;
     }
 
@@ -201,6 +205,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
     private SharedLeaderElection(MappedFile file, boolean readOnly) {
         super(file, TYPE);
         if (!readOnly) {
+            reviveIfRetired();
             releaseSeatOfTheDeadHolderOfOurPid();
         }
         this.bodyBytes = body.byteBuffer();
@@ -332,11 +337,11 @@ public final class SharedLeaderElection extends MappedPrimitive {
     }
 
     private boolean claimSlow(long myPid, long graceEpochs, boolean preempt) {
-        if (retired) {
+        if (retired) { // counted already: the successor counts into these same counters
             SharedLeaderElection next = successor;
             return next != null
-                    && next.tryClaimLeadership(
-                            myPid, graceEpochs, preempt ? Preemption.LOWEST_PID : Preemption.NONE);
+                    && (next.termIfLeaderUncounted(myPid) >= 0
+                            || next.claimSlow(myPid, graceEpochs, preempt));
         }
         while (true) {
             long word = body.getLongVolatile(LEADER_WORD_OFFSET);
@@ -675,10 +680,16 @@ public final class SharedLeaderElection extends MappedPrimitive {
         return term >= 0 ? term : termIfLeaderElsewhere(pid);
     }
 
-    /** Off the fast path: a retired handle asks the one that replaced it. */
+    /** Off the fast path: a retired handle asks the one that replaced it (counted already). */
     private long termIfLeaderElsewhere(long pid) {
         SharedLeaderElection next = successor;
-        return next == null ? -1 : next.termIfLeader(pid);
+        return next == null ? -1 : next.termIfLeaderUncounted(pid);
+    }
+
+    private long termIfLeaderUncounted(long pid) {
+        long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
+        long term = leaderPid(word) == pid && pid != NO_LEADER ? term(word) : -1;
+        return term >= 0 ? term : termIfLeaderElsewhere(pid);
     }
 
     /** The leader's PID, empty when there is no leader. */
@@ -825,6 +836,9 @@ public final class SharedLeaderElection extends MappedPrimitive {
                 if (word == RETIRED_WORD || (leader != myPid && leader != NO_LEADER)) {
                     return -1;
                 }
+                // Before the CAS: a reviver must find the term the retired word hides. Only ever
+                // raised, to a term that was issued, so a crash before the CAS leaves no harm.
+                raiseRetiredTerm(term(word));
                 if (body.compareAndSetLong(LEADER_WORD_OFFSET, word, RETIRED_WORD)) {
                     return leader == myPid ? term(word) : -1;
                 }
@@ -832,6 +846,67 @@ public final class SharedLeaderElection extends MappedPrimitive {
         } catch (InternalError fault) { // truncated after all: reads past its end fault
             damaged = true;
             return retireDamaged();
+        }
+    }
+
+    private void raiseRetiredTerm(long term) {
+        long seen = body.getLongVolatile(RETIRED_TERM_OFFSET);
+        while (seen < term && !body.compareAndSetLong(RETIRED_TERM_OFFSET, seen, term)) {
+            seen = body.getLongVolatile(RETIRED_TERM_OFFSET);
+        }
+    }
+
+    /**
+     * A retired file opened for writing is in use again: whoever opens a path means the file there,
+     * and a participant that retired it may have raced a replacement (an open that mapped the new
+     * file while it judged the old one) or the file was moved back. Left retired, it refused every
+     * participant until someone deleted it (the 1,000-handover chaos run ended so once). Only if
+     * the file at its path is this one (by incarnation). Revived by one CAS from exactly the
+     * retired word to no leader above the term it replaced (or the boot seed, if higher); a
+     * participant still on a replaced orphan notices on its next tick as ever.
+     */
+    private void reviveIfRetired() {
+        if (body.getLongVolatile(LEADER_WORD_OFFSET) != RETIRED_WORD) {
+            return;
+        }
+        // Only a file still at its path: an open that mapped a file just before it was replaced
+        // (slow, on a loaded host) must leave the orphan retired, or it claims there a term the
+        // file at the path also issues (the 1,000-handover chaos run saw it once).
+        if (incarnationAt(file.path()) != body.getLongAcquire(INCARNATION_OFFSET)) {
+            return;
+        }
+        long floor =
+                Math.min(
+                        Math.max(body.getLongVolatile(RETIRED_TERM_OFFSET), bootTermSeed()),
+                        0xFFFF_FFFEL);
+        if (body.compareAndSetLong(
+                LEADER_WORD_OFFSET, RETIRED_WORD, packLeaderWord(NO_LEADER, floor))) {
+            logger.log(
+                    System.Logger.Level.WARNING,
+                    "cxc: the leader-election file "
+                            + file()
+                            + " was retired (judged deleted or replaced under a running process)"
+                            + " but is at its path and opened again: revived, terms above "
+                            + floor);
+        }
+    }
+
+    /**
+     * The incarnation of the election file now at {@code path}, read from the file (8 bytes), or 0
+     * if it cannot be read: what tells for sure whether the path still names a mapped file, where a
+     * file key can be a moment late or reused by a new file.
+     */
+    static long incarnationAt(Path path) {
+        try (FileChannel channel =
+                FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            long at = HeaderDescriptor.HEADER_LENGTH + INCARNATION_OFFSET;
+            while (word.hasRemaining() && channel.read(word, at + word.position()) >= 0) {
+                // read all 8 bytes
+            }
+            return word.hasRemaining() ? 0 : word.getLong(0);
+        } catch (IOException e) {
+            return 0;
         }
     }
 
@@ -844,11 +919,13 @@ public final class SharedLeaderElection extends MappedPrimitive {
     }
 
     /**
-     * Forwards every later call to {@code next} (the handle open on the file now at the path); its
-     * op counts then go to {@code next}'s counters. Only after {@link #retire}.
+     * Forwards every later call to {@code next} (the handle open on the file now at the path),
+     * which counts from then on into this handle's counters (each op once). Only after {@link
+     * #retire}.
      */
     void forwardTo(SharedLeaderElection next) {
         if (next != this) {
+            next.countInto(this); // the meters bound to this handle go on counting
             successor = next;
         }
     }

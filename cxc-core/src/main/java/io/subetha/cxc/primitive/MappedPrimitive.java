@@ -16,7 +16,13 @@ public abstract class MappedPrimitive implements ObservedPrimitive, AutoCloseabl
 
     protected final MappedFile file;
     protected final AtomicBuffer body;
-    protected final OpCounters counters;
+
+    /**
+     * Not final: a handle that takes over another's work counts into the other's ({@link
+     * #countInto}).
+     */
+    protected OpCounters counters;
+
     private final PrimitiveType<?, ?> type;
 
     protected MappedPrimitive(MappedFile file, PrimitiveType<?, ?> type) {
@@ -59,6 +65,19 @@ public abstract class MappedPrimitive implements ObservedPrimitive, AutoCloseabl
     /** Whether this handle created the file, rather than opening an existing one. */
     public final boolean createdFile() {
         return file.created();
+    }
+
+    /**
+     * From now on this handle counts its ops into {@code predecessor}'s counters, so what observes
+     * the predecessor (the starter's meters hold its counters) goes on counting the work this
+     * handle took over from it, such as a re-opened election file.
+     */
+    protected final void countInto(MappedPrimitive predecessor) {
+        if (predecessor.type != type) {
+            throw new IllegalArgumentException(
+                    "a " + type.name() + " cannot count into a " + predecessor.type.name());
+        }
+        counters = predecessor.counters;
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.nio.channels.FileChannel;
@@ -130,24 +131,137 @@ class ElectionParticipantTest {
             assertThat(orphanView.claimIfLeaderDead(1, 3)).isFalse();
             participant.election().close();
         }
-        // A retired file is refused on open, naming why.
     }
 
     @Test
-    void aRetiredFileIsRefusedOnOpen() throws Exception {
+    void theOpCountsOfAReplacedFilesHandleGoOnAfterTheRejoinEachOpOnce() throws Exception {
+        Path path = dir.resolve("l.cxc");
+        long me = Pids.current();
+        try (var election = SharedLeaderElection.create(path)) {
+            var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
+            participant.tick();
+            Path fresh = dir.resolve("fresh.cxc");
+            SharedLeaderElection.create(fresh).close();
+            Files.move(fresh, path, StandardCopyOption.REPLACE_EXISTING);
+            assertThat(participant.tick().gained()).isTrue(); // on the new file now
+
+            // The starter's meters hold the first handle's counters: they must keep counting.
+            var counts = election.opCounters();
+            long beats = counts.get(SharedLeaderElection.OP_BEAT);
+            participant.tick();
+            assertThat(counts.get(SharedLeaderElection.OP_BEAT)).isEqualTo(beats + 1);
+            long reads = counts.get(SharedLeaderElection.OP_READ);
+            assertThat(election.isLeader(me)).isTrue(); // forwarded to the new file
+            assertThat(counts.get(SharedLeaderElection.OP_READ)).isEqualTo(reads + 1);
+            long claims = counts.get(SharedLeaderElection.OP_TRY_CLAIM);
+            assertThat(election.tryClaimLeadership(me, 3)).isTrue();
+            assertThat(counts.get(SharedLeaderElection.OP_TRY_CLAIM)).isEqualTo(claims + 1);
+            participant.election().close();
+        }
+    }
+
+    /**
+     * The 1,000-handover chaos run once had a participant re-join a file that was replaced again
+     * while it was being opened (a slow open on a loaded host), claim there, and issue a term the
+     * file at the path had issued too.
+     */
+    @Test
+    void aFileReplacedWhileTheParticipantReopensItIsNeitherClaimedNorRevived() throws Exception {
+        Path path = dir.resolve("l.cxc");
+        long me = Pids.current();
+        try (var election = SharedLeaderElection.create(path)) {
+            boolean[] replaceDuringOpen = {true};
+            var participant =
+                    new ElectionParticipant(
+                            election,
+                            me,
+                            3,
+                            Duration.ofMillis(1),
+                            Preemption.NONE,
+                            (at, settings) -> {
+                                var opened =
+                                        SharedLeaderElection.openOrCreate(
+                                                at, settings, CxcFileOptions.defaults());
+                                if (replaceDuringOpen[0]) {
+                                    replaceDuringOpen[0] = false;
+                                    replace(at); // what the opener mapped is an orphan now
+                                }
+                                return opened;
+                            });
+            long oldTerm = participant.tick().term();
+            replace(path);
+
+            var outcome = participant.tick();
+            assertThat(outcome.lostTerm()).isEqualTo(oldTerm);
+            assertThat(outcome.leader()).as("claimed a file replaced while it opened").isFalse();
+            outcome = participant.tick(); // re-joins the file now at the path
+            assertThat(outcome.leader()).isTrue();
+            assertThat(participant.election().incarnation())
+                    .isEqualTo(SharedLeaderElection.incarnationAt(path));
+            participant.election().close();
+        }
+    }
+
+    @Test
+    void aRetiredFileIsNotRevivedByAnOpenThatMappedItJustBeforeItWasReplaced() throws Exception {
+        Path path = dir.resolve("l.cxc");
+        long me = Pids.current();
+        try (var election = SharedLeaderElection.create(path)) {
+            var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
+            participant.tick();
+            Path kept = dir.resolve("kept.cxc");
+            Files.createLink(kept, path); // the same inode, to open again below
+            replace(path);
+            participant.tick(); // retires the orphan, re-joins the new file
+            assertThat(election.isRetired()).isTrue();
+            // An open of the orphan that is slow: by the time it checks, the path names another
+            // file. Simulated by replacing "kept" itself while the open is held after validation.
+            try (Interleaving.Installed replacer =
+                            Interleaving.install(
+                                    point -> {
+                                        if (point == Interleaving.Point.OPEN_VALIDATED) {
+                                            replace(kept);
+                                        }
+                                    });
+                    var late = SharedLeaderElection.open(kept)) {
+                assertThat(late.leaderWord()).isEqualTo(LeaderElectionDescriptor.RETIRED_WORD);
+                assertThat(late.tryClaimLeadership(me, 3)).isFalse();
+            }
+            participant.election().close();
+        }
+    }
+
+    /** A new election file renamed over {@code at}, as an operator's script does. */
+    private void replace(Path at) {
+        try {
+            Path fresh = dir.resolve("fresh-" + System.nanoTime() + ".cxc");
+            SharedLeaderElection.create(fresh).close();
+            Files.move(fresh, at, StandardCopyOption.REPLACE_EXISTING);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aRetiredFileOpenedAgainIsRevivedWithTermsAboveTheOneItWasRetiredAt() throws Exception {
         Path path = dir.resolve("l.cxc");
         Path moved = dir.resolve("moved.cxc");
+        long me = Pids.current();
+        long ledTerm;
         try (var election = SharedLeaderElection.create(path)) {
-            var participant =
-                    new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(1));
-            participant.tick();
+            var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
+            ledTerm = participant.tick().term();
             Files.move(path, moved); // the old inode lives on under another name
             participant.tick();
             participant.election().close();
         }
-        assertThatThrownBy(() -> SharedLeaderElection.open(moved))
-                .isInstanceOf(CxcFormatException.class)
-                .hasMessageContaining("retired");
+        // Opened at a path, it is in use: it once refused everyone until deleted.
+        try (var revived = SharedLeaderElection.open(moved)) {
+            assertThat(revived.leaderWord()).isNotEqualTo(LeaderElectionDescriptor.RETIRED_WORD);
+            assertThat(revived.snapshot().leaderPid()).isEqualTo(SharedLeaderElection.NO_LEADER);
+            assertThat(revived.tryClaimLeadership(me, 3)).isTrue();
+            assertThat(revived.termIfLeader(me)).isGreaterThan(ledTerm);
+        }
     }
 
     @Test

@@ -24,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
  *       the background, printing {@code gained <term> <nanoTime>} and {@code lost <term>}
  *   <li>{@code state}: answers {@code state <leaderPid> <term> <epoch>}
  *   <li>{@code leads}: answers {@code leads <participant.isLeader()> <the opened handle's isLeader>
- *       <the participant's file key>}
+ *       <the participant's file key> <its incarnation>}
  *   <li>{@code tick}: ticks the epoch; answers {@code ticked <epoch>}
  *   <li>{@code hammer <termsFile> <threads> <iterations> <pidBase> <firstTerm>}: contends for
  *       leadership, recording every term it was granted in a shared file (at {@code term -
@@ -74,7 +74,9 @@ public final class LeaderChild {
                                     + " "
                                     + election.isLeader(Pids.current())
                                     + " "
-                                    + p.election().fileKey());
+                                    + p.election().fileKey()
+                                    + " "
+                                    + p.election().incarnation());
                 }
                 case "tick" -> System.out.println("ticked " + election.tickEpoch());
                 case "hammer" ->

@@ -61,6 +61,16 @@ public final class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {
         interceptor.reopen();
     }
 
+    /**
+     * Interrupts the running {@code @LeaderOnly(interruptOnLoss = true)} calls whose term this
+     * process no longer leads under. The starter's ticker calls it after every election round.
+     *
+     * @return how many calls were interrupted now
+     */
+    public int interruptCallsThatLostLeadership() {
+        return interceptor.interruptCallsThatLost();
+    }
+
     /** {@code @LeaderOnly} calls running now (a nested call counts with its outer one). */
     public int inFlight() {
         return interceptor.inFlight();

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,6 +54,11 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     /** Calls running now (outermost ones only). */
     private final AtomicInteger inFlight = new AtomicInteger();
 
+    /**
+     * Running calls of {@code interruptOnLoss} methods, watched by {@link #interruptCallsThatLost}.
+     */
+    private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
+
     /** Set by {@link #drain}: new calls are refused. */
     private volatile boolean draining;
 
@@ -76,7 +82,41 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     private record Site(
             @Nullable Object skipResult,
             boolean throwWhenSkipped,
+            boolean interruptOnLoss,
             LeaderOnlyObserver.Site meters) {}
+
+    /**
+     * One running call that asked to be interrupted on loss. The interrupt and the call's end are
+     * ordered by this object's lock, so an interrupt never lands after the call returned.
+     */
+    private static final class Watched {
+        private final Thread thread = Thread.currentThread();
+        private final long term;
+        private final CxcLeadership leadership;
+        private boolean done;
+        private boolean interrupted;
+
+        Watched(long term, CxcLeadership leadership) {
+            this.term = term;
+            this.leadership = leadership;
+        }
+
+        synchronized boolean interruptIfLost() {
+            if (done || interrupted || leadership.termIfLeader() == term) {
+                return false;
+            }
+            interrupted = true;
+            thread.interrupt();
+            return true;
+        }
+
+        synchronized void finish() {
+            done = true;
+            if (interrupted) {
+                Thread.interrupted(); // ours, and the call is over: not the thread's next task's
+            }
+        }
+    }
 
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
@@ -110,10 +150,19 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
             }
             slot.term = term;
             slot.leadership = l; // for LeaderContext.stillLeads()
+            Watched watch = null;
+            if (site.interruptOnLoss()) {
+                watch = new Watched(term, l);
+                watched.add(watch);
+            }
             try {
                 site.meters().count(Outcome.RAN);
                 return site.meters().run(invocation, term);
             } finally {
+                if (watch != null) {
+                    watched.remove(watch);
+                    watch.finish();
+                }
                 slot.term = outer;
                 slot.leadership = outerLeadership;
                 if (outermost) {
@@ -172,6 +221,26 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         return 0;
     }
 
+    /**
+     * Interrupts every running {@code interruptOnLoss} call whose term this process no longer leads
+     * under; run by the ticker after each election round. Nothing to do, no work: one empty-set
+     * check.
+     *
+     * @return the calls interrupted now
+     */
+    int interruptCallsThatLost() {
+        if (watched.isEmpty()) {
+            return 0;
+        }
+        int interrupted = 0;
+        for (Watched call : watched) {
+            if (call.interruptIfLost()) {
+                interrupted++;
+            }
+        }
+        return interrupted;
+    }
+
     /** Lets calls run again (the context started again after a stop). */
     void reopen() {
         draining = false;
@@ -204,12 +273,13 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         LeaderOnly leaderOnly =
                 AnnotatedElementUtils.findMergedAnnotation(specific, LeaderOnly.class);
         boolean throwing = leaderOnly != null && leaderOnly.onNotLeader() == OnNotLeader.THROW;
+        boolean interrupting = leaderOnly != null && leaderOnly.interruptOnLoss();
         LeaderOnlyObserver observer = observerSupplier.get();
         LeaderOnlyObserver.Site meters =
                 observer == null
                         ? UNOBSERVED
                         : observer.site(ClassUtils.getUserClass(type), specific);
-        return new Site(skipResultOf(specific), throwing, meters);
+        return new Site(skipResultOf(specific), throwing, interrupting, meters);
     }
 
     private static Object skipResultOf(Method method) {

@@ -22,6 +22,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -272,6 +275,53 @@ class LeaderOnlyCallsTest {
     }
 
     @Test
+    void anInterruptOnLossCallIsInterruptedWhenItsTermIsLostAndThePlainOneIsNot() {
+        runner().withPropertyValues("cxc.leader.tick-interval=20ms")
+                .run(
+                        context -> {
+                            Job job = context.getBean(Job.class);
+                            SharedLeaderElection election =
+                                    context.getBean(SharedLeaderElection.class);
+                            long me = Pids.current();
+                            await().atMost(Duration.ofSeconds(30))
+                                    .until(() -> election.isLeader(me));
+                            long term = election.electionTerm();
+                            ExecutorService pool = Executors.newFixedThreadPool(2);
+                            try {
+                                CountDownLatch started = new CountDownLatch(2);
+                                Future<Boolean> interrupting =
+                                        pool.submit(
+                                                () ->
+                                                        job.awaitInterruptingOnLoss(started)
+                                                                // the flag is ours: cleared
+                                                                && !Thread.currentThread()
+                                                                        .isInterrupted());
+                                Future<Boolean> plain = pool.submit(() -> job.await(started));
+                                assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+
+                                assertThat(election.stepDown(me)).isTrue(); // the term is lost
+                                assertThat(interrupting.get(30, TimeUnit.SECONDS)).isTrue();
+                                // The ticker took the seat back under a newer term, and ran
+                                // its tasks since: the plain call was let be.
+                                long epoch = election.globalEpoch();
+                                await().atMost(Duration.ofSeconds(30))
+                                        .until(
+                                                () ->
+                                                        election.electionTerm() > term
+                                                                && election.globalEpoch()
+                                                                        > epoch + 2);
+                                assertThat(plain.isDone()).isFalse();
+                                job.release();
+                                assertThat(plain.get(30, TimeUnit.SECONDS))
+                                        .as("the plain call interrupted")
+                                        .isFalse();
+                            } finally {
+                                pool.shutdownNow();
+                            }
+                        });
+    }
+
+    @Test
     void gainingLeadershipIsLoggedWithTheTerm(CapturedOutput output) {
         runner().run(
                         context -> {
@@ -338,6 +388,23 @@ class LeaderOnlyCallsTest {
                 release.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+        }
+
+        /** Waits for {@link #release}; true if interrupted instead. */
+        @LeaderOnly(interruptOnLoss = true)
+        public Boolean awaitInterruptingOnLoss(CountDownLatch started) {
+            return await(started);
+        }
+
+        @LeaderOnly
+        public Boolean await(CountDownLatch started) {
+            started.countDown();
+            try {
+                release.await(60, TimeUnit.SECONDS);
+                return false;
+            } catch (InterruptedException e) {
+                return true;
             }
         }
 

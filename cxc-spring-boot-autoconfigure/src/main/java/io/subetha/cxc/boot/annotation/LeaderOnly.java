@@ -27,7 +27,8 @@ import java.lang.annotation.Target;
  * to return, so such a method is rejected at startup.
  *
  * <p><b>Leadership is checked once, on entry.</b> A call that was let through runs to its end even
- * if this process loses leadership meanwhile; it is not interrupted. A long job checks {@link
+ * if this process loses leadership meanwhile; it is not interrupted unless {@link
+ * #interruptOnLoss()} says so. A long job checks {@link
  * io.subetha.cxc.boot.LeaderContext#stillLeads()} between its steps (true only while this process
  * still leads under the term the call started under; {@code CxcLeadership.isLeader()} alone also
  * says true after the seat was re-taken under a new term) and stops when it answers false. Only the
@@ -40,4 +41,16 @@ public @interface LeaderOnly {
 
     /** What to do when this process does not lead. */
     OnNotLeader onNotLeader() default OnNotLeader.SKIP;
+
+    /**
+     * Interrupts the call's thread once this process no longer leads under the term the call was
+     * let through under (deposed, stepped down, or the seat re-taken under a newer term), as the
+     * ticker sees on its next tick: within about one {@code cxc.leader.tick-interval}. Only code
+     * that answers interruption stops (sleeps, waits, {@code lockInterruptibly}, interruptible
+     * channels, a loop checking {@link Thread#isInterrupted()}); the rest runs on. The interrupt is
+     * cleared when the call returns, so it never reaches the thread's next task. Off by default: an
+     * interrupt in the middle of a write the job was not written to abandon can do more harm than
+     * the late write the term already fences.
+     */
+    boolean interruptOnLoss() default false;
 }

@@ -129,6 +129,18 @@ public class CxcAutoConfiguration {
                                     CxcDirectory.fileOptions(properties)));
         }
 
+        /** Interrupts {@code @LeaderOnly(interruptOnLoss = true)} calls whose term was lost. */
+        @Bean
+        @ConditionalOnClass(name = "org.springframework.aop.support.AbstractPointcutAdvisor")
+        TickTask cxcLeaderOnlyInterrupts(ObjectProvider<LeaderOnlyAdvisor> advisor) {
+            return () -> {
+                LeaderOnlyAdvisor a = advisor.getIfAvailable();
+                if (a != null) {
+                    a.interruptCallsThatLostLeadership();
+                }
+            };
+        }
+
         /** Lets running {@code @LeaderOnly} calls finish before the ticker steps down. */
         @Bean
         @ConditionalOnMissingBean
