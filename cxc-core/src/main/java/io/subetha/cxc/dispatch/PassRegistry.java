@@ -41,8 +41,9 @@ import org.jspecify.annotations.Nullable;
  * handler runs in the registering process, on this handle's dispatcher threads, and the result
  * bytes come back. Handlers never leave their process. Layout: {@link PassRegistryDescriptor}.
  *
- * <p><b>Ownership.</b> Each pass id has one entry for the file's life (claimed by one CAS of its id
- * word from 0), and one owner at a time, through the ownership block ({@link OwnerRecord}: PID,
+ * <p><b>Ownership.</b> Each pass id is bound to at most one entry at a time (ids are bound only
+ * under the registry's binder record, an {@link OwnerRecord} a dead holder's is taken over), and
+ * has one owner at a time, through the ownership block ({@link OwnerRecord}: PID,
  * generation, start time). Registering an id a live process owns is a {@link PassOwnedException}
  * naming that PID; an owner that is provably dead ({@code /proc}: gone, a zombie, or its PID
  * reused) is taken over by one CAS from exactly the judged owner word. Ownership is by process
@@ -121,7 +122,8 @@ public final class PassRegistry extends MappedPrimitive {
      * (64 + maxPayloadBytes)} bytes.
      *
      * @param maxPasses distinct pass ids the file holds over its life, 1..{@value
-     *     PassRegistryDescriptor#MAX_PASSES} (an id keeps its entry when unregistered)
+     *     PassRegistryDescriptor#MAX_PASSES} registered at once (an unregistered or dead owner's
+     *     entry is reused by the next id that needs one)
      * @param mailboxSlots calls to one pass in flight at once, 1..{@value
      *     PassRegistryDescriptor#MAX_MAILBOX_SLOTS}
      * @param maxPayloadBytes the largest argument or result, 1..{@value
@@ -237,6 +239,7 @@ public final class PassRegistry extends MappedPrimitive {
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
     private static final long FIRST_PARK_NANOS = 1_000;
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+    private static final Duration BINDER_WAIT = Duration.ofSeconds(10);
 
     private final int maxPasses;
     private final int mailboxSlots;
@@ -244,7 +247,7 @@ public final class PassRegistry extends MappedPrimitive {
     private final int slotStride;
     private final int entryStride;
 
-    /** Where each pass id lives: stable for the file's life, so cached without re-checks. */
+    /** Where each pass id was last found: a hint, checked against the entry's binding on use. */
     private final Map<Long, Integer> entries = new ConcurrentHashMap<>();
 
     private final Map<Long, Registration> registrations = new ConcurrentHashMap<>();
@@ -413,50 +416,148 @@ public final class PassRegistry extends MappedPrimitive {
                                 + file()
                                 + "; unregister it first");
             }
-            int entry = entryOf(passId, true);
+            long binder = lockBinder();
+            try {
+                Registration r = bind(passId, handler);
+                registrations.put(passId, r);
+                entries.put(passId, r.entry);
+                republish();
+                startDispatchers();
+            } finally {
+                OwnerRecord.release(body, BINDER_OFFSET, binder);
+            }
+        }
+    }
+
+    /**
+     * Binds {@code passId} to an entry and claims it, holding the binder record: the entry already
+     * bound to the id if its owner is gone, else the first entry whose owner is gone (never used,
+     * unregistered, dead, or a dead binder's half-bound one). Claims the owner word first (a new
+     * key: readers now see an entry being bound), then writes the id and zeroes its counters, then
+     * publishes the bound key. A binder killed in between leaves an entry owned by a dead PID whose
+     * keys differ: no reader sees an id in it, and the next binder reuses it.
+     */
+    private Registration bind(long passId, PassHandler handler) {
+        while (true) {
+            int reusable = -1;
+            long reusableWord = 0;
+            int bound = -1;
+            long boundWord = 0;
+            for (int entry = 0; entry < maxPasses; entry++) {
+                int offset = entryOffset(entry);
+                int record = offset + OWNER_RECORD_OFFSET;
+                long word = OwnerRecord.ownerWord(body, record);
+                if (boundId(offset, word) == passId) {
+                    bound = entry;
+                    boundWord = word;
+                    break;
+                }
+                if (reusable < 0
+                        && (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
+                                || OwnerRecord.isDead(body, record, word))) {
+                    reusable = entry;
+                    reusableWord = word;
+                }
+            }
+            int entry;
+            long word;
+            if (bound >= 0) {
+                entry = bound;
+                word = boundWord;
+                requireGone(passId, entryOffset(entry) + OWNER_RECORD_OFFSET, word);
+            } else if (reusable >= 0) {
+                entry = reusable;
+                word = reusableWord;
+            } else {
+                throw new CxcCapacityException(
+                        "all "
+                                + maxPasses
+                                + " pass entries (maxPasses) of "
+                                + file()
+                                + " are registered by live processes; unregister one, or create"
+                                + " the registry with a larger maxPasses");
+            }
             int offset = entryOffset(entry);
             int record = offset + OWNER_RECORD_OFFSET;
-            while (true) {
-                long word = OwnerRecord.ownerWord(body, record);
-                if (OwnerRecord.pid(word) != OwnerRecord.NO_OWNER) {
-                    long owner = OwnerRecord.pid(word);
-                    if (OwnerRecord.isOwnedBy(body, record, word, PID, START_TIME)) {
-                        throw new PassOwnedException(
-                                passId,
-                                owner,
-                                "pass "
-                                        + passId
-                                        + " of "
-                                        + file()
-                                        + " is already registered by this process (PID "
-                                        + owner
-                                        + ") through another handle; one process registers an id"
-                                        + " once");
-                    }
-                    if (!OwnerRecord.isDead(body, record, word)) {
-                        throw new PassOwnedException(
-                                passId,
-                                owner,
-                                "pass "
-                                        + passId
-                                        + " of "
-                                        + file()
-                                        + " is registered by live process PID "
-                                        + owner
-                                        + "; it is freed when that process unregisters it, closes"
-                                        + " its registry or dies");
-                    }
-                }
-                long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(word));
-                if (OwnerRecord.claim(body, record, word, mine, START_TIME, System::nanoTime)) {
-                    Registration r = new Registration(passId, entry, offset, mine, handler);
-                    registrations.put(passId, r);
-                    republish();
-                    startDispatchers();
-                    return;
-                }
-                // Another registrant won the CAS: judge its word afresh.
+            long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(word));
+            if (!OwnerRecord.claim(body, record, word, mine, START_TIME, System::nanoTime)) {
+                continue; // its owner word moved (released meanwhile): judge afresh
             }
+            Interleaving.at(Point.PASS_ENTRY_CLAIMED);
+            if (bound < 0) {
+                body.setLongRelease(offset + PASS_ID_OFFSET, passId);
+                body.setLongRelease(offset + CALLS_OFFSET, 0);
+            }
+            body.setLongRelease(offset + BOUND_KEY_OFFSET, OwnerRecord.key(mine));
+            return new Registration(passId, entry, offset, mine, handler);
+        }
+    }
+
+    /** Throws unless the owner of {@code word} (bound to {@code passId}) is gone. */
+    private void requireGone(long passId, int record, long word) {
+        long owner = OwnerRecord.pid(word);
+        if (owner == OwnerRecord.NO_OWNER) {
+            return;
+        }
+        if (OwnerRecord.isOwnedBy(body, record, word, PID, START_TIME)) {
+            throw new PassOwnedException(
+                    passId,
+                    owner,
+                    "pass "
+                            + passId
+                            + " of "
+                            + file()
+                            + " is already registered by this process (PID "
+                            + owner
+                            + ") through another handle; one process registers an id once");
+        }
+        if (!OwnerRecord.isDead(body, record, word)) {
+            throw new PassOwnedException(
+                    passId,
+                    owner,
+                    "pass "
+                            + passId
+                            + " of "
+                            + file()
+                            + " is registered by live process PID "
+                            + owner
+                            + "; it is freed when that process unregisters it, closes its registry"
+                            + " or dies");
+        }
+    }
+
+    /**
+     * Takes the binder record, waiting (up to {@link #BINDER_WAIT}) while a live process holds it;
+     * a dead holder's is taken over by CAS from the judged word.
+     *
+     * @return the owner word installed, to release
+     */
+    private long lockBinder() {
+        long deadline = System.nanoTime() + BINDER_WAIT.toNanos();
+        long park = FIRST_PARK_NANOS;
+        while (true) {
+            long word = OwnerRecord.ownerWord(body, BINDER_OFFSET);
+            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
+                    || OwnerRecord.isDead(body, BINDER_OFFSET, word)) {
+                long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(word));
+                if (OwnerRecord.claim(
+                        body, BINDER_OFFSET, word, mine, START_TIME, System::nanoTime)) {
+                    return mine;
+                }
+                continue;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new CxcTimeoutException(
+                        "waited "
+                                + BINDER_WAIT
+                                + " for the binder record of "
+                                + file()
+                                + ", held by live process PID "
+                                + OwnerRecord.pid(word)
+                                + ", to bind pass ids to entries");
+            }
+            LockSupport.parkNanos(park);
+            park = Math.min(1_000_000, park * 2);
         }
     }
 
@@ -484,8 +585,8 @@ public final class PassRegistry extends MappedPrimitive {
     public boolean isRegistered(long passId) {
         requirePassId(passId);
         counters.increment(OP_READ);
-        int entry = entryOf(passId, false);
-        return entry >= 0 && ownerIsLive(entryOffset(entry));
+        Binding binding = bindingOf(passId);
+        return binding != null && ownerIsLive(binding.entryOffset, binding.ownerWord);
     }
 
     /** The pass ids registered by live processes, in every process (probes each owner). */
@@ -494,10 +595,8 @@ public final class PassRegistry extends MappedPrimitive {
         int count = 0;
         for (int entry = 0; entry < maxPasses; entry++) {
             int offset = entryOffset(entry);
-            if (body.getLongVolatile(offset + PASS_ID_OFFSET) == NO_PASS) {
-                break;
-            }
-            if (ownerIsLive(offset)) {
+            long word = OwnerRecord.ownerWord(body, offset + OWNER_RECORD_OFFSET);
+            if (boundId(offset, word) != NO_PASS && ownerIsLive(offset, word)) {
                 count++;
             }
         }
@@ -509,9 +608,8 @@ public final class PassRegistry extends MappedPrimitive {
         return List.copyOf(registrations.keySet());
     }
 
-    private boolean ownerIsLive(int entryOffset) {
+    private boolean ownerIsLive(int entryOffset, long word) {
         int record = entryOffset + OWNER_RECORD_OFFSET;
-        long word = OwnerRecord.ownerWord(body, record);
         return OwnerRecord.pid(word) != OwnerRecord.NO_OWNER
                 && !OwnerRecord.isDead(body, record, word);
     }
@@ -633,15 +731,20 @@ public final class PassRegistry extends MappedPrimitive {
         }
         requireOpen();
         counters.increment(OP_EXECUTE);
-        int entry = entryOf(passId, false);
-        if (entry < 0) {
+        Binding binding = bindingOf(passId);
+        if (binding == null) {
             throw new PassNotRegisteredException(
                     passId,
-                    "pass " + passId + " of " + file() + " was never registered by any process");
+                    "pass "
+                            + passId
+                            + " of "
+                            + file()
+                            + " is not registered by any process (never registered, or its entry"
+                            + " was reused for another id after it was unregistered)");
         }
-        int offset = entryOffset(entry);
+        int offset = binding.entryOffset;
         int record = offset + OWNER_RECORD_OFFSET;
-        long word = OwnerRecord.ownerWord(body, record);
+        long word = binding.ownerWord;
         if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
             throw new PassNotRegisteredException(
                     passId,
@@ -683,7 +786,12 @@ public final class PassRegistry extends MappedPrimitive {
             if (!body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, claimed)) {
                 continue;
             }
-            // The slot is ours: nobody else writes it until we publish.
+            // The slot is ours: nobody else writes it until we publish. Our start time first, so
+            // a reclaimer can tell us from a later process that reuses our PID.
+            body.setLongRelease(
+                    slot + CALLER_IDENTITY_OFFSET,
+                    callerIdentity(generation(claimed), START_TIME));
+            body.setLongPlain(slot + OWNER_START_TIME_OFFSET, call.ownerStartTime);
             body.setLongPlain(slot + ADDRESSED_OWNER_OFFSET, call.addressed);
             body.putBytes(slot + SLOT_HEADER_LENGTH, call.args);
             body.setIntPlain(slot + LENGTH_OFFSET, call.args.length);
@@ -798,6 +906,7 @@ public final class PassRegistry extends MappedPrimitive {
                             + file()
                             + " was "
                             + (OwnerRecord.pid(current) == OwnerRecord.NO_OWNER
+                                            || boundId(call.entryOffset, current) != call.passId
                                     ? "unregistered by its owner, PID " + call.ownerPid()
                                     : "taken over from PID "
                                             + call.ownerPid()
@@ -892,8 +1001,11 @@ public final class PassRegistry extends MappedPrimitive {
 
     /**
      * Frees the slots of dead parties: a dead caller's claimed, requested or answered slot, and a
-     * dead owner's running or abandoned one. Each by CAS from the judged word. Probes {@code /proc}
-     * per busy slot: run only when the mailbox is full.
+     * dead owner's running or abandoned one. Each by CAS from the judged word. Dead is by PID and
+     * start time ({@link ProcessProbe}): a caller's start time as it stamped it for this very claim
+     * (a claim killed before stamping is judged by PID only), the owner's as the caller read it. So
+     * a slot whose PID now names another process is reclaimed. Probes {@code /proc} per busy slot:
+     * run only when the mailbox is full.
      */
     private void reclaimDeadSlots(int entryOffset) {
         for (int i = 0; i < mailboxSlots; i++) {
@@ -901,19 +1013,23 @@ public final class PassRegistry extends MappedPrimitive {
             long word = body.getLongVolatile(slot + STATE_WORD_OFFSET);
             int state = state(word);
             long judged;
+            long startTime;
             if (state == STATE_CLAIMED
                     || state == STATE_REQUEST
                     || state == STATE_RESPONSE
                     || state == STATE_FAILED) {
                 judged = callerPid(word);
+                startTime =
+                        callerStartTime(
+                                body.getLongAcquire(slot + CALLER_IDENTITY_OFFSET), word);
             } else if (state == STATE_RUNNING || state == STATE_ABANDONED) {
+                // Written before the request was published, which these states follow.
                 judged = OwnerRecord.pid(body.getLongAcquire(slot + ADDRESSED_OWNER_OFFSET));
+                startTime = body.getLongAcquire(slot + OWNER_START_TIME_OFFSET);
             } else {
                 continue;
             }
-            if (judged == 0
-                    || ProcessProbe.status(judged, ProcessProbe.UNKNOWN_START_TIME)
-                            == ProcessStatus.DEAD) {
+            if (judged == 0 || ProcessProbe.status(judged, startTime) == ProcessStatus.DEAD) {
                 body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, withState(word, STATE_FREE));
             }
         }
@@ -1133,42 +1249,54 @@ public final class PassRegistry extends MappedPrimitive {
     }
 
     /**
-     * The entry of {@code passId}, inserting it (one CAS from 0 on the first unused entry) if
-     * {@code insert}; -1 if absent. Entries fill from 0 and never change id, so the first unused
-     * one ends the search and a found index is cached for good.
+     * The id entry {@code entryOffset} is bound to under its owner word {@code word}, or {@link
+     * #NO_PASS} if none (never bound, or being bound). Reads the bound key, then the id, then both
+     * words again: a binder changes the owner word before the id, and publishes the bound key
+     * after it, so an unchanged pair proves the id belongs to {@code word}.
      */
-    private int entryOf(long passId, boolean insert) {
+    private long boundId(int entryOffset, long word) {
+        long key = body.getLongAcquire(entryOffset + BOUND_KEY_OFFSET);
+        if (key != OwnerRecord.key(word)) {
+            return NO_PASS;
+        }
+        long id = body.getLongAcquire(entryOffset + PASS_ID_OFFSET);
+        if (OwnerRecord.ownerWord(body, entryOffset + OWNER_RECORD_OFFSET) != word
+                || body.getLongVolatile(entryOffset + BOUND_KEY_OFFSET) != key) {
+            return NO_PASS;
+        }
+        return id;
+    }
+
+    /** Where {@code passId} is bound: the entry and the owner word it is bound under. */
+    private record Binding(int entry, int entryOffset, long ownerWord) {}
+
+    /**
+     * The entry bound to {@code passId}, or null: the cached entry if still bound to it, else a
+     * scan of every entry (entries are reused, so there is no end marker).
+     */
+    private @Nullable Binding bindingOf(long passId) {
         Integer cached = entries.get(passId);
         if (cached != null) {
-            return cached;
+            Binding binding = bindingAt(cached, passId);
+            if (binding != null) {
+                return binding;
+            }
+            entries.remove(passId, cached);
         }
         for (int entry = 0; entry < maxPasses; entry++) {
-            int offset = entryOffset(entry) + PASS_ID_OFFSET;
-            long id = body.getLongVolatile(offset);
-            if (id == NO_PASS) {
-                if (!insert) {
-                    return -1;
-                }
-                id = body.compareAndExchangeLong(offset, NO_PASS, passId);
-                if (id == NO_PASS) {
-                    id = passId;
-                }
-            }
-            if (id == passId) {
+            Binding binding = bindingAt(entry, passId);
+            if (binding != null) {
                 entries.put(passId, entry);
-                return entry;
+                return binding;
             }
         }
-        if (!insert) {
-            return -1;
-        }
-        throw new CxcCapacityException(
-                "all "
-                        + maxPasses
-                        + " pass entries (maxPasses) of "
-                        + file()
-                        + " hold other pass ids; an id keeps its entry for the file's life."
-                        + " Create the registry with a larger maxPasses");
+        return null;
+    }
+
+    private @Nullable Binding bindingAt(int entry, long passId) {
+        int offset = entryOffset(entry);
+        long word = OwnerRecord.ownerWord(body, offset + OWNER_RECORD_OFFSET);
+        return boundId(offset, word) == passId ? new Binding(entry, offset, word) : null;
     }
 
     private int entryOffset(int entry) {
@@ -1242,17 +1370,18 @@ public final class PassRegistry extends MappedPrimitive {
         int busy = 0;
         for (int entry = 0; entry < maxPasses; entry++) {
             int offset = entryOffset(entry);
-            long id = body.getLongVolatile(offset + PASS_ID_OFFSET);
-            if (id == NO_PASS) {
-                break;
-            }
+            long word = OwnerRecord.ownerWord(body, offset + OWNER_RECORD_OFFSET);
+            long id = boundId(offset, word);
             for (int i = 0; i < mailboxSlots; i++) {
                 if (state(body.getLongVolatile(slotOffset(offset, i) + STATE_WORD_OFFSET))
                         != STATE_FREE) {
                     busy++;
                 }
             }
-            long owner = OwnerRecord.pid(OwnerRecord.ownerWord(body, offset + OWNER_RECORD_OFFSET));
+            if (id == NO_PASS) {
+                continue;
+            }
+            long owner = OwnerRecord.pid(word);
             passes.add(
                     fields(
                             "passId", id,

@@ -172,6 +172,34 @@ class PassRegistryProcessTest {
     }
 
     /** A caller killed between writing its request and publishing it: its slot is reclaimed. */
+    /**
+     * A binder SIGKILLed while it reuses an unregistered id's entry (owner word claimed, id not yet
+     * written, holding the binder record): no reader sees either id there, and the next binder
+     * takes the dead binder's record and the half-bound entry over.
+     */
+    @Test
+    void binderKilledMidReuseLeavesTheEntryToTheNextBinder() {
+        PassRegistry here = PassRegistry.openOrCreate(file(), 1, 1, 64);
+        opened.add(here);
+        here.register(5, args -> args);
+        here.unregister(5);
+        ChildJvm binder = children.add(ChildJvm.start("binder", PassChild.class));
+        ask(binder, "open " + file() + " 1 1 64", "ok");
+        ask(binder, "freeze-at PASS_ENTRY_CLAIMED", "ok");
+        binder.send("register 9 twice");
+        assertThat(binder.readLine(WAIT)).isEqualTo("frozen PASS_ENTRY_CLAIMED");
+        assertThat(here.isRegistered(9)).isFalse();
+        assertThatThrownBy(() -> here.execute(5, bytes(1), LONG))
+                .isInstanceOf(PassNotRegisteredException.class);
+
+        binder.kill();
+
+        here.register(7, args -> bytes(twice(value(args))));
+        assertThat(value(here.execute(7, bytes(4), LONG))).isEqualTo(twice(4));
+        assertThat(here.isRegistered(9)).isFalse();
+        assertThat(here.registeredCount()).isEqualTo(1);
+    }
+
     @Test
     void callerKilledMidRequestLeavesItsSlotToTheNextCaller() {
         ChildJvm owner = start("owner", 1);
