@@ -19,6 +19,7 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -43,12 +45,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Ownership.</b> Each pass id is bound to at most one entry at a time (ids are bound only
  * under the registry's binder record, an {@link OwnerRecord} a dead holder's is taken over), and
- * has one owner at a time, through the ownership block ({@link OwnerRecord}: PID,
- * generation, start time). Registering an id a live process owns is a {@link PassOwnedException}
- * naming that PID; an owner that is provably dead ({@code /proc}: gone, a zombie, or its PID
- * reused) is taken over by one CAS from exactly the judged owner word. Ownership is by process
- * liveness only, not by heartbeat: a handler may run as long as it likes, and an owner that is
- * alive but stuck is reported by its callers' timeouts.
+ * has one owner at a time, through the ownership block ({@link OwnerRecord}: PID, generation, start
+ * time). Registering an id a live process owns is a {@link PassOwnedException} naming that PID; an
+ * owner that is provably dead ({@code /proc}: gone, a zombie, or its PID reused) is taken over by
+ * one CAS from exactly the judged owner word. Ownership is by process liveness only, not by
+ * heartbeat: a handler may run as long as it likes, and an owner that is alive but stuck is
+ * reported by its callers' timeouts.
  *
  * <p><b>A call, step by step</b> (the state word of a mailbox slot: state, generation, caller PID,
  * one CAS'd u64):
@@ -261,6 +263,19 @@ public final class PassRegistry extends MappedPrimitive {
     private volatile boolean closing;
 
     private final ConcurrentLinkedQueue<Call> asyncCalls = new ConcurrentLinkedQueue<>();
+
+    /** This handle's wake socket, started by the first register; null where none can be had. */
+    private volatile @Nullable WakeServer wakeServer;
+
+    private boolean wakeStarted;
+
+    /** Idle connections to owners' wake sockets, by wake address. */
+    private final Map<Long, ConcurrentLinkedQueue<WakeConnection>> wakePool =
+            new ConcurrentHashMap<>();
+
+    /** Wake addresses a connection failed to: their calls poll. */
+    private final Set<Long> unreachable = ConcurrentHashMap.newKeySet();
+
     private @Nullable Thread completer;
 
     /** One pass this handle serves. */
@@ -416,6 +431,7 @@ public final class PassRegistry extends MappedPrimitive {
                                 + file()
                                 + "; unregister it first");
             }
+            startWakeServer();
             long binder = lockBinder();
             try {
                 Registration r = bind(passId, handler);
@@ -488,6 +504,8 @@ public final class PassRegistry extends MappedPrimitive {
                 body.setLongRelease(offset + PASS_ID_OFFSET, passId);
                 body.setLongRelease(offset + CALLS_OFFSET, 0);
             }
+            WakeServer server = wakeServer;
+            body.setLongRelease(offset + WAKE_ADDRESS_OFFSET, server == null ? 0 : server.address);
             body.setLongRelease(offset + BOUND_KEY_OFFSET, OwnerRecord.key(mine));
             return new Registration(passId, entry, offset, mine, handler);
         }
@@ -631,17 +649,22 @@ public final class PassRegistry extends MappedPrimitive {
      */
     public byte[] execute(long passId, byte[] args, Duration timeout) {
         Call call = begin(passId, args, timeout, null);
-        Waiter waiter = new Waiter(waiting);
-        while (!trySubmit(call)) {
-            waiter.await();
-        }
-        waiter = new Waiter(waiting);
-        while (true) {
-            byte[] result = poll(call);
-            if (result != null) {
-                return result;
+        try {
+            Waiter waiter = new Waiter(waiting);
+            while (!trySubmit(call)) {
+                waiter.await();
             }
-            waiter.await();
+            waiter = new Waiter(waiting);
+            Blocker blocker = nanos -> blockForAnswer(call, nanos);
+            while (true) {
+                byte[] result = poll(call);
+                if (result != null) {
+                    return result;
+                }
+                waiter.await(blocker);
+            }
+        } finally {
+            giveBack(call);
         }
     }
 
@@ -684,6 +707,12 @@ public final class PassRegistry extends MappedPrimitive {
         int slot = -1;
         long claimed;
         long nextCheck;
+
+        /** The owner's wake socket as its entry names it (0: none). */
+        long wakeAddress;
+
+        /** This call's connection to it, borrowed when the call first blocks or pokes. */
+        @Nullable WakeConnection wake;
 
         Call(
                 long passId,
@@ -764,6 +793,7 @@ public final class PassRegistry extends MappedPrimitive {
                         OwnerRecord.startTime(body, record, word),
                         future);
         call.nextCheck = System.nanoTime() + waiting.ownerCheck().toNanos();
+        call.wakeAddress = body.getLongAcquire(offset + WAKE_ADDRESS_OFFSET);
         return call;
     }
 
@@ -789,9 +819,9 @@ public final class PassRegistry extends MappedPrimitive {
             // The slot is ours: nobody else writes it until we publish. Our start time first, so
             // a reclaimer can tell us from a later process that reuses our PID.
             body.setLongRelease(
-                    slot + CALLER_IDENTITY_OFFSET,
-                    callerIdentity(generation(claimed), START_TIME));
+                    slot + CALLER_IDENTITY_OFFSET, callerIdentity(generation(claimed), START_TIME));
             body.setLongPlain(slot + OWNER_START_TIME_OFFSET, call.ownerStartTime);
+            body.setLongPlain(slot + WAKE_TOKEN_OFFSET, 0);
             body.setLongPlain(slot + ADDRESSED_OWNER_OFFSET, call.addressed);
             body.putBytes(slot + SLOT_HEADER_LENGTH, call.args);
             body.setIntPlain(slot + LENGTH_OFFSET, call.args.length);
@@ -800,6 +830,7 @@ public final class PassRegistry extends MappedPrimitive {
             if (body.compareAndSetLong(slot + STATE_WORD_OFFSET, claimed, request)) {
                 call.slot = slot;
                 call.claimed = request;
+                wakeDispatcher(call);
                 return true;
             }
             // Reclaimed as a dead caller's: impossible for a live one, but never write on.
@@ -1020,8 +1051,7 @@ public final class PassRegistry extends MappedPrimitive {
                     || state == STATE_FAILED) {
                 judged = callerPid(word);
                 startTime =
-                        callerStartTime(
-                                body.getLongAcquire(slot + CALLER_IDENTITY_OFFSET), word);
+                        callerStartTime(body.getLongAcquire(slot + CALLER_IDENTITY_OFFSET), word);
             } else if (state == STATE_RUNNING || state == STATE_ABANDONED) {
                 // Written before the request was published, which these states follow.
                 judged = OwnerRecord.pid(body.getLongAcquire(slot + ADDRESSED_OWNER_OFFSET));
@@ -1055,6 +1085,7 @@ public final class PassRegistry extends MappedPrimitive {
 
     private void dispatch() {
         Waiter waiter = new Waiter(waiting);
+        Blocker blocker = this::blockForRequests;
         while (!closing) {
             boolean served = false;
             for (Registration r : this.served) {
@@ -1080,7 +1111,7 @@ public final class PassRegistry extends MappedPrimitive {
             if (served) {
                 waiter = new Waiter(waiting);
             } else {
-                waiter.await();
+                waiter.await(blocker);
             }
         }
     }
@@ -1136,8 +1167,10 @@ public final class PassRegistry extends MappedPrimitive {
         body.putBytes(slot + SLOT_HEADER_LENGTH, result);
         body.setIntPlain(slot + LENGTH_OFFSET, result.length);
         Interleaving.at(Point.PASS_ANSWER_WRITTEN);
-        if (!body.compareAndSetLong(
+        if (body.compareAndSetLong(
                 offset, running, withState(running, failed ? STATE_FAILED : STATE_RESPONSE))) {
+            wakeCaller(slot);
+        } else {
             // Abandoned by its caller: nobody reads this answer, free the slot.
             body.compareAndSetLong(
                     offset, withState(running, STATE_ABANDONED), withState(running, STATE_FREE));
@@ -1149,6 +1182,185 @@ public final class PassRegistry extends MappedPrimitive {
     private byte[] failure(String type, String message) {
         byte[] text = (type + "\n" + message).getBytes(StandardCharsets.UTF_8);
         return text.length <= maxPayload ? text : Arrays.copyOf(text, maxPayload);
+    }
+
+    // ------------------------------------------------------------------------------- wake-up
+
+    /*
+     * The wake-up channel carries only "look now"; the mailbox stays the data path. Each side that
+     * is about to block says so in the file by CAS (the dispatcher in its entries' parked word, a
+     * caller in its slot's wake token), then looks at the file once more, then blocks on its socket
+     * for at most one poll interval (maxPark). The other side, after its own CAS that publishes
+     * work (a request, an answer), reads that word and, if set, takes it by CAS and pokes. Both
+     * sides' steps are volatile or CAS, so either the blocker's last look sees the work or the
+     * publisher sees the announcement. A poke lost (a dead or closed socket, a full buffer, a
+     * token not yet known to the server) leaves the blocker to wake at the end of its interval.
+     */
+
+    private synchronized void startWakeServer() {
+        if (wakeStarted) {
+            return;
+        }
+        wakeStarted = true;
+        wakeServer = WakeServer.start(file(), PID, START_TIME);
+    }
+
+    /** After publishing a request: pokes the owner's dispatcher if it said it was blocking. */
+    private void wakeDispatcher(Call call) {
+        int parked = call.entryOffset + DISPATCHER_PARKED_OFFSET;
+        long address = body.getLongVolatile(parked);
+        if (address == 0 || !body.compareAndSetLong(parked, address, 0)) {
+            return;
+        }
+        WakeConnection wake = connection(call, address);
+        if (wake == null) {
+            return;
+        }
+        try {
+            wake.poke();
+        } catch (IOException e) {
+            drop(call);
+        }
+        if (call.future != null) {
+            giveBack(call); // the completer parks, it does not block on a connection
+        }
+    }
+
+    /** After publishing an answer: pokes the caller if it said it was blocking. */
+    private void wakeCaller(int slot) {
+        int tokenOffset = slot + WAKE_TOKEN_OFFSET;
+        long token = body.getLongVolatile(tokenOffset);
+        WakeServer server = wakeServer;
+        if (token != 0 && server != null && body.compareAndSetLong(tokenOffset, token, 0)) {
+            server.poke(token);
+        }
+    }
+
+    /** A caller waiting for its answer: blocks on its wake connection, else parks. */
+    private void blockForAnswer(Call call, long suggestedNanos) {
+        WakeConnection wake = connection(call, call.wakeAddress);
+        if (wake == null) {
+            LockSupport.parkNanos(suggestedNanos);
+            return;
+        }
+        int tokenOffset = call.slot + WAKE_TOKEN_OFFSET;
+        try {
+            long current = body.getLongVolatile(tokenOffset);
+            if (current != wake.token
+                    && !body.compareAndSetLong(tokenOffset, current, wake.token)) {
+                return; // the dispatcher just took a token: look again
+            }
+            long word = body.getLongVolatile(call.slot + STATE_WORD_OFFSET);
+            int state = state(word);
+            if (sameClaim(word, call.claimed)
+                    && (state == STATE_REQUEST || state == STATE_RUNNING)) {
+                wake.await(pollMillis());
+            }
+            body.compareAndSetLong(tokenOffset, wake.token, 0);
+        } catch (IOException e) {
+            body.compareAndSetLong(tokenOffset, wake.token, 0);
+            drop(call);
+        }
+    }
+
+    /**
+     * A dispatcher with nothing to do: the one that holds the wake socket announces itself in its
+     * entries and blocks in it; the others park.
+     */
+    private void blockForRequests(long suggestedNanos) {
+        WakeServer server = wakeServer;
+        if (server == null || !server.tryLock()) {
+            LockSupport.parkNanos(suggestedNanos);
+            return;
+        }
+        Registration[] mine = served;
+        try {
+            for (Registration r : mine) {
+                int parked = r.entryOffset + DISPATCHER_PARKED_OFFSET;
+                long current = body.getLongVolatile(parked);
+                if (current != server.address) {
+                    body.compareAndSetLong(parked, current, server.address);
+                }
+            }
+            if (!hasRequest(mine)) {
+                server.await(pollMillis());
+            }
+        } finally {
+            for (Registration r : mine) {
+                body.compareAndSetLong(r.entryOffset + DISPATCHER_PARKED_OFFSET, server.address, 0);
+            }
+            server.unlock();
+        }
+    }
+
+    private boolean hasRequest(Registration[] mine) {
+        for (Registration r : mine) {
+            for (int i = 0; i < mailboxSlots; i++) {
+                int slot = slotOffset(r.entryOffset, i);
+                if (state(body.getLongVolatile(slot + STATE_WORD_OFFSET)) == STATE_REQUEST
+                        && body.getLongAcquire(slot + ADDRESSED_OWNER_OFFSET) == r.ownerWord) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The poll interval of a blocked side: {@link Waiting#maxPark()}, at least 1 ms. */
+    private long pollMillis() {
+        return Math.max(1, waiting.maxPark().toMillis());
+    }
+
+    /** The call's connection to the wake socket at {@code address}, or null if none. */
+    private @Nullable WakeConnection connection(Call call, long address) {
+        if (call.wake != null) {
+            if (call.wake.address == address) {
+                return call.wake;
+            }
+            giveBack(call);
+        }
+        if (address == 0 || unreachable.contains(address) || closing) {
+            return null;
+        }
+        WakeConnection wake =
+                wakePool.computeIfAbsent(address, a -> new ConcurrentLinkedQueue<>()).poll();
+        if (wake == null) {
+            java.nio.file.Path socket = WakeServer.socketOf(file(), address);
+            if (socket == null) {
+                unreachable.add(address);
+                return null;
+            }
+            try {
+                wake = WakeConnection.connect(socket, address);
+            } catch (IOException | RuntimeException e) {
+                unreachable.add(address); // gone, or no Unix sockets here: poll
+                return null;
+            }
+        }
+        call.wake = wake;
+        return wake;
+    }
+
+    private void giveBack(Call call) {
+        WakeConnection wake = call.wake;
+        if (wake == null) {
+            return;
+        }
+        call.wake = null;
+        if (closing) {
+            wake.close();
+            return;
+        }
+        wakePool.computeIfAbsent(wake.address, a -> new ConcurrentLinkedQueue<>()).offer(wake);
+    }
+
+    /** The connection failed: close it; the next block connects afresh. */
+    private void drop(Call call) {
+        WakeConnection wake = call.wake;
+        call.wake = null;
+        if (wake != null) {
+            wake.close();
+        }
     }
 
     // ----------------------------------------------------------------------------- completer
@@ -1222,16 +1434,29 @@ public final class PassRegistry extends MappedPrimitive {
         }
 
         void await() {
+            await(LockSupport::parkNanos);
+        }
+
+        /**
+         * As {@link #await()}, blocking through {@code blocker} once past spinning and yielding.
+         */
+        void await(Blocker blocker) {
             long now = System.nanoTime();
             if (now - spinUntil < 0) {
                 Thread.onSpinWait();
             } else if (now - yieldUntil < 0) {
                 Thread.yield();
             } else {
-                LockSupport.parkNanos(park);
+                blocker.block(park);
                 park = Math.min(maxPark, park * 2);
             }
         }
+    }
+
+    /** How a waiter blocks: {@code parkNanos}, or on a wake socket up to the poll interval. */
+    @FunctionalInterface
+    private interface Blocker {
+        void block(long suggestedNanos);
     }
 
     // ---------------------------------------------------------------------------------- reads
@@ -1251,8 +1476,8 @@ public final class PassRegistry extends MappedPrimitive {
     /**
      * The id entry {@code entryOffset} is bound to under its owner word {@code word}, or {@link
      * #NO_PASS} if none (never bound, or being bound). Reads the bound key, then the id, then both
-     * words again: a binder changes the owner word before the id, and publishes the bound key
-     * after it, so an unchanged pair proves the id belongs to {@code word}.
+     * words again: a binder changes the owner word before the id, and publishes the bound key after
+     * it, so an unchanged pair proves the id belongs to {@code word}.
      */
     private long boundId(int entryOffset, long word) {
         long key = body.getLongAcquire(entryOffset + BOUND_KEY_OFFSET);
@@ -1345,6 +1570,10 @@ public final class PassRegistry extends MappedPrimitive {
             }
         }
         long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        WakeServer blocking = wakeServer;
+        if (blocking != null) {
+            blocking.wakeup();
+        }
         for (Thread thread : threads) {
             LockSupport.unpark(thread);
             try {
@@ -1352,6 +1581,16 @@ public final class PassRegistry extends MappedPrimitive {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
+            }
+        }
+        WakeServer server = wakeServer;
+        if (server != null) {
+            server.close();
+        }
+        for (ConcurrentLinkedQueue<WakeConnection> pool : wakePool.values()) {
+            WakeConnection wake;
+            while ((wake = pool.poll()) != null) {
+                wake.close();
             }
         }
         Call call;
@@ -1394,6 +1633,7 @@ public final class PassRegistry extends MappedPrimitive {
                 "maxPayloadBytes", maxPayload,
                 "busySlots", busy,
                 "registeredHere", registrations.size(),
+                "wakeSocket", wakeServer == null ? "none" : wakeServer.socket.toString(),
                 "passes", List.copyOf(passes));
     }
 }

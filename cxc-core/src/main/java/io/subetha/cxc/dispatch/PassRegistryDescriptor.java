@@ -44,7 +44,10 @@ import io.subetha.cxc.ownership.OwnerRecord;
  * |                  Bound key (u64: the owner key the pass  32   |  |
  * |                  id belongs to; 0 = never bound)              |  |
  * +---------------------------------------------------------------+  |
- * |                  Reserved (24 bytes)                     40   |  |
+ * |                  Wake address (u64: the owner's wake     40   |  |
+ * |                  socket, see WakeServer; 0 = none)            |  |
+ * +---------------------------------------------------------------+  |
+ * |                  Reserved (16 bytes)                     48   |  |
  * +---------------------------------------------------------------+ -'
  * |                  Calls served (u64)                      64   |    line 1: the owner's
  * |                                                               |    dispatchers count here
@@ -97,6 +100,8 @@ import io.subetha.cxc.ownership.OwnerRecord;
  *       entry being bound (no id), never half of one. Unregistering frees the owner word and keeps
  *       its key, so the entry still names its id ("unregistered") until a binder reuses it.
  *   <li><b>Owner record</b>: the process that serves the pass (PID, generation, start time).
+ *   <li><b>Wake address</b>: names the owner's wake socket ({@link WakeServer}), written by the
+ *       binder before it publishes the bound key; a hint only (a wrong one costs a poll interval).
  *   <li><b>Dispatcher parked</b>: set by CAS by the owner's dispatcher before it blocks on its wake
  *       socket; a caller that publishes a request and then finds it set clears it by CAS and pokes
  *       the socket.
@@ -106,8 +111,8 @@ import io.subetha.cxc.ownership.OwnerRecord;
  *   <li><b>Addressed owner word</b>: the owner word the caller sent its request to. A dispatcher
  *       serves only requests addressed to its own word, so a process that took a dead owner's pass
  *       over never runs a request whose caller has been told the owner died.
- *   <li><b>Caller identity</b>: the claiming caller's start time, valid only for the generation
- *       it names, so a slot stamped by a PID now reused by another process is judged dead.
+ *   <li><b>Caller identity</b>: the claiming caller's start time, valid only for the generation it
+ *       names, so a slot stamped by a PID now reused by another process is judged dead.
  *   <li><b>Addressed owner's start time</b>: the owner's start time as the caller read it, so a
  *       {@code RUNNING} slot of an owner whose PID was reused is judged dead.
  *   <li><b>Wake token</b>: set by CAS by a caller about to block; the dispatcher that publishes the
@@ -128,6 +133,7 @@ public final class PassRegistryDescriptor {
     public static final int OWNER_RECORD_OFFSET = 0;
     public static final int PASS_ID_OFFSET = OwnerRecord.LENGTH;
     public static final int BOUND_KEY_OFFSET = 32;
+    public static final int WAKE_ADDRESS_OFFSET = 40;
     public static final int CALLS_OFFSET = 64;
     public static final int DISPATCHER_PARKED_OFFSET = 72;
     public static final int ENTRY_HEADER_LENGTH = 128;

@@ -14,8 +14,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Entries reused after unregistering (issue 16: recycled passes), and dead callers judged by PID
- * and start time (a recycled PID is not alive). One process; the file's bytes written by hand
- * where a test needs a state no live process would leave.
+ * and start time (a recycled PID is not alive). One process; the file's bytes written by hand where
+ * a test needs a state no live process would leave.
  */
 class PassRecycleTest {
 
@@ -71,8 +73,7 @@ class PassRecycleTest {
             owner.register(id, args -> PassChild.bytes(PassChild.value(args) + bump));
             assertThat(PassChild.value(caller.execute(id, PassChild.bytes(7), LONG)))
                     .isEqualTo(7 + id);
-            assertThat(PassChild.value(caller.execute(1, PassChild.bytes(7), LONG)))
-                    .isEqualTo(8);
+            assertThat(PassChild.value(caller.execute(1, PassChild.bytes(7), LONG))).isEqualTo(8);
             owner.unregister(id);
             assertThat(caller.isRegistered(id)).isFalse();
         }
@@ -148,7 +149,9 @@ class PassRecycleTest {
         PassRegistry caller = open(1, 1).waiting(QUICK_CHECKS);
         owner.register(3, args -> args);
         long pid = Pids.current();
-        stampSlot(packState(STATE_CLAIMED, 41, pid), callerIdentity(41, OwnerRecord.startTimeOf(pid)));
+        stampSlot(
+                packState(STATE_CLAIMED, 41, pid),
+                callerIdentity(41, OwnerRecord.startTimeOf(pid)));
 
         assertThatThrownBy(() -> caller.execute(3, PassChild.bytes(5), Duration.ofMillis(200)))
                 .isInstanceOf(CxcCapacityException.class)
@@ -156,10 +159,73 @@ class PassRecycleTest {
         assertThat(caller.describe()).containsEntry("busySlots", 1);
     }
 
+    /**
+     * Both sides block at once, each for up to 10 s per poll: the calls still complete promptly
+     * (well within the preemptive bound), so the answers and requests arrive by pokes, not polls.
+     */
+    @Test
+    void blockedCallerAndDispatcherAreWokenThroughTheWakeSocket() {
+        PassRegistry.Waiting blockAtOnce =
+                new PassRegistry.Waiting(
+                        Duration.ZERO,
+                        Duration.ZERO,
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(1));
+        PassRegistry owner = open(2, 2).waiting(blockAtOnce);
+        PassRegistry caller = open(2, 2).waiting(blockAtOnce);
+        owner.register(4, args -> PassChild.bytes(PassChild.value(args) + 4));
+
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                Duration.ofSeconds(60),
+                () -> {
+                    for (long i = 0; i < 50; i++) {
+                        assertThat(PassChild.value(caller.execute(4, PassChild.bytes(i), LONG)))
+                                .isEqualTo(i + 4);
+                    }
+                });
+    }
+
+    /** The wake socket is owner-only, beside the file, and deleted on close. */
+    @Test
+    void theWakeSocketIsOwnerOnlyAndDeletedOnClose() throws IOException {
+        PassRegistry owner = PassRegistry.openOrCreate(file(), 2, 2, 64);
+        owner.register(4, args -> args);
+        Path socket = Path.of(String.valueOf(owner.describe().get("wakeSocket")));
+        assertThat(socket.getParent()).isEqualTo(WakeServer.directory(file()));
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket.getParent())))
+                .isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)))
+                .isEqualTo("rw-------");
+
+        owner.close();
+
+        assertThat(socket).doesNotExist();
+        assertThat(socket.getParent()).doesNotExist();
+    }
+
+    /**
+     * With the wake socket gone (a failed channel), blocked sides fall back to their poll interval:
+     * calls still complete, none hangs or is lost.
+     */
+    @Test
+    void withoutItsWakeSocketACallCostsAPollNotAHang() throws IOException {
+        PassRegistry.Waiting blockAtOnce =
+                new PassRegistry.Waiting(
+                        Duration.ZERO, Duration.ZERO, Duration.ofMillis(2), Duration.ofSeconds(1));
+        PassRegistry owner = open(2, 2).waiting(blockAtOnce);
+        owner.register(4, args -> PassChild.bytes(PassChild.value(args) + 4));
+        Files.delete(Path.of(String.valueOf(owner.describe().get("wakeSocket"))));
+        PassRegistry caller = open(2, 2).waiting(blockAtOnce);
+
+        for (long i = 0; i < 20; i++) {
+            assertThat(PassChild.value(caller.execute(4, PassChild.bytes(i), LONG)))
+                    .isEqualTo(i + 4);
+        }
+    }
+
     /** Writes slot 0 of entry 0 through the file, as another process would through its mapping. */
     private void stampSlot(long stateWord, long identity) throws IOException {
-        long slot =
-                HeaderDescriptor.HEADER_LENGTH + REGISTRY_HEADER_LENGTH + ENTRY_HEADER_LENGTH;
+        long slot = HeaderDescriptor.HEADER_LENGTH + REGISTRY_HEADER_LENGTH + ENTRY_HEADER_LENGTH;
         try (FileChannel channel = FileChannel.open(file(), StandardOpenOption.WRITE)) {
             ByteBuffer identityBytes =
                     ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, identity);
