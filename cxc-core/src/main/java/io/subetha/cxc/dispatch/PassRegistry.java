@@ -57,10 +57,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <ol>
  *   <li>The caller claims a free slot of the pass's mailbox: CAS {@code FREE(g)} to {@code
- *       CLAIMED(g+1, caller)}. Only then does it write the owner word it addresses, the argument
- *       and its length, and publish {@code REQUEST} by CAS. Killed in between: the slot stays
- *       {@code CLAIMED} by a dead caller, freed by the next caller that finds the mailbox full
- *       (dead callers' slots are reclaimed by CAS from the judged word).
+ *       CLAIMED(g+1, caller)}. Only then does it stamp its start time with generation {@code g+1}
+ *       (the caller identity), write the owner word it addresses and that owner's start time, the
+ *       argument and its length, and publish {@code REQUEST} by CAS. Killed in between: the slot
+ *       stays {@code CLAIMED} by a dead caller, freed by the next caller that finds the mailbox
+ *       full (dead callers' slots are reclaimed by CAS from the judged word; dead is by PID and the
+ *       start time stamped for this generation, so a recycled PID does not keep a slot; a caller
+ *       killed before stamping is judged by PID alone, as an owner record before its identity).
  *   <li>A dispatcher of the owner takes it: CAS {@code REQUEST} to {@code RUNNING}, only if the
  *       request is addressed to its own current owner word; it reads the argument after winning,
  *       runs the handler, writes the result (or the handler's exception) and publishes {@code
@@ -88,12 +91,33 @@ import org.jspecify.annotations.Nullable;
  * or unregisters while a call is pending fails it within about one {@code ownerCheck}; any other
  * wait ends at the caller's timeout with a {@link CxcTimeoutException} saying what it waited for.
  *
- * <p><b>Waiting.</b> Processes cannot wake each other through a mapped file, so both sides spin
- * ({@code Thread.onSpinWait}) for {@link Waiting#spin()} after their last event, yield for {@link
- * Waiting#yield()}, then park with a back-off up to {@link Waiting#maxPark()}: back-to-back calls
- * are served while the dispatcher still spins; the first call after a quiet spell waits up to
- * {@code maxPark} for it to wake. A park lasts at least the kernel's timer slack (50 µs on Linux):
- * there is no cross-process wake-up through a mapped file without native code.
+ * <p><b>Waiting.</b> Both sides spin ({@code Thread.onSpinWait}) for {@link Waiting#spin()} after
+ * their last event, yield for {@link Waiting#yield()}, then block. A mapped file cannot wake
+ * another process, so a handle that registers starts a wake socket ({@link WakeServer}: a Unix
+ * domain socket, owner-only, beside the file) and callers that block keep a connection to it
+ * ({@link WakeConnection}). The socket carries only "look now", and only when the other side
+ * announced in the file, by CAS, that it is about to block:
+ *
+ * <ol>
+ *   <li>A dispatcher about to block CASes its socket's address into its entries' <i>dispatcher
+ *       parked</i> word, looks at its mailboxes once more, then waits on its socket. A caller,
+ *       after the CAS that publishes its request, reads that word; if set, it takes it by CAS (one
+ *       poke per announcement) and writes one byte to the socket.
+ *   <li>A caller about to block CASes its connection's token into its slot's <i>wake token</i>,
+ *       looks at the state word once more, then waits on its connection. The dispatcher, after the
+ *       CAS that publishes the answer, reads the token; if set, it takes it by CAS and writes one
+ *       byte to that connection.
+ * </ol>
+ *
+ * Each side's announcement and its last look are volatile or CAS, and so are the other side's
+ * publication and its read of the announcement: either the blocker's last look sees the work, or
+ * the publisher sees the announcement. Every wait on a socket also ends after {@link
+ * Waiting#maxPark()} (at least 1 ms), so a poke lost (socket gone, connection refused, a token the
+ * server has not read yet, no Unix sockets here) costs at most that interval, never a call: the
+ * request and the answer are in the file. A crash leaves at worst a stale announcement, which costs
+ * the next caller a failed poke; a killed owner's socket file is deleted by the next owner's start
+ * (its PID and start time are in the name). Where no socket can be had, both sides park with a
+ * back-off up to {@code maxPark} (a park lasts at least the kernel's 50 µs timer slack).
  *
  * <p><b>Threads.</b> The first {@link #register} starts this handle's dispatcher threads ({@link
  * #dispatcherThreads(int)}, 1 by default); {@link #close()} unregisters every pass this handle
@@ -164,10 +188,12 @@ public final class PassRegistry extends MappedPrimitive {
 
     /**
      * How both sides wait: spin ({@code Thread.onSpinWait}) for {@code spin} after the last event,
-     * then yield the processor ({@code Thread.yield}) for {@code yield} more, then park with a
-     * back-off from 1 µs doubling up to {@code maxPark}; a waiting caller checks the owner's
-     * liveness every {@code ownerCheck}. A park lasts at least the kernel's timer slack (50 µs on
-     * Linux), so a caller that must answer faster spins or yields.
+     * then yield the processor ({@code Thread.yield}) for {@code yield} more, then block on the
+     * owner's wake socket for at most {@code maxPark} at a time (or, without one, park with a
+     * back-off from 1 µs doubling up to {@code maxPark}); a waiting caller checks the owner's
+     * liveness every {@code ownerCheck}. A wake through the socket costs about a Unix socket's own
+     * round trip (a park without one at least the kernel's 50 µs timer slack), so a caller that
+     * must answer faster spins.
      */
     public record Waiting(Duration spin, Duration yield, Duration maxPark, Duration ownerCheck) {
         /**
