@@ -1193,6 +1193,8 @@ public final class PassRegistry extends MappedPrimitive {
         body.putBytes(slot + SLOT_HEADER_LENGTH, result);
         body.setIntPlain(slot + LENGTH_OFFSET, result.length);
         Interleaving.at(Point.PASS_ANSWER_WRITTEN);
+        // Counted before the answer is published, so a caller that has its answer sees the count.
+        body.getAndAddLong(r.entryOffset + CALLS_OFFSET, 1);
         if (body.compareAndSetLong(
                 offset, running, withState(running, failed ? STATE_FAILED : STATE_RESPONSE))) {
             wakeCaller(slot);
@@ -1201,7 +1203,6 @@ public final class PassRegistry extends MappedPrimitive {
             body.compareAndSetLong(
                     offset, withState(running, STATE_ABANDONED), withState(running, STATE_FREE));
         }
-        body.getAndAddLong(r.entryOffset + CALLS_OFFSET, 1);
     }
 
     /** A handler's failure as the caller reads it: class, newline, message; cut to fit. */
