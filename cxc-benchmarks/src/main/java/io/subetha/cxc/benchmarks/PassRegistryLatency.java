@@ -26,7 +26,8 @@ import org.HdrHistogram.Histogram;
  * Cross-process round trips, caller and handler in two JVMs, in one harness with HdrHistogram: a
  * {@link PassRegistry} call (8-byte argument, 8-byte result) with the caller spinning, with the
  * caller waiting as by default (spin 20 µs, yield 200 µs, then park), with the caller parking at
- * once, and with both sides parking at once; and what a user would do instead on one host, a
+ * once, and with both sides parking at once (a parked side blocks on the owner's wake socket and is
+ * poked awake: see {@code PassRegistry}); and what a user would do instead on one host, a
  * request/response over a Unix domain socket ({@link SocketChannel} on a {@link
  * UnixDomainSocketAddress}) and over loopback TCP (TCP_NODELAY). Each mode: warm-up calls, then
  * measured calls one after the other; p50 / p99 / p99.9 / max and calls per second.
@@ -123,8 +124,8 @@ public final class PassRegistryLatency {
             rows.add(
                     measure(
                             "cxc, both park",
-                            measured / 10,
-                            warmup / 10,
+                            measured,
+                            warmup,
                             i -> call(parking, PARKING_PASS, i)));
         }
         try (SocketChannel unix = SocketChannel.open(StandardProtocolFamily.UNIX)) {

@@ -16,10 +16,11 @@ import org.jspecify.annotations.Nullable;
  * The files a command looks at under a path: the path itself if it is not a directory, else every
  * entry below it, in path order, except directories themselves and the temporary files {@code
  * create} builds a new file in ({@code .NAME.creating-PID-RANDOM}: never opened under that name,
- * and harmless if a creator died and left one). Symbolic links are listed, not followed (and then
- * reported, since cxc never opens a link); a directory given as the path may itself be a link.
- * Every other entry, cxc file or not, is looked at, so a damaged file is never passed over for not
- * looking like a cxc file.
+ * and harmless if a creator died and left one) and Unix domain sockets (a pass registry's wake
+ * sockets, never a cxc file, in {@code NAME.wake/} beside it). Symbolic links are listed, not
+ * followed (and then reported, since cxc never opens a link); a directory given as the path may
+ * itself be a link. Every other entry, cxc file or not, is looked at, so a damaged file is never
+ * passed over for not looking like a cxc file.
  */
 final class CandidateFiles {
 
@@ -42,6 +43,16 @@ final class CandidateFiles {
                 && name.toString().contains(".creating-");
     }
 
+    /** Whether {@code path} is a Unix domain socket ({@code S_IFSOCK}); false where unknown. */
+    static boolean isSocket(Path path) {
+        try {
+            Object mode = Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+            return mode instanceof Integer m && (m & 0170000) == 0140000;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     static List<Candidate> under(Path root) throws IOException {
         if (!Files.isDirectory(root)) {
             return List.of(new Candidate(root, root.toString(), null));
@@ -54,7 +65,7 @@ final class CandidateFiles {
                 new SimpleFileVisitor<>() {
                     @Override
                     public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                        if (!isTemporary(file)) {
+                        if (!isTemporary(file) && !(attributes.isOther() && isSocket(file))) {
                             found.add(new Candidate(file, nameOf(start, file), null));
                         }
                         return FileVisitResult.CONTINUE;

@@ -222,12 +222,22 @@ class InspectCommandTest {
                 .isTrue();
         Path nested = dir.resolve("other-app");
         keep(SharedLeaderElection.create(nested.resolve("leader.cxc")));
+        // A pass registry's wake socket: not a file to look at.
+        java.nio.channels.ServerSocketChannel socket =
+                java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX);
+        Files.createDirectory(dir.resolve("calls.passes.wake"));
+        socket.bind(
+                java.net.UnixDomainSocketAddress.of(dir.resolve("calls.passes.wake/1-a-0.sock")));
 
-        CxcRun run = CxcRun.run("inspect", dir.toString());
+        CxcRun run;
+        try (socket) {
+            run = CxcRun.run("inspect", dir.toString());
+        }
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(Cxc.PROBLEMS);
         assertThat(run.out())
                 .doesNotContain(".creating-")
+                .doesNotContain(".sock")
                 .contains(
                         "notes.txt  14 bytes  PROBLEM\n  cannot open "
                                 + dir.resolve("notes.txt")

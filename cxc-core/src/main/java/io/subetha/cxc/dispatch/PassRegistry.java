@@ -19,6 +19,7 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -41,23 +43,27 @@ import org.jspecify.annotations.Nullable;
  * handler runs in the registering process, on this handle's dispatcher threads, and the result
  * bytes come back. Handlers never leave their process. Layout: {@link PassRegistryDescriptor}.
  *
- * <p><b>Ownership.</b> Each pass id has one entry for the file's life (claimed by one CAS of its id
- * word from 0), and one owner at a time, through the ownership block ({@link OwnerRecord}: PID,
- * generation, start time). Registering an id a live process owns is a {@link PassOwnedException}
- * naming that PID; an owner that is provably dead ({@code /proc}: gone, a zombie, or its PID
- * reused) is taken over by one CAS from exactly the judged owner word. Ownership is by process
- * liveness only, not by heartbeat: a handler may run as long as it likes, and an owner that is
- * alive but stuck is reported by its callers' timeouts.
+ * <p><b>Ownership.</b> Each pass id is bound to at most one entry at a time (ids are bound only
+ * under the registry's binder record, an {@link OwnerRecord} a dead holder's is taken over), and
+ * has one owner at a time, through the ownership block ({@link OwnerRecord}: PID, generation, start
+ * time). Registering an id a live process owns is a {@link PassOwnedException} naming that PID; an
+ * owner that is provably dead ({@code /proc}: gone, a zombie, or its PID reused) is taken over by
+ * one CAS from exactly the judged owner word. Ownership is by process liveness only, not by
+ * heartbeat: a handler may run as long as it likes, and an owner that is alive but stuck is
+ * reported by its callers' timeouts.
  *
  * <p><b>A call, step by step</b> (the state word of a mailbox slot: state, generation, caller PID,
  * one CAS'd u64):
  *
  * <ol>
  *   <li>The caller claims a free slot of the pass's mailbox: CAS {@code FREE(g)} to {@code
- *       CLAIMED(g+1, caller)}. Only then does it write the owner word it addresses, the argument
- *       and its length, and publish {@code REQUEST} by CAS. Killed in between: the slot stays
- *       {@code CLAIMED} by a dead caller, freed by the next caller that finds the mailbox full
- *       (dead callers' slots are reclaimed by CAS from the judged word).
+ *       CLAIMED(g+1, caller)}. Only then does it stamp its start time with generation {@code g+1}
+ *       (the caller identity), write the owner word it addresses and that owner's start time, the
+ *       argument and its length, and publish {@code REQUEST} by CAS. Killed in between: the slot
+ *       stays {@code CLAIMED} by a dead caller, freed by the next caller that finds the mailbox
+ *       full (dead callers' slots are reclaimed by CAS from the judged word; dead is by PID and the
+ *       start time stamped for this generation, so a recycled PID does not keep a slot; a caller
+ *       killed before stamping is judged by PID alone, as an owner record before its identity).
  *   <li>A dispatcher of the owner takes it: CAS {@code REQUEST} to {@code RUNNING}, only if the
  *       request is addressed to its own current owner word; it reads the argument after winning,
  *       runs the handler, writes the result (or the handler's exception) and publishes {@code
@@ -85,12 +91,33 @@ import org.jspecify.annotations.Nullable;
  * or unregisters while a call is pending fails it within about one {@code ownerCheck}; any other
  * wait ends at the caller's timeout with a {@link CxcTimeoutException} saying what it waited for.
  *
- * <p><b>Waiting.</b> Processes cannot wake each other through a mapped file, so both sides spin
- * ({@code Thread.onSpinWait}) for {@link Waiting#spin()} after their last event, yield for {@link
- * Waiting#yield()}, then park with a back-off up to {@link Waiting#maxPark()}: back-to-back calls
- * are served while the dispatcher still spins; the first call after a quiet spell waits up to
- * {@code maxPark} for it to wake. A park lasts at least the kernel's timer slack (50 µs on Linux):
- * there is no cross-process wake-up through a mapped file without native code.
+ * <p><b>Waiting.</b> Both sides spin ({@code Thread.onSpinWait}) for {@link Waiting#spin()} after
+ * their last event, yield for {@link Waiting#yield()}, then block. A mapped file cannot wake
+ * another process, so a handle that registers starts a wake socket ({@link WakeServer}: a Unix
+ * domain socket, owner-only, beside the file) and callers that block keep a connection to it
+ * ({@link WakeConnection}). The socket carries only "look now", and only when the other side
+ * announced in the file, by CAS, that it is about to block:
+ *
+ * <ol>
+ *   <li>A dispatcher about to block CASes its socket's address into its entries' <i>dispatcher
+ *       parked</i> word, looks at its mailboxes once more, then waits on its socket. A caller,
+ *       after the CAS that publishes its request, reads that word; if set, it takes it by CAS (one
+ *       poke per announcement) and writes one byte to the socket.
+ *   <li>A caller about to block CASes its connection's token into its slot's <i>wake token</i>,
+ *       looks at the state word once more, then waits on its connection. The dispatcher, after the
+ *       CAS that publishes the answer, reads the token; if set, it takes it by CAS and writes one
+ *       byte to that connection.
+ * </ol>
+ *
+ * Each side's announcement and its last look are volatile or CAS, and so are the other side's
+ * publication and its read of the announcement: either the blocker's last look sees the work, or
+ * the publisher sees the announcement. Every wait on a socket also ends after {@link
+ * Waiting#maxPark()} (at least 1 ms), so a poke lost (socket gone, connection refused, a token the
+ * server has not read yet, no Unix sockets here) costs at most that interval, never a call: the
+ * request and the answer are in the file. A crash leaves at worst a stale announcement, which costs
+ * the next caller a failed poke; a killed owner's socket file is deleted by the next owner's start
+ * (its PID and start time are in the name). Where no socket can be had, both sides park with a
+ * back-off up to {@code maxPark} (a park lasts at least the kernel's 50 µs timer slack).
  *
  * <p><b>Threads.</b> The first {@link #register} starts this handle's dispatcher threads ({@link
  * #dispatcherThreads(int)}, 1 by default); {@link #close()} unregisters every pass this handle
@@ -121,7 +148,8 @@ public final class PassRegistry extends MappedPrimitive {
      * (64 + maxPayloadBytes)} bytes.
      *
      * @param maxPasses distinct pass ids the file holds over its life, 1..{@value
-     *     PassRegistryDescriptor#MAX_PASSES} (an id keeps its entry when unregistered)
+     *     PassRegistryDescriptor#MAX_PASSES} registered at once (an unregistered or dead owner's
+     *     entry is reused by the next id that needs one)
      * @param mailboxSlots calls to one pass in flight at once, 1..{@value
      *     PassRegistryDescriptor#MAX_MAILBOX_SLOTS}
      * @param maxPayloadBytes the largest argument or result, 1..{@value
@@ -160,10 +188,12 @@ public final class PassRegistry extends MappedPrimitive {
 
     /**
      * How both sides wait: spin ({@code Thread.onSpinWait}) for {@code spin} after the last event,
-     * then yield the processor ({@code Thread.yield}) for {@code yield} more, then park with a
-     * back-off from 1 µs doubling up to {@code maxPark}; a waiting caller checks the owner's
-     * liveness every {@code ownerCheck}. A park lasts at least the kernel's timer slack (50 µs on
-     * Linux), so a caller that must answer faster spins or yields.
+     * then yield the processor ({@code Thread.yield}) for {@code yield} more, then block on the
+     * owner's wake socket for at most {@code maxPark} at a time (or, without one, park with a
+     * back-off from 1 µs doubling up to {@code maxPark}); a waiting caller checks the owner's
+     * liveness every {@code ownerCheck}. A wake through the socket costs about a Unix socket's own
+     * round trip (a park without one at least the kernel's 50 µs timer slack), so a caller that
+     * must answer faster spins.
      */
     public record Waiting(Duration spin, Duration yield, Duration maxPark, Duration ownerCheck) {
         /**
@@ -237,6 +267,7 @@ public final class PassRegistry extends MappedPrimitive {
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
     private static final long FIRST_PARK_NANOS = 1_000;
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+    private static final Duration BINDER_WAIT = Duration.ofSeconds(10);
 
     private final int maxPasses;
     private final int mailboxSlots;
@@ -244,7 +275,7 @@ public final class PassRegistry extends MappedPrimitive {
     private final int slotStride;
     private final int entryStride;
 
-    /** Where each pass id lives: stable for the file's life, so cached without re-checks. */
+    /** Where each pass id was last found: a hint, checked against the entry's binding on use. */
     private final Map<Long, Integer> entries = new ConcurrentHashMap<>();
 
     private final Map<Long, Registration> registrations = new ConcurrentHashMap<>();
@@ -258,6 +289,19 @@ public final class PassRegistry extends MappedPrimitive {
     private volatile boolean closing;
 
     private final ConcurrentLinkedQueue<Call> asyncCalls = new ConcurrentLinkedQueue<>();
+
+    /** This handle's wake socket, started by the first register; null where none can be had. */
+    private volatile @Nullable WakeServer wakeServer;
+
+    private boolean wakeStarted;
+
+    /** Idle connections to owners' wake sockets, by wake address. */
+    private final Map<Long, ConcurrentLinkedQueue<WakeConnection>> wakePool =
+            new ConcurrentHashMap<>();
+
+    /** Wake addresses a connection failed to: their calls poll. */
+    private final Set<Long> unreachable = ConcurrentHashMap.newKeySet();
+
     private @Nullable Thread completer;
 
     /** One pass this handle serves. */
@@ -413,50 +457,151 @@ public final class PassRegistry extends MappedPrimitive {
                                 + file()
                                 + "; unregister it first");
             }
-            int entry = entryOf(passId, true);
+            startWakeServer();
+            long binder = lockBinder();
+            try {
+                Registration r = bind(passId, handler);
+                registrations.put(passId, r);
+                entries.put(passId, r.entry);
+                republish();
+                startDispatchers();
+            } finally {
+                OwnerRecord.release(body, BINDER_OFFSET, binder);
+            }
+        }
+    }
+
+    /**
+     * Binds {@code passId} to an entry and claims it, holding the binder record: the entry already
+     * bound to the id if its owner is gone, else the first entry whose owner is gone (never used,
+     * unregistered, dead, or a dead binder's half-bound one). Claims the owner word first (a new
+     * key: readers now see an entry being bound), then writes the id and zeroes its counters, then
+     * publishes the bound key. A binder killed in between leaves an entry owned by a dead PID whose
+     * keys differ: no reader sees an id in it, and the next binder reuses it.
+     */
+    private Registration bind(long passId, PassHandler handler) {
+        while (true) {
+            int reusable = -1;
+            long reusableWord = 0;
+            int bound = -1;
+            long boundWord = 0;
+            for (int entry = 0; entry < maxPasses; entry++) {
+                int offset = entryOffset(entry);
+                int record = offset + OWNER_RECORD_OFFSET;
+                long word = OwnerRecord.ownerWord(body, record);
+                if (boundId(offset, word) == passId) {
+                    bound = entry;
+                    boundWord = word;
+                    break;
+                }
+                if (reusable < 0
+                        && (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
+                                || OwnerRecord.isDead(body, record, word))) {
+                    reusable = entry;
+                    reusableWord = word;
+                }
+            }
+            int entry;
+            long word;
+            if (bound >= 0) {
+                entry = bound;
+                word = boundWord;
+                requireGone(passId, entryOffset(entry) + OWNER_RECORD_OFFSET, word);
+            } else if (reusable >= 0) {
+                entry = reusable;
+                word = reusableWord;
+            } else {
+                throw new CxcCapacityException(
+                        "all "
+                                + maxPasses
+                                + " pass entries (maxPasses) of "
+                                + file()
+                                + " are registered by live processes; unregister one, or create"
+                                + " the registry with a larger maxPasses");
+            }
             int offset = entryOffset(entry);
             int record = offset + OWNER_RECORD_OFFSET;
-            while (true) {
-                long word = OwnerRecord.ownerWord(body, record);
-                if (OwnerRecord.pid(word) != OwnerRecord.NO_OWNER) {
-                    long owner = OwnerRecord.pid(word);
-                    if (OwnerRecord.isOwnedBy(body, record, word, PID, START_TIME)) {
-                        throw new PassOwnedException(
-                                passId,
-                                owner,
-                                "pass "
-                                        + passId
-                                        + " of "
-                                        + file()
-                                        + " is already registered by this process (PID "
-                                        + owner
-                                        + ") through another handle; one process registers an id"
-                                        + " once");
-                    }
-                    if (!OwnerRecord.isDead(body, record, word)) {
-                        throw new PassOwnedException(
-                                passId,
-                                owner,
-                                "pass "
-                                        + passId
-                                        + " of "
-                                        + file()
-                                        + " is registered by live process PID "
-                                        + owner
-                                        + "; it is freed when that process unregisters it, closes"
-                                        + " its registry or dies");
-                    }
-                }
-                long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(word));
-                if (OwnerRecord.claim(body, record, word, mine, START_TIME, System::nanoTime)) {
-                    Registration r = new Registration(passId, entry, offset, mine, handler);
-                    registrations.put(passId, r);
-                    republish();
-                    startDispatchers();
-                    return;
-                }
-                // Another registrant won the CAS: judge its word afresh.
+            long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(word));
+            if (!OwnerRecord.claim(body, record, word, mine, START_TIME, System::nanoTime)) {
+                continue; // its owner word moved (released meanwhile): judge afresh
             }
+            Interleaving.at(Point.PASS_ENTRY_CLAIMED);
+            if (bound < 0) {
+                body.setLongRelease(offset + PASS_ID_OFFSET, passId);
+                body.setLongRelease(offset + CALLS_OFFSET, 0);
+            }
+            WakeServer server = wakeServer;
+            body.setLongRelease(offset + WAKE_ADDRESS_OFFSET, server == null ? 0 : server.address);
+            body.setLongRelease(offset + BOUND_KEY_OFFSET, OwnerRecord.key(mine));
+            return new Registration(passId, entry, offset, mine, handler);
+        }
+    }
+
+    /** Throws unless the owner of {@code word} (bound to {@code passId}) is gone. */
+    private void requireGone(long passId, int record, long word) {
+        long owner = OwnerRecord.pid(word);
+        if (owner == OwnerRecord.NO_OWNER) {
+            return;
+        }
+        if (OwnerRecord.isOwnedBy(body, record, word, PID, START_TIME)) {
+            throw new PassOwnedException(
+                    passId,
+                    owner,
+                    "pass "
+                            + passId
+                            + " of "
+                            + file()
+                            + " is already registered by this process (PID "
+                            + owner
+                            + ") through another handle; one process registers an id once");
+        }
+        if (!OwnerRecord.isDead(body, record, word)) {
+            throw new PassOwnedException(
+                    passId,
+                    owner,
+                    "pass "
+                            + passId
+                            + " of "
+                            + file()
+                            + " is registered by live process PID "
+                            + owner
+                            + "; it is freed when that process unregisters it, closes its registry"
+                            + " or dies");
+        }
+    }
+
+    /**
+     * Takes the binder record, waiting (up to {@link #BINDER_WAIT}) while a live process holds it;
+     * a dead holder's is taken over by CAS from the judged word.
+     *
+     * @return the owner word installed, to release
+     */
+    private long lockBinder() {
+        long deadline = System.nanoTime() + BINDER_WAIT.toNanos();
+        long park = FIRST_PARK_NANOS;
+        while (true) {
+            long word = OwnerRecord.ownerWord(body, BINDER_OFFSET);
+            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
+                    || OwnerRecord.isDead(body, BINDER_OFFSET, word)) {
+                long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(word));
+                if (OwnerRecord.claim(
+                        body, BINDER_OFFSET, word, mine, START_TIME, System::nanoTime)) {
+                    return mine;
+                }
+                continue;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new CxcTimeoutException(
+                        "waited "
+                                + BINDER_WAIT
+                                + " for the binder record of "
+                                + file()
+                                + ", held by live process PID "
+                                + OwnerRecord.pid(word)
+                                + ", to bind pass ids to entries");
+            }
+            LockSupport.parkNanos(park);
+            park = Math.min(1_000_000, park * 2);
         }
     }
 
@@ -484,8 +629,8 @@ public final class PassRegistry extends MappedPrimitive {
     public boolean isRegistered(long passId) {
         requirePassId(passId);
         counters.increment(OP_READ);
-        int entry = entryOf(passId, false);
-        return entry >= 0 && ownerIsLive(entryOffset(entry));
+        Binding binding = bindingOf(passId);
+        return binding != null && ownerIsLive(binding.entryOffset, binding.ownerWord);
     }
 
     /** The pass ids registered by live processes, in every process (probes each owner). */
@@ -494,10 +639,8 @@ public final class PassRegistry extends MappedPrimitive {
         int count = 0;
         for (int entry = 0; entry < maxPasses; entry++) {
             int offset = entryOffset(entry);
-            if (body.getLongVolatile(offset + PASS_ID_OFFSET) == NO_PASS) {
-                break;
-            }
-            if (ownerIsLive(offset)) {
+            long word = OwnerRecord.ownerWord(body, offset + OWNER_RECORD_OFFSET);
+            if (boundId(offset, word) != NO_PASS && ownerIsLive(offset, word)) {
                 count++;
             }
         }
@@ -509,9 +652,8 @@ public final class PassRegistry extends MappedPrimitive {
         return List.copyOf(registrations.keySet());
     }
 
-    private boolean ownerIsLive(int entryOffset) {
+    private boolean ownerIsLive(int entryOffset, long word) {
         int record = entryOffset + OWNER_RECORD_OFFSET;
-        long word = OwnerRecord.ownerWord(body, record);
         return OwnerRecord.pid(word) != OwnerRecord.NO_OWNER
                 && !OwnerRecord.isDead(body, record, word);
     }
@@ -533,17 +675,22 @@ public final class PassRegistry extends MappedPrimitive {
      */
     public byte[] execute(long passId, byte[] args, Duration timeout) {
         Call call = begin(passId, args, timeout, null);
-        Waiter waiter = new Waiter(waiting);
-        while (!trySubmit(call)) {
-            waiter.await();
-        }
-        waiter = new Waiter(waiting);
-        while (true) {
-            byte[] result = poll(call);
-            if (result != null) {
-                return result;
+        try {
+            Waiter waiter = new Waiter(waiting);
+            while (!trySubmit(call)) {
+                waiter.await();
             }
-            waiter.await();
+            waiter = new Waiter(waiting);
+            Blocker blocker = nanos -> blockForAnswer(call, nanos);
+            while (true) {
+                byte[] result = poll(call);
+                if (result != null) {
+                    return result;
+                }
+                waiter.await(blocker);
+            }
+        } finally {
+            giveBack(call);
         }
     }
 
@@ -586,6 +733,12 @@ public final class PassRegistry extends MappedPrimitive {
         int slot = -1;
         long claimed;
         long nextCheck;
+
+        /** The owner's wake socket as its entry names it (0: none). */
+        long wakeAddress;
+
+        /** This call's connection to it, borrowed when the call first blocks or pokes. */
+        @Nullable WakeConnection wake;
 
         Call(
                 long passId,
@@ -633,15 +786,20 @@ public final class PassRegistry extends MappedPrimitive {
         }
         requireOpen();
         counters.increment(OP_EXECUTE);
-        int entry = entryOf(passId, false);
-        if (entry < 0) {
+        Binding binding = bindingOf(passId);
+        if (binding == null) {
             throw new PassNotRegisteredException(
                     passId,
-                    "pass " + passId + " of " + file() + " was never registered by any process");
+                    "pass "
+                            + passId
+                            + " of "
+                            + file()
+                            + " is not registered by any process (never registered, or its entry"
+                            + " was reused for another id after it was unregistered)");
         }
-        int offset = entryOffset(entry);
+        int offset = binding.entryOffset;
         int record = offset + OWNER_RECORD_OFFSET;
-        long word = OwnerRecord.ownerWord(body, record);
+        long word = binding.ownerWord;
         if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
             throw new PassNotRegisteredException(
                     passId,
@@ -661,6 +819,7 @@ public final class PassRegistry extends MappedPrimitive {
                         OwnerRecord.startTime(body, record, word),
                         future);
         call.nextCheck = System.nanoTime() + waiting.ownerCheck().toNanos();
+        call.wakeAddress = body.getLongAcquire(offset + WAKE_ADDRESS_OFFSET);
         return call;
     }
 
@@ -683,7 +842,12 @@ public final class PassRegistry extends MappedPrimitive {
             if (!body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, claimed)) {
                 continue;
             }
-            // The slot is ours: nobody else writes it until we publish.
+            // The slot is ours: nobody else writes it until we publish. Our start time first, so
+            // a reclaimer can tell us from a later process that reuses our PID.
+            body.setLongRelease(
+                    slot + CALLER_IDENTITY_OFFSET, callerIdentity(generation(claimed), START_TIME));
+            body.setLongPlain(slot + OWNER_START_TIME_OFFSET, call.ownerStartTime);
+            body.setLongPlain(slot + WAKE_TOKEN_OFFSET, 0);
             body.setLongPlain(slot + ADDRESSED_OWNER_OFFSET, call.addressed);
             body.putBytes(slot + SLOT_HEADER_LENGTH, call.args);
             body.setIntPlain(slot + LENGTH_OFFSET, call.args.length);
@@ -692,6 +856,7 @@ public final class PassRegistry extends MappedPrimitive {
             if (body.compareAndSetLong(slot + STATE_WORD_OFFSET, claimed, request)) {
                 call.slot = slot;
                 call.claimed = request;
+                wakeDispatcher(call);
                 return true;
             }
             // Reclaimed as a dead caller's: impossible for a live one, but never write on.
@@ -798,6 +963,7 @@ public final class PassRegistry extends MappedPrimitive {
                             + file()
                             + " was "
                             + (OwnerRecord.pid(current) == OwnerRecord.NO_OWNER
+                                            || boundId(call.entryOffset, current) != call.passId
                                     ? "unregistered by its owner, PID " + call.ownerPid()
                                     : "taken over from PID "
                                             + call.ownerPid()
@@ -892,8 +1058,11 @@ public final class PassRegistry extends MappedPrimitive {
 
     /**
      * Frees the slots of dead parties: a dead caller's claimed, requested or answered slot, and a
-     * dead owner's running or abandoned one. Each by CAS from the judged word. Probes {@code /proc}
-     * per busy slot: run only when the mailbox is full.
+     * dead owner's running or abandoned one. Each by CAS from the judged word. Dead is by PID and
+     * start time ({@link ProcessProbe}): a caller's start time as it stamped it for this very claim
+     * (a claim killed before stamping is judged by PID only), the owner's as the caller read it. So
+     * a slot whose PID now names another process is reclaimed. Probes {@code /proc} per busy slot:
+     * run only when the mailbox is full.
      */
     private void reclaimDeadSlots(int entryOffset) {
         for (int i = 0; i < mailboxSlots; i++) {
@@ -901,19 +1070,22 @@ public final class PassRegistry extends MappedPrimitive {
             long word = body.getLongVolatile(slot + STATE_WORD_OFFSET);
             int state = state(word);
             long judged;
+            long startTime;
             if (state == STATE_CLAIMED
                     || state == STATE_REQUEST
                     || state == STATE_RESPONSE
                     || state == STATE_FAILED) {
                 judged = callerPid(word);
+                startTime =
+                        callerStartTime(body.getLongAcquire(slot + CALLER_IDENTITY_OFFSET), word);
             } else if (state == STATE_RUNNING || state == STATE_ABANDONED) {
+                // Written before the request was published, which these states follow.
                 judged = OwnerRecord.pid(body.getLongAcquire(slot + ADDRESSED_OWNER_OFFSET));
+                startTime = body.getLongAcquire(slot + OWNER_START_TIME_OFFSET);
             } else {
                 continue;
             }
-            if (judged == 0
-                    || ProcessProbe.status(judged, ProcessProbe.UNKNOWN_START_TIME)
-                            == ProcessStatus.DEAD) {
+            if (judged == 0 || ProcessProbe.status(judged, startTime) == ProcessStatus.DEAD) {
                 body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, withState(word, STATE_FREE));
             }
         }
@@ -939,6 +1111,7 @@ public final class PassRegistry extends MappedPrimitive {
 
     private void dispatch() {
         Waiter waiter = new Waiter(waiting);
+        Blocker blocker = this::blockForRequests;
         while (!closing) {
             boolean served = false;
             for (Registration r : this.served) {
@@ -964,7 +1137,7 @@ public final class PassRegistry extends MappedPrimitive {
             if (served) {
                 waiter = new Waiter(waiting);
             } else {
-                waiter.await();
+                waiter.await(blocker);
             }
         }
     }
@@ -1020,19 +1193,201 @@ public final class PassRegistry extends MappedPrimitive {
         body.putBytes(slot + SLOT_HEADER_LENGTH, result);
         body.setIntPlain(slot + LENGTH_OFFSET, result.length);
         Interleaving.at(Point.PASS_ANSWER_WRITTEN);
-        if (!body.compareAndSetLong(
+        // Counted before the answer is published, so a caller that has its answer sees the count.
+        body.getAndAddLong(r.entryOffset + CALLS_OFFSET, 1);
+        if (body.compareAndSetLong(
                 offset, running, withState(running, failed ? STATE_FAILED : STATE_RESPONSE))) {
+            wakeCaller(slot);
+        } else {
             // Abandoned by its caller: nobody reads this answer, free the slot.
             body.compareAndSetLong(
                     offset, withState(running, STATE_ABANDONED), withState(running, STATE_FREE));
         }
-        body.getAndAddLong(r.entryOffset + CALLS_OFFSET, 1);
     }
 
     /** A handler's failure as the caller reads it: class, newline, message; cut to fit. */
     private byte[] failure(String type, String message) {
         byte[] text = (type + "\n" + message).getBytes(StandardCharsets.UTF_8);
         return text.length <= maxPayload ? text : Arrays.copyOf(text, maxPayload);
+    }
+
+    // ------------------------------------------------------------------------------- wake-up
+
+    /*
+     * The wake-up channel carries only "look now"; the mailbox stays the data path. Each side that
+     * is about to block says so in the file by CAS (the dispatcher in its entries' parked word, a
+     * caller in its slot's wake token), then looks at the file once more, then blocks on its socket
+     * for at most one poll interval (maxPark). The other side, after its own CAS that publishes
+     * work (a request, an answer), reads that word and, if set, takes it by CAS and pokes. Both
+     * sides' steps are volatile or CAS, so either the blocker's last look sees the work or the
+     * publisher sees the announcement. A poke lost (a dead or closed socket, a full buffer, a
+     * token not yet known to the server) leaves the blocker to wake at the end of its interval.
+     */
+
+    private synchronized void startWakeServer() {
+        if (wakeStarted) {
+            return;
+        }
+        wakeStarted = true;
+        wakeServer = WakeServer.start(file(), PID, START_TIME);
+    }
+
+    /** After publishing a request: pokes the owner's dispatcher if it said it was blocking. */
+    private void wakeDispatcher(Call call) {
+        int parked = call.entryOffset + DISPATCHER_PARKED_OFFSET;
+        long address = body.getLongVolatile(parked);
+        if (address == 0 || !body.compareAndSetLong(parked, address, 0)) {
+            return;
+        }
+        WakeConnection wake = connection(call, address);
+        if (wake == null) {
+            return;
+        }
+        try {
+            wake.poke();
+        } catch (IOException e) {
+            drop(call);
+        }
+        if (call.future != null) {
+            giveBack(call); // the completer parks, it does not block on a connection
+        }
+    }
+
+    /** After publishing an answer: pokes the caller if it said it was blocking. */
+    private void wakeCaller(int slot) {
+        int tokenOffset = slot + WAKE_TOKEN_OFFSET;
+        long token = body.getLongVolatile(tokenOffset);
+        WakeServer server = wakeServer;
+        if (token != 0 && server != null && body.compareAndSetLong(tokenOffset, token, 0)) {
+            server.poke(token);
+        }
+    }
+
+    /** A caller waiting for its answer: blocks on its wake connection, else parks. */
+    private void blockForAnswer(Call call, long suggestedNanos) {
+        WakeConnection wake = connection(call, call.wakeAddress);
+        if (wake == null) {
+            LockSupport.parkNanos(suggestedNanos);
+            return;
+        }
+        int tokenOffset = call.slot + WAKE_TOKEN_OFFSET;
+        try {
+            long current = body.getLongVolatile(tokenOffset);
+            if (current != wake.token
+                    && !body.compareAndSetLong(tokenOffset, current, wake.token)) {
+                return; // the dispatcher just took a token: look again
+            }
+            long word = body.getLongVolatile(call.slot + STATE_WORD_OFFSET);
+            int state = state(word);
+            if (sameClaim(word, call.claimed)
+                    && (state == STATE_REQUEST || state == STATE_RUNNING)) {
+                wake.await(pollMillis());
+            }
+            body.compareAndSetLong(tokenOffset, wake.token, 0);
+        } catch (IOException e) {
+            body.compareAndSetLong(tokenOffset, wake.token, 0);
+            drop(call);
+        }
+    }
+
+    /**
+     * A dispatcher with nothing to do: the one that holds the wake socket announces itself in its
+     * entries and blocks in it; the others park.
+     */
+    private void blockForRequests(long suggestedNanos) {
+        WakeServer server = wakeServer;
+        if (server == null || !server.tryLock()) {
+            LockSupport.parkNanos(suggestedNanos);
+            return;
+        }
+        Registration[] mine = served;
+        try {
+            for (Registration r : mine) {
+                int parked = r.entryOffset + DISPATCHER_PARKED_OFFSET;
+                long current = body.getLongVolatile(parked);
+                if (current != server.address) {
+                    body.compareAndSetLong(parked, current, server.address);
+                }
+            }
+            if (!hasRequest(mine)) {
+                server.await(pollMillis());
+            }
+        } finally {
+            for (Registration r : mine) {
+                body.compareAndSetLong(r.entryOffset + DISPATCHER_PARKED_OFFSET, server.address, 0);
+            }
+            server.unlock();
+        }
+    }
+
+    private boolean hasRequest(Registration[] mine) {
+        for (Registration r : mine) {
+            for (int i = 0; i < mailboxSlots; i++) {
+                int slot = slotOffset(r.entryOffset, i);
+                if (state(body.getLongVolatile(slot + STATE_WORD_OFFSET)) == STATE_REQUEST
+                        && body.getLongAcquire(slot + ADDRESSED_OWNER_OFFSET) == r.ownerWord) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The poll interval of a blocked side: {@link Waiting#maxPark()}, at least 1 ms. */
+    private long pollMillis() {
+        return Math.max(1, waiting.maxPark().toMillis());
+    }
+
+    /** The call's connection to the wake socket at {@code address}, or null if none. */
+    private @Nullable WakeConnection connection(Call call, long address) {
+        if (call.wake != null) {
+            if (call.wake.address == address) {
+                return call.wake;
+            }
+            giveBack(call);
+        }
+        if (address == 0 || unreachable.contains(address) || closing) {
+            return null;
+        }
+        WakeConnection wake =
+                wakePool.computeIfAbsent(address, a -> new ConcurrentLinkedQueue<>()).poll();
+        if (wake == null) {
+            java.nio.file.Path socket = WakeServer.socketOf(file(), address);
+            if (socket == null) {
+                unreachable.add(address);
+                return null;
+            }
+            try {
+                wake = WakeConnection.connect(socket, address);
+            } catch (IOException | RuntimeException e) {
+                unreachable.add(address); // gone, or no Unix sockets here: poll
+                return null;
+            }
+        }
+        call.wake = wake;
+        return wake;
+    }
+
+    private void giveBack(Call call) {
+        WakeConnection wake = call.wake;
+        if (wake == null) {
+            return;
+        }
+        call.wake = null;
+        if (closing) {
+            wake.close();
+            return;
+        }
+        wakePool.computeIfAbsent(wake.address, a -> new ConcurrentLinkedQueue<>()).offer(wake);
+    }
+
+    /** The connection failed: close it; the next block connects afresh. */
+    private void drop(Call call) {
+        WakeConnection wake = call.wake;
+        call.wake = null;
+        if (wake != null) {
+            wake.close();
+        }
     }
 
     // ----------------------------------------------------------------------------- completer
@@ -1106,16 +1461,29 @@ public final class PassRegistry extends MappedPrimitive {
         }
 
         void await() {
+            await(LockSupport::parkNanos);
+        }
+
+        /**
+         * As {@link #await()}, blocking through {@code blocker} once past spinning and yielding.
+         */
+        void await(Blocker blocker) {
             long now = System.nanoTime();
             if (now - spinUntil < 0) {
                 Thread.onSpinWait();
             } else if (now - yieldUntil < 0) {
                 Thread.yield();
             } else {
-                LockSupport.parkNanos(park);
+                blocker.block(park);
                 park = Math.min(maxPark, park * 2);
             }
         }
+    }
+
+    /** How a waiter blocks: {@code parkNanos}, or on a wake socket up to the poll interval. */
+    @FunctionalInterface
+    private interface Blocker {
+        void block(long suggestedNanos);
     }
 
     // ---------------------------------------------------------------------------------- reads
@@ -1133,42 +1501,54 @@ public final class PassRegistry extends MappedPrimitive {
     }
 
     /**
-     * The entry of {@code passId}, inserting it (one CAS from 0 on the first unused entry) if
-     * {@code insert}; -1 if absent. Entries fill from 0 and never change id, so the first unused
-     * one ends the search and a found index is cached for good.
+     * The id entry {@code entryOffset} is bound to under its owner word {@code word}, or {@link
+     * #NO_PASS} if none (never bound, or being bound). Reads the bound key, then the id, then both
+     * words again: a binder changes the owner word before the id, and publishes the bound key after
+     * it, so an unchanged pair proves the id belongs to {@code word}.
      */
-    private int entryOf(long passId, boolean insert) {
+    private long boundId(int entryOffset, long word) {
+        long key = body.getLongAcquire(entryOffset + BOUND_KEY_OFFSET);
+        if (key != OwnerRecord.key(word)) {
+            return NO_PASS;
+        }
+        long id = body.getLongAcquire(entryOffset + PASS_ID_OFFSET);
+        if (OwnerRecord.ownerWord(body, entryOffset + OWNER_RECORD_OFFSET) != word
+                || body.getLongVolatile(entryOffset + BOUND_KEY_OFFSET) != key) {
+            return NO_PASS;
+        }
+        return id;
+    }
+
+    /** Where {@code passId} is bound: the entry and the owner word it is bound under. */
+    private record Binding(int entry, int entryOffset, long ownerWord) {}
+
+    /**
+     * The entry bound to {@code passId}, or null: the cached entry if still bound to it, else a
+     * scan of every entry (entries are reused, so there is no end marker).
+     */
+    private @Nullable Binding bindingOf(long passId) {
         Integer cached = entries.get(passId);
         if (cached != null) {
-            return cached;
+            Binding binding = bindingAt(cached, passId);
+            if (binding != null) {
+                return binding;
+            }
+            entries.remove(passId, cached);
         }
         for (int entry = 0; entry < maxPasses; entry++) {
-            int offset = entryOffset(entry) + PASS_ID_OFFSET;
-            long id = body.getLongVolatile(offset);
-            if (id == NO_PASS) {
-                if (!insert) {
-                    return -1;
-                }
-                id = body.compareAndExchangeLong(offset, NO_PASS, passId);
-                if (id == NO_PASS) {
-                    id = passId;
-                }
-            }
-            if (id == passId) {
+            Binding binding = bindingAt(entry, passId);
+            if (binding != null) {
                 entries.put(passId, entry);
-                return entry;
+                return binding;
             }
         }
-        if (!insert) {
-            return -1;
-        }
-        throw new CxcCapacityException(
-                "all "
-                        + maxPasses
-                        + " pass entries (maxPasses) of "
-                        + file()
-                        + " hold other pass ids; an id keeps its entry for the file's life."
-                        + " Create the registry with a larger maxPasses");
+        return null;
+    }
+
+    private @Nullable Binding bindingAt(int entry, long passId) {
+        int offset = entryOffset(entry);
+        long word = OwnerRecord.ownerWord(body, offset + OWNER_RECORD_OFFSET);
+        return boundId(offset, word) == passId ? new Binding(entry, offset, word) : null;
     }
 
     private int entryOffset(int entry) {
@@ -1217,6 +1597,10 @@ public final class PassRegistry extends MappedPrimitive {
             }
         }
         long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        WakeServer blocking = wakeServer;
+        if (blocking != null) {
+            blocking.wakeup();
+        }
         for (Thread thread : threads) {
             LockSupport.unpark(thread);
             try {
@@ -1224,6 +1608,16 @@ public final class PassRegistry extends MappedPrimitive {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
+            }
+        }
+        WakeServer server = wakeServer;
+        if (server != null) {
+            server.close();
+        }
+        for (ConcurrentLinkedQueue<WakeConnection> pool : wakePool.values()) {
+            WakeConnection wake;
+            while ((wake = pool.poll()) != null) {
+                wake.close();
             }
         }
         Call call;
@@ -1242,17 +1636,18 @@ public final class PassRegistry extends MappedPrimitive {
         int busy = 0;
         for (int entry = 0; entry < maxPasses; entry++) {
             int offset = entryOffset(entry);
-            long id = body.getLongVolatile(offset + PASS_ID_OFFSET);
-            if (id == NO_PASS) {
-                break;
-            }
+            long word = OwnerRecord.ownerWord(body, offset + OWNER_RECORD_OFFSET);
+            long id = boundId(offset, word);
             for (int i = 0; i < mailboxSlots; i++) {
                 if (state(body.getLongVolatile(slotOffset(offset, i) + STATE_WORD_OFFSET))
                         != STATE_FREE) {
                     busy++;
                 }
             }
-            long owner = OwnerRecord.pid(OwnerRecord.ownerWord(body, offset + OWNER_RECORD_OFFSET));
+            if (id == NO_PASS) {
+                continue;
+            }
+            long owner = OwnerRecord.pid(word);
             passes.add(
                     fields(
                             "passId", id,
@@ -1265,6 +1660,7 @@ public final class PassRegistry extends MappedPrimitive {
                 "maxPayloadBytes", maxPayload,
                 "busySlots", busy,
                 "registeredHere", registrations.size(),
+                "wakeSocket", wakeServer == null ? "none" : wakeServer.socket.toString(),
                 "passes", List.copyOf(passes));
     }
 }

@@ -25,8 +25,12 @@ import io.subetha.cxc.ownership.OwnerRecord;
  * +---------------------------------------------------------------+
  * |                  Max payload bytes (u32)                 16   |
  * +---------------------------------------------------------------+
- * |                  Reserved (44 bytes)                     20   |
- * ~                                                               ~
+ * |                  Reserved (4 bytes)                      20   |
+ * +---------------------------------------------------------------+
+ * |                  Binder record (24 bytes, OwnerRecord):  24   |
+ * ~                  who binds ids to entries right now           ~
+ * +---------------------------------------------------------------+
+ * |                  Reserved (16 bytes)                     48   |
  * +---------------------------------------------------------------+
  *
  * Pass entry p, at 64 + p * entryStride
@@ -37,12 +41,21 @@ import io.subetha.cxc.ownership.OwnerRecord;
  * |                  Pass id (u64, 0 = entry unused)         24   |  |
  * |                                                               |  |
  * +---------------------------------------------------------------+  |
- * |                  Reserved (32 bytes)                     32   |  |
+ * |                  Bound key (u64: the owner key the pass  32   |  |
+ * |                  id belongs to; 0 = never bound)              |  |
+ * +---------------------------------------------------------------+  |
+ * |                  Wake address (u64: the owner's wake     40   |  |
+ * |                  socket, see WakeServer; 0 = none)            |  |
+ * +---------------------------------------------------------------+  |
+ * |                  Reserved (16 bytes)                     48   |  |
  * +---------------------------------------------------------------+ -'
  * |                  Calls served (u64)                      64   |    line 1: the owner's
  * |                                                               |    dispatchers count here
  * +---------------------------------------------------------------+
- * |                  Reserved (56 bytes)                     72   |
+ * |                  Dispatcher parked (u64: the owner word  72   |
+ * |                  whose dispatcher is about to block; 0 none)  |
+ * +---------------------------------------------------------------+
+ * |                  Reserved (48 bytes)                     80   |
  * +---------------------------------------------------------------+
  * |                  Mailbox slot 0 .. mailboxSlots-1       128   |
  * ~                                                               ~
@@ -59,7 +72,18 @@ import io.subetha.cxc.ownership.OwnerRecord;
  * +---------------------------------------------------------------+
  * |                  Payload length (u32)                    16   |
  * +---------------------------------------------------------------+
- * |                  Reserved (44 bytes)                     20   |
+ * |                  Reserved (4 bytes)                      20   |
+ * +---------------+-----------------------------------------------+
+ * |  Caller identity (u64): generation (u24) << 32 | the     24   |
+ * |  caller's start time, low 32 bits                             |
+ * +---------------------------------------------------------------+
+ * |                  Addressed owner's start time (u64)      32   |
+ * |                                                               |
+ * +---------------------------------------------------------------+
+ * |                  Wake token (u64: the caller's wake      40   |
+ * |                  connection to the owner; 0 = not parked)     |
+ * +---------------------------------------------------------------+
+ * |                  Reserved (16 bytes)                     48   |
  * +---------------------------------------------------------------+
  * |                  Payload (maxPayloadBytes, padded to 64) 64   |
  * ~                                                               ~
@@ -67,17 +91,32 @@ import io.subetha.cxc.ownership.OwnerRecord;
  * </pre>
  *
  * <ul>
- *   <li><b>Pass id</b> is claimed once per entry by one CAS from 0 and never changes afterwards: an
- *       id has exactly one entry for the file's life (two processes registering one new id race on
- *       the same CAS), so a caller may cache where an id lives. Unregistering frees the entry's
- *       owner, not its id.
+ *   <li><b>Binder record</b>: ids are bound to entries only by the process holding it (an {@link
+ *       OwnerRecord} taken by CAS, a dead holder's taken over), so an id is bound to at most one
+ *       entry at a time.
+ *   <li><b>Pass id and bound key</b>: the id an entry serves, valid only while the bound key equals
+ *       the key of the entry's owner word. A binder claims the owner word first (a new key), then
+ *       writes the id, then publishes the bound key: a reader that finds the keys unequal sees an
+ *       entry being bound (no id), never half of one. Unregistering frees the owner word and keeps
+ *       its key, so the entry still names its id ("unregistered") until a binder reuses it.
  *   <li><b>Owner record</b>: the process that serves the pass (PID, generation, start time).
+ *   <li><b>Wake address</b>: names the owner's wake socket ({@link WakeServer}), written by the
+ *       binder before it publishes the bound key; a hint only (a wrong one costs a poll interval).
+ *   <li><b>Dispatcher parked</b>: set by CAS by the owner's dispatcher before it blocks on its wake
+ *       socket; a caller that publishes a request and then finds it set clears it by CAS and pokes
+ *       the socket.
  *   <li><b>State word</b>: which party holds the slot (see {@link PassRegistry}), the caller that
  *       claimed it (so a dead caller's slot is reclaimed) and a generation that rises with every
  *       claim (so nothing meant for one call ever lands in a later one).
  *   <li><b>Addressed owner word</b>: the owner word the caller sent its request to. A dispatcher
  *       serves only requests addressed to its own word, so a process that took a dead owner's pass
  *       over never runs a request whose caller has been told the owner died.
+ *   <li><b>Caller identity</b>: the claiming caller's start time, valid only for the generation it
+ *       names, so a slot stamped by a PID now reused by another process is judged dead.
+ *   <li><b>Addressed owner's start time</b>: the owner's start time as the caller read it, so a
+ *       {@code RUNNING} slot of an owner whose PID was reused is judged dead.
+ *   <li><b>Wake token</b>: set by CAS by a caller about to block; the dispatcher that publishes the
+ *       answer takes it by CAS and pokes that connection.
  *   <li><b>Payload length and payload</b>: the request, overwritten by the response (or the
  *       handler's failure text). Written only by the party the state word names.
  * </ul>
@@ -88,16 +127,23 @@ public final class PassRegistryDescriptor {
     public static final int MAX_PASSES_OFFSET = 8;
     public static final int MAILBOX_SLOTS_OFFSET = 12;
     public static final int MAX_PAYLOAD_OFFSET = 16;
+    public static final int BINDER_OFFSET = 24;
     public static final int REGISTRY_HEADER_LENGTH = 64;
 
     public static final int OWNER_RECORD_OFFSET = 0;
     public static final int PASS_ID_OFFSET = OwnerRecord.LENGTH;
+    public static final int BOUND_KEY_OFFSET = 32;
+    public static final int WAKE_ADDRESS_OFFSET = 40;
     public static final int CALLS_OFFSET = 64;
+    public static final int DISPATCHER_PARKED_OFFSET = 72;
     public static final int ENTRY_HEADER_LENGTH = 128;
 
     public static final int STATE_WORD_OFFSET = 0;
     public static final int ADDRESSED_OWNER_OFFSET = 8;
     public static final int LENGTH_OFFSET = 16;
+    public static final int CALLER_IDENTITY_OFFSET = 24;
+    public static final int OWNER_START_TIME_OFFSET = 32;
+    public static final int WAKE_TOKEN_OFFSET = 40;
     public static final int SLOT_HEADER_LENGTH = 64;
 
     /** The most passes one file holds. */
@@ -132,7 +178,7 @@ public final class PassRegistryDescriptor {
     /** The caller gave up while the handler ran: the dispatcher frees the slot when done. */
     public static final int STATE_ABANDONED = 6;
 
-    public static final int LAYOUT_VERSION = 1;
+    public static final int LAYOUT_VERSION = 2;
 
     public static final String MAGIC = "PASSREG1";
 
@@ -197,6 +243,19 @@ public final class PassRegistryDescriptor {
 
     public static long callerPid(long stateWord) {
         return stateWord & 0xFFFF_FFFFL;
+    }
+
+    /** A caller identity word: the claim's generation and the caller's start time (low 32). */
+    public static long callerIdentity(long generation, long startTime) {
+        return ((generation & GENERATION_MASK) << 32) | (startTime & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * The start time a caller identity word gives the claim of {@code stateWord}, or 0 (unknown)
+     * when it belongs to another claim (never published for this one).
+     */
+    public static long callerStartTime(long identity, long stateWord) {
+        return (identity >>> 32) == generation(stateWord) ? identity & 0xFFFF_FFFFL : 0;
     }
 
     /** The same claim in another state. */

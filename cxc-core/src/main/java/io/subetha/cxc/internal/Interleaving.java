@@ -37,6 +37,11 @@ public final class Interleaving {
          * it.
          */
         PASS_ANSWER_WRITTEN,
+        /**
+         * A pass registry binder claimed an entry's owner word: before it writes the pass id and
+         * publishes the binding.
+         */
+        PASS_ENTRY_CLAIMED,
         /** An opener validated a file's header and size: before it maps the file. */
         OPEN_VALIDATED,
         /**

@@ -20,6 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * register ID MODE                    ok     (MODE: twice = 2x+1 of a long; gate = blocks on an
  *                                             argument of 0 until "release", else echoes)
  * release                             ok     (lets one gated call return)
+ * park                                ok     (this handle's callers and dispatchers block at
+ *                                             once: no spinning, no yielding)
+ * wake-socket                         PATH   (this handle's wake socket, or "none")
  * call ID COUNT                       done COUNT   (calls 1..COUNT, checking every result)
  * call-one ID ARG TIMEOUTMS           result R
  * hot ID                              hot          (calls forever, checking; until killed)
@@ -103,6 +106,14 @@ public final class PassChild {
                         };
                 registry.register(id, handler);
                 return "ok";
+            }
+            case "park" -> {
+                registry.waiting(
+                        PassRegistry.Waiting.DEFAULT.spinning(Duration.ZERO, Duration.ZERO));
+                return "ok";
+            }
+            case "wake-socket" -> {
+                return String.valueOf(registry.describe().get("wakeSocket"));
             }
             case "release" -> {
                 GATE.release();

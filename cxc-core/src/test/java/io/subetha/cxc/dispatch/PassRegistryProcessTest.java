@@ -172,6 +172,73 @@ class PassRegistryProcessTest {
     }
 
     /** A caller killed between writing its request and publishing it: its slot is reclaimed. */
+    /**
+     * Both sides block at once (no spinning): every answer arrives through a poke on the owner's
+     * wake socket, and each caller gets exactly its own results.
+     */
+    @Test
+    void callersAndOwnerThatBlockAtOnceGetTheirOwnResultsThroughTheWakeSocket() {
+        ChildJvm owner = start("owner", 4);
+        ask(owner, "park", "ok");
+        ask(owner, "register 1 twice", "ok");
+        ChildJvm b = start("caller-b", 4);
+        ChildJvm c = start("caller-c", 4);
+        ask(b, "park", "ok");
+        ask(c, "park", "ok");
+
+        b.send("call 1 " + CALLS / 5);
+        c.send("call 1 " + CALLS / 5);
+
+        assertThat(b.readLine(Duration.ofMinutes(3))).isEqualTo("done " + CALLS / 5);
+        assertThat(c.readLine(Duration.ofMinutes(3))).isEqualTo("done " + CALLS / 5);
+    }
+
+    /** A SIGKILLed owner's wake socket is deleted when the next owner starts its own. */
+    @Test
+    void aKilledOwnersWakeSocketIsDeletedByTheNextOwner() {
+        ChildJvm owner = start("owner", 2);
+        ask(owner, "register 1 twice", "ok");
+        owner.send("wake-socket");
+        Path socket = Path.of(owner.readLine(WAIT));
+        assertThat(socket).exists().hasParent(WakeServer.directory(file()));
+
+        owner.kill();
+        assertThat(socket).exists();
+        PassRegistry next = here(2);
+        next.register(1, args -> args);
+
+        assertThat(socket).doesNotExist();
+        assertThat(Path.of(String.valueOf(next.describe().get("wakeSocket")))).exists();
+    }
+
+    /**
+     * A binder SIGKILLed while it reuses an unregistered id's entry (owner word claimed, id not yet
+     * written, holding the binder record): no reader sees either id there, and the next binder
+     * takes the dead binder's record and the half-bound entry over.
+     */
+    @Test
+    void binderKilledMidReuseLeavesTheEntryToTheNextBinder() {
+        PassRegistry here = PassRegistry.openOrCreate(file(), 1, 1, 64);
+        opened.add(here);
+        here.register(5, args -> args);
+        here.unregister(5);
+        ChildJvm binder = children.add(ChildJvm.start("binder", PassChild.class));
+        ask(binder, "open " + file() + " 1 1 64", "ok");
+        ask(binder, "freeze-at PASS_ENTRY_CLAIMED", "ok");
+        binder.send("register 9 twice");
+        assertThat(binder.readLine(WAIT)).isEqualTo("frozen PASS_ENTRY_CLAIMED");
+        assertThat(here.isRegistered(9)).isFalse();
+        assertThatThrownBy(() -> here.execute(5, bytes(1), LONG))
+                .isInstanceOf(PassNotRegisteredException.class);
+
+        binder.kill();
+
+        here.register(7, args -> bytes(twice(value(args))));
+        assertThat(value(here.execute(7, bytes(4), LONG))).isEqualTo(twice(4));
+        assertThat(here.isRegistered(9)).isFalse();
+        assertThat(here.registeredCount()).isEqualTo(1);
+    }
+
     @Test
     void callerKilledMidRequestLeavesItsSlotToTheNextCaller() {
         ChildJvm owner = start("owner", 1);

@@ -1,0 +1,328 @@
+package io.subetha.cxc.dispatch;
+
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The owner's side of a pass registry's wake-up channel: a Unix domain socket server, one per
+ * registry handle that registers, through which callers wake its dispatcher and it wakes them. It
+ * carries only "look now": every request and answer stays in the mapped file, and every wait that
+ * blocks here also times out after a bounded poll interval, so a poke lost, refused or never sent
+ * costs at most that interval.
+ *
+ * <p><b>Naming.</b> The socket is {@code <registry file>.wake/<pid>-<start time>-<seq>.sock} beside
+ * the registry file, in a directory made owner-only ({@code rwx------}) on creation, the socket
+ * itself {@code rw-------}. Its {@linkplain #address address}, a u64 published in the file (PID in
+ * bits 0..21, {@code seq} in 22..31, the start time's low 32 bits in 32..63), names it, so a caller
+ * finds the socket from the file alone. Closing deletes the socket; starting a server deletes the
+ * sockets of processes {@code /proc} shows dead (PID and start time), so a killed owner's socket is
+ * gone at the next owner's start.
+ *
+ * <p><b>Connections.</b> A caller connects once per waiting thread and sends a random 8-byte token
+ * first; from then on the token written into a mailbox slot names its connection, and the server
+ * {@linkplain #poke pokes} it by writing one byte. A caller's bytes after its token are pokes to
+ * the server: they only make the selector return.
+ *
+ * <p>One dispatcher thread at a time {@linkplain #tryLock holds} the selector and blocks in it;
+ * {@link #poke} may be called from any thread.
+ */
+final class WakeServer implements AutoCloseable {
+
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    private static final int MAX_SEQ = 1 << 10;
+    private static final long PID_MASK = (1L << 22) - 1;
+    private static final String SUFFIX = ".sock";
+    private static final Set<PosixFilePermission> OWNER_DIR =
+            PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> OWNER_FILE =
+            PosixFilePermissions.fromString("rw-------");
+    private static final ThreadLocal<ByteBuffer> ONE_BYTE =
+            ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1));
+
+    final long address;
+    final Path socket;
+    private final ServerSocketChannel server;
+    private final Selector selector;
+    private final ReentrantLock selecting = new ReentrantLock();
+    private final Map<Long, SocketChannel> byToken = new ConcurrentHashMap<>();
+    private final ByteBuffer scratch = ByteBuffer.allocateDirect(512);
+    private volatile boolean closed;
+
+    /** A connection's first 8 bytes, its token, as they arrive. */
+    private static final class Handshake {
+        final ByteBuffer token = ByteBuffer.allocate(8);
+        long value;
+    }
+
+    private WakeServer(long address, Path socket, ServerSocketChannel server, Selector selector) {
+        this.address = address;
+        this.socket = socket;
+        this.server = server;
+        this.selector = selector;
+    }
+
+    /** The directory of {@code registryFile}'s wake sockets. */
+    static Path directory(Path registryFile) {
+        return registryFile.resolveSibling(registryFile.getFileName() + ".wake");
+    }
+
+    /** The socket an address names; null if the address is malformed. */
+    static @Nullable Path socketOf(Path registryFile, long address) {
+        long pid = address & PID_MASK;
+        if (pid == 0) {
+            return null;
+        }
+        return directory(registryFile)
+                .resolve(name(pid, address >>> 32, (address >>> 22) & (MAX_SEQ - 1)));
+    }
+
+    private static String name(long pid, long startTime, long seq) {
+        return pid + "-" + Long.toHexString(startTime & 0xFFFF_FFFFL) + "-" + seq + SUFFIX;
+    }
+
+    /**
+     * Starts a server for this process, or returns null where there is none to be had (no Unix
+     * sockets, a path too long for one, a wake directory not owner-only): its registry's callers
+     * and dispatchers then poll.
+     */
+    static @Nullable WakeServer start(Path registryFile, long pid, long startTime) {
+        if (pid <= 0 || pid > PID_MASK) {
+            return null;
+        }
+        Path dir = directory(registryFile);
+        try {
+            ownerOnlyDirectory(dir);
+            deleteDeadSockets(dir);
+            for (int attempt = 0; attempt < MAX_SEQ; attempt++) {
+                long seq = Math.floorMod(SEQUENCE.getAndIncrement(), MAX_SEQ);
+                long address = ((startTime & 0xFFFF_FFFFL) << 32) | (seq << 22) | pid;
+                Path socket = dir.resolve(name(pid, startTime, seq));
+                if (Files.exists(socket)) {
+                    continue; // another handle of this process
+                }
+                ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+                try {
+                    server.bind(UnixDomainSocketAddress.of(socket));
+                } catch (IOException e) {
+                    server.close();
+                    if (Files.exists(socket)) {
+                        continue;
+                    }
+                    return null;
+                }
+                try {
+                    Files.setPosixFilePermissions(socket, OWNER_FILE);
+                    server.configureBlocking(false);
+                    Selector selector = Selector.open();
+                    server.register(selector, SelectionKey.OP_ACCEPT);
+                    return new WakeServer(address, socket, server, selector);
+                } catch (IOException | RuntimeException e) {
+                    server.close();
+                    Files.deleteIfExists(socket);
+                    return null;
+                }
+            }
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static void ownerOnlyDirectory(Path dir) throws IOException {
+        try {
+            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_DIR));
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.getPosixFilePermissions(dir).equals(OWNER_DIR)) {
+                Files.setPosixFilePermissions(dir, OWNER_DIR); // fails unless it is ours
+            }
+        }
+    }
+
+    /** Deletes the sockets whose process is dead by PID and start time. */
+    private static void deleteDeadSockets(Path dir) throws IOException {
+        try (DirectoryStream<Path> sockets = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
+            for (Path socket : sockets) {
+                String[] parts = socket.getFileName().toString().replace(SUFFIX, "").split("-");
+                if (parts.length != 3) {
+                    continue;
+                }
+                try {
+                    long pid = Long.parseLong(parts[0]);
+                    long startTime = Long.parseUnsignedLong(parts[1], 16);
+                    if (ProcessProbe.status(pid, startTime) == ProcessStatus.DEAD) {
+                        Files.deleteIfExists(socket);
+                    }
+                } catch (NumberFormatException | IOException e) {
+                    // not ours, or deleted meanwhile
+                }
+            }
+        }
+    }
+
+    /** Whether this thread now holds the selector (and may {@link #await} in it). */
+    boolean tryLock() {
+        return !closed && selecting.tryLock();
+    }
+
+    void unlock() {
+        selecting.unlock();
+    }
+
+    /**
+     * Blocks until a connection arrives, a caller pokes, or {@code millis} pass; takes in new
+     * connections and tokens, and discards pokes. With the selector held; 0 does not block.
+     */
+    void await(long millis) {
+        try {
+            if (millis <= 0) {
+                selector.selectNow();
+            } else {
+                selector.select(millis);
+            }
+            for (SelectionKey key : selector.selectedKeys()) {
+                if (!key.isValid()) {
+                    continue;
+                }
+                if (key.isAcceptable()) {
+                    accept();
+                } else if (key.isReadable()) {
+                    read(key);
+                }
+            }
+            selector.selectedKeys().clear();
+        } catch (IOException | RuntimeException e) {
+            // A broken selector: the caller's next wait polls.
+        }
+    }
+
+    private void accept() throws IOException {
+        SocketChannel channel;
+        while ((channel = server.accept()) != null) {
+            channel.configureBlocking(false);
+            // Its token was sent with the connect: usually here already, read it now.
+            read(channel.register(selector, SelectionKey.OP_READ, new Handshake()));
+        }
+    }
+
+    private void read(SelectionKey key) {
+        SocketChannel channel = (SocketChannel) key.channel();
+        Handshake handshake = (Handshake) key.attachment();
+        try {
+            if (handshake.token.hasRemaining()) {
+                if (channel.read(handshake.token) < 0) {
+                    drop(key, handshake);
+                    return;
+                }
+                if (handshake.token.hasRemaining()) {
+                    return;
+                }
+                handshake.value = handshake.token.getLong(0);
+                byToken.put(handshake.value, channel);
+            }
+            int n;
+            do {
+                scratch.clear();
+                n = channel.read(scratch);
+            } while (n == scratch.capacity()); // a short read: no more pokes
+            if (n < 0) {
+                drop(key, handshake);
+            }
+        } catch (IOException e) {
+            drop(key, handshake);
+        }
+    }
+
+    private void drop(SelectionKey key, Handshake handshake) {
+        key.cancel();
+        if (!handshake.token.hasRemaining()) {
+            byToken.remove(handshake.value, key.channel());
+        }
+        try {
+            key.channel().close();
+        } catch (IOException e) {
+            // closing
+        }
+    }
+
+    /** Wakes the caller whose connection sent {@code token}; a no-op if none did (or it left). */
+    void poke(long token) {
+        SocketChannel channel = byToken.get(token);
+        if (channel == null && tryLock()) {
+            try {
+                await(0); // a connection or token not taken in yet
+            } finally {
+                unlock();
+            }
+            channel = byToken.get(token);
+        }
+        if (channel == null) {
+            return;
+        }
+        ByteBuffer one = ONE_BYTE.get();
+        one.clear();
+        try {
+            channel.write(one); // 0 when its buffer is full: it has pokes to read already
+        } catch (IOException e) {
+            byToken.remove(token, channel);
+        }
+    }
+
+    /** Makes a blocked {@link #await} return now (to stop its dispatcher). */
+    void wakeup() {
+        selector.wakeup();
+    }
+
+    /** Closes the server and every connection, and deletes the socket. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            selector.close();
+        } catch (IOException e) {
+            // closing
+        }
+        try {
+            server.close();
+        } catch (IOException e) {
+            // closing
+        }
+        for (SocketChannel channel : byToken.values()) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // closing
+            }
+        }
+        byToken.clear();
+        try {
+            Files.deleteIfExists(socket);
+        } catch (IOException e) {
+            // the next server's start deletes it once this process is gone
+        }
+        try {
+            Files.deleteIfExists(socket.getParent()); // only when empty
+        } catch (IOException e) {
+            // other sockets in it
+        }
+    }
+}
