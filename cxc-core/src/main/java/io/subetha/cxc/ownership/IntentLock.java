@@ -7,13 +7,17 @@ import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.process.Pids;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A cross-process writer lock whose holder is recorded in an {@link OwnerRecord}, and whose
  * multi-word steps are made crash-safe by a redo intent: a holder that is SIGKILLed half-way
- * through a step leaves the step either not begun or finished by the next holder. For structures (a
- * vec, a list, a graph) whose writes touch several words at once while readers read without locking
- * (each structure protects its readers with its own generations).
+ * through a step leaves the step either not begun or finished by the next holder. The one writer
+ * lock of every structure whose writes touch several words at once while readers read without
+ * locking (a vec, a list, a graph, a region's free list; each protects its readers with its own
+ * generations), and of a primitive with redo data of its own (a universal set's resumable
+ * migration), which it rolls forward in its {@link Hook}. No primitive writes such a lock by hand.
  *
  * <pre>
  * Intent lock, at an 8-aligned body offset; {@link #length(int, int)} bytes
@@ -36,22 +40,33 @@ import java.util.concurrent.locks.LockSupport;
  * +---------------------------------------------------------------+
  * </pre>
  *
- * <p><b>Protocol.</b> {@link #lock} claims the owner record through {@link OwnerRecord#claim} from
- * the free word (or from a dead holder's exact word). The holder then {@link #stage stages} every
- * word its step will change (absolute new values, computed under the lock) into the entries and
- * {@link #commit commits}: one release store of the intent word seals the step (the commit point),
- * the entries are applied in order, and the intent word is cleared. {@link #unlock} releases the
- * record by CAS from the word it installed.
+ * <p><b>Protocol.</b> {@link #lock} claims the owner record: from the free word by one CAS when the
+ * record's published identity already names this process under the free word's key ({@link
+ * OwnerRecord#claimFree}: lock and unlock are then two CASes in all), else by {@link
+ * OwnerRecord#claim} under the next key (CAS, heartbeat, identity). A holder found dead through
+ * {@code /proc} is taken over by one {@link OwnerRecord#claim} from exactly the word judged, so a
+ * holder that released meanwhile is never robbed. The new holder replays a sealed intent, then runs
+ * its primitive's {@link Hook} (a primitive with its own redo data, resumable progress, rolls it
+ * forward there), and only then returns. It {@link #stage stages} every word its step will change
+ * (absolute new values, computed under the lock) into the entries and {@link #commit commits}: one
+ * release store of the intent word seals the step (the commit point), the entries are applied in
+ * order, and the intent word is cleared. A holder may commit several steps under one lock. {@link
+ * #unlock} releases the record by CAS from the word it installed.
  *
- * <p><b>Crash.</b> Killed before the seal: no reachable word was changed (a structure writes only
- * unreachable slots before sealing), the step never happened. Killed after the seal: the next
- * holder finds the intent sealed and replays it (applying an absolute value twice is harmless),
- * then clears it: the step happened exactly once. Killed after clearing, before the release: there
- * is nothing to replay. A waiter takes the record over only when {@code /proc} shows the holder
- * dead (gone, a zombie, or its PID reused), never on a timeout: a paused holder keeps its lock, and
- * the waiter's {@link CxcTimeoutException} names it. Replayed entries are checked against the body
- * before a single one is applied; a bad one is a {@link CxcFormatException} (the lock is released
- * again, so every writer gets the error instead of a timeout).
+ * <p><b>Crash.</b> Killed before its claim CAS: nothing written. Killed after it, before the
+ * identity is published: the holder's PID is judged without its start time (gone or a zombie is
+ * dead; a PID reused after that is alive, and waited for). Killed before the seal: no reachable
+ * word was changed (a structure writes only unreachable slots before sealing), the step never
+ * happened. Killed after the seal: the next holder finds the intent sealed and replays it (applying
+ * an absolute value twice is harmless), then clears it: the step happened exactly once. Killed
+ * after clearing, before the release: there is nothing to replay. Killed inside the hook: the next
+ * holder takes the lock over and runs the hook again, so a hook must be redoable (resume from the
+ * progress it recorded, as the universal set's does). A waiter takes the record over only when
+ * {@code /proc} shows the holder dead (gone, a zombie, or its PID reused), never on a timeout: a
+ * paused holder keeps its lock, and the waiter's {@link CxcTimeoutException} names it (and what the
+ * primitive says it is doing). Replayed entries are checked against the body before a single one is
+ * applied; a bad one is a {@link CxcFormatException}; the lock is released again whenever the
+ * replay or the hook throws, so every writer gets the error instead of a timeout.
  *
  * <p>One thread of one process holds the lock at a time (not reentrant); an instance is shared by
  * the threads of a process.
@@ -80,6 +95,8 @@ public final class IntentLock {
     private final int payloadOffset;
     private final int payloadLength;
     private final String what;
+    private final @Nullable Hook hook;
+    private final @Nullable Supplier<String> doing;
 
     // The holder's own state: written only by the thread holding the lock, handed to the next
     // holder of this process through the owner word's CAS.
@@ -91,12 +108,52 @@ public final class IntentLock {
      * @param what the structure, for timeout messages: "shared-vec /dev/shm/a.cxc"
      */
     public IntentLock(AtomicBuffer body, int base, int maxEntries, int payloadLength, String what) {
+        this(body, base, maxEntries, payloadLength, what, null, null);
+    }
+
+    /**
+     * @param hook run after every acquisition, once a sealed intent is replayed: a primitive's own
+     *     roll-forward of redo data that is not staged entries; if it throws, the lock is released
+     *     and the exception rethrown
+     * @param doing what the holder is doing, read for a timeout's message ("inserting")
+     */
+    public IntentLock(
+            AtomicBuffer body,
+            int base,
+            int maxEntries,
+            int payloadLength,
+            String what,
+            @Nullable Hook hook,
+            @Nullable Supplier<String> doing) {
+        if (base % 8 != 0 || maxEntries < 0 || payloadLength < 0) {
+            throw new IllegalArgumentException(
+                    "an intent lock needs an 8-aligned base and non-negative sizes, got base "
+                            + base
+                            + ", "
+                            + maxEntries
+                            + " entries, "
+                            + payloadLength
+                            + " payload bytes");
+        }
+        this.hook = hook;
+        this.doing = doing;
         this.body = body;
         this.base = base;
         this.maxEntries = maxEntries;
         this.payloadOffset = base + ENTRIES_OFFSET + maxEntries * ENTRY_LENGTH;
         this.payloadLength = payloadLength;
         this.what = what;
+    }
+
+    /** What a primitive does right after every acquisition of its lock. */
+    @FunctionalInterface
+    public interface Hook {
+        /**
+         * Runs holding the lock, after a sealed intent was replayed.
+         *
+         * @param tookOver whether the lock was taken from a dead holder (else it was free)
+         */
+        void afterAcquire(boolean tookOver);
     }
 
     /** Bytes a lock of {@code maxEntries} and a {@code payloadLength}-byte payload area takes. */
@@ -117,12 +174,21 @@ public final class IntentLock {
     // ------------------------------------------------------------------------------- lock
 
     /**
-     * Takes the lock, waiting at most {@code timeoutNanos}; a dead holder's lock is taken over and
-     * its sealed step replayed first.
+     * Takes the lock, waiting at most {@code timeoutNanos} for a live holder; a dead holder's lock
+     * is taken over and its sealed step replayed first.
      *
      * @throws CxcTimeoutException naming the live holder, if the wait ran out
      */
     public void lock(long timeoutNanos) {
+        long word = OwnerRecord.ownerWord(body, base + OWNER_OFFSET);
+        if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER && claimFree(word)) {
+            acquired(false);
+            return;
+        }
+        lockSlow(timeoutNanos);
+    }
+
+    private void lockSlow(long timeoutNanos) {
         int record = base + OWNER_OFFSET;
         long start = System.nanoTime();
         long nextDeadCheck = start + DEAD_CHECK_NANOS;
@@ -131,11 +197,8 @@ public final class IntentLock {
         while (true) {
             long word = OwnerRecord.ownerWord(body, record);
             if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
-                if (claim(record, word)) {
-                    // A holder killed after its release but before clearing cannot exist (the
-                    // clear comes first), so a free lock has nothing to replay: but check anyway,
-                    // a file copied mid-step would have one.
-                    repairIfSealed();
+                if (claimFree(word)) {
+                    acquired(false);
                     return;
                 }
                 continue;
@@ -149,26 +212,49 @@ public final class IntentLock {
             if (now - nextDeadCheck >= 0) {
                 nextDeadCheck = now + DEAD_CHECK_NANOS;
                 if (OwnerRecord.pid(word) != OWN_PID && OwnerRecord.isDead(body, record, word)) {
+                    // From exactly the word judged: a holder that released meanwhile is not robbed.
                     if (claim(record, word)) {
-                        repairIfSealed();
+                        acquired(true);
                         return;
                     }
                     continue;
                 }
             }
             if (now - start >= timeoutNanos) {
+                long pid = OwnerRecord.pid(word);
+                String what = doing == null ? "" : ", " + doing.get();
                 throw new CxcTimeoutException(
                         "waited "
                                 + (now - start) / 1_000_000
                                 + " ms for the writer lock of "
-                                + what
+                                + this.what
                                 + ", held by live PID "
-                                + OwnerRecord.pid(word)
+                                + pid
+                                + (pid == OWN_PID ? " (this process)" : "")
+                                + what
                                 + " (taken over only once that process is dead)");
             }
             LockSupport.parkNanos(park);
             park = Math.min(park * 2, MAX_PARK_NANOS);
         }
+    }
+
+    /** The free word's fast path: one CAS when the identity already names this process. */
+    private boolean claimFree(long judgedFree) {
+        long mine =
+                OwnerRecord.claimFree(
+                        body,
+                        base + OWNER_OFFSET,
+                        judgedFree,
+                        OWN_PID,
+                        OWN_START_TIME,
+                        System::nanoTime);
+        if (mine == OwnerRecord.NO_OWNER) {
+            return false;
+        }
+        held = mine;
+        staged = 0;
+        return true;
     }
 
     private boolean claim(int record, long judged) {
@@ -181,9 +267,28 @@ public final class IntentLock {
         return true;
     }
 
+    /**
+     * Replays a sealed intent (a free lock has none, as the clear comes before the release: but a
+     * file copied mid-step would have one), runs the hook; releases again if either throws.
+     */
+    private void acquired(boolean tookOver) {
+        try {
+            repairIfSealed();
+            if (hook != null) {
+                hook.afterAcquire(tookOver);
+            }
+        } catch (RuntimeException | Error e) {
+            staged = 0;
+            OwnerRecord.release(body, base + OWNER_OFFSET, held);
+            throw e;
+        }
+        Interleaving.at(Point.INTENT_LOCKED);
+    }
+
     /** Releases the lock (after {@link #commit}, or to abandon a step that staged nothing yet). */
     public void unlock() {
         staged = 0;
+        Interleaving.at(Point.INTENT_CLEARED);
         if (!OwnerRecord.release(body, base + OWNER_OFFSET, held)) {
             throw new IllegalStateException(
                     "the writer lock of "
@@ -196,6 +301,39 @@ public final class IntentLock {
     /** The PID holding the lock now, 0 if none. */
     public long holderPid() {
         return OwnerRecord.pid(OwnerRecord.ownerWord(body, base + OWNER_OFFSET));
+    }
+
+    /** Whether the lock is free, held by a live process, or by one {@code /proc} shows dead. */
+    public OwnerStatus holderStatus() {
+        long word = OwnerRecord.ownerWord(body, base + OWNER_OFFSET);
+        if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
+            return OwnerStatus.FREE;
+        }
+        return OwnerRecord.isDead(body, base + OWNER_OFFSET, word)
+                ? OwnerStatus.DEAD
+                : OwnerStatus.LIVE;
+    }
+
+    /**
+     * What is wrong with the intent word of a lock at {@code base}, or null: for a primitive's body
+     * check at open (the entries themselves are checked before a replay).
+     */
+    public static @Nullable String intentProblem(AtomicBuffer body, int base, int maxEntries) {
+        long intent = body.getLongVolatile(base + INTENT_OFFSET);
+        if (intent == 0) {
+            return null;
+        }
+        long count = intent & COUNT_MASK;
+        if ((intent & ~COUNT_MASK) != SEALED || count > maxEntries) {
+            return "intent word 0x"
+                    + Long.toHexString(intent)
+                    + " at body offset "
+                    + (base + INTENT_OFFSET)
+                    + ": neither 0 nor sealed with at most "
+                    + maxEntries
+                    + " entries";
+        }
+        return null;
     }
 
     /** How many dead holders' sealed steps were replayed, by every process. */
@@ -235,14 +373,17 @@ public final class IntentLock {
         Interleaving.at(Point.INTENT_STAGED);
         body.setLongRelease(base + INTENT_OFFSET, SEALED | count);
         Interleaving.at(Point.INTENT_SEALED);
-        apply(count);
+        apply(count, true);
         Interleaving.at(Point.INTENT_APPLIED);
         body.setLongRelease(base + INTENT_OFFSET, 0);
         staged = 0;
     }
 
-    private void apply(int count) {
+    private void apply(int count, boolean observed) {
         for (int i = 0; i < count; i++) {
+            if (observed && i == count / 2) {
+                Interleaving.at(Point.INTENT_HALF_APPLIED);
+            }
             int entry = base + ENTRIES_OFFSET + i * ENTRY_LENGTH;
             long target = body.getLongPlain(entry);
             long value = body.getLongPlain(entry + 8);
@@ -273,15 +414,14 @@ public final class IntentLock {
             long count = intent & COUNT_MASK;
             String problem = checkEntries(count);
             if (problem != null) {
-                // Released again: every writer gets this error rather than a timeout behind us.
-                OwnerRecord.release(body, base + OWNER_OFFSET, held);
+                // acquired() releases again: every writer gets this error, not a timeout behind us.
                 throw new CxcFormatException(
                         what
                                 + ": the intent left by a dead writer is corrupt ("
                                 + problem
                                 + "); nothing of it was applied");
             }
-            apply((int) count);
+            apply((int) count, false);
             body.getAndAddLong(base + REPAIRS_OFFSET, 1);
         }
         // Unsealed: the dead holder never reached its commit point; its entries are void.

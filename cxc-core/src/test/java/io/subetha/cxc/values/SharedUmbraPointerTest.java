@@ -32,7 +32,7 @@ class SharedUmbraPointerTest {
             try (Interleaving.Installed watch =
                     Interleaving.install(
                             p -> {
-                                if (p == Point.REGION_LOCKED) {
+                                if (p == Point.INTENT_LOCKED) {
                                     regionSteps.incrementAndGet();
                                 }
                             })) {
