@@ -6,6 +6,8 @@ import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +33,10 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * |                  Repairs: dead holders' intents replayed  32   |
  * +---------------------------------------------------------------+
- * |                  Entries: maxEntries x (body offset u64,  40   |
+ * |                  Waiter word: 0 = none, else the thread   40   |
+ * |                  whose turn is next: PID low | thread high    |
+ * +---------------------------------------------------------------+
+ * |                  Entries: maxEntries x (body offset u64,  48   |
  * |                  new value u64); a COPY entry's value is a     |
  * |                  length, its source the payload area           |
  * +---------------------------------------------------------------+
@@ -68,6 +73,19 @@ import org.jspecify.annotations.Nullable;
  * applied; a bad one is a {@link CxcFormatException}; the lock is released again whenever the
  * replay or the hook throws, so every writer gets the error instead of a timeout.
  *
+ * <p><b>Turns.</b> A holder that releases and re-takes the lock in a loop (a migration's steps)
+ * would otherwise win every time against a waiter that parks between its looks: the free window is
+ * one CAS wide. So a thread that has waited past its spins CASes the waiter word from 0 to its
+ * token (PID and thread); while the word names another thread, nobody claims a free lock (the fast
+ * path reads the word, one plain load when it is 0): the flagged waiter takes it, and clears its
+ * flag by CAS from its own token. A holder that re-takes therefore gets at most the one acquisition
+ * that was under way when the flag was set, then waits its turn. The flag can never block the lock:
+ * a waiter that times out or fails clears it; one whose PID {@code /proc} shows dead has it cleared
+ * by the next claimant, by CAS from the word judged; and a flag whose thread leaves a free lock
+ * untaken for {@link #COURTESY_NANOS} (frozen, or a dead waiter's PID reused) is voided the same
+ * way. A flag is written only by a CAS from a value read, so a SIGKILL at any step leaves either no
+ * flag or one of a dead PID.
+ *
  * <p>One thread of one process holds the lock at a time (not reentrant); an instance is shared by
  * the threads of a process.
  */
@@ -76,7 +94,8 @@ public final class IntentLock {
     public static final int OWNER_OFFSET = 0;
     public static final int INTENT_OFFSET = 24;
     public static final int REPAIRS_OFFSET = 32;
-    public static final int ENTRIES_OFFSET = 40;
+    public static final int WAITER_OFFSET = 40;
+    public static final int ENTRIES_OFFSET = 48;
     public static final int ENTRY_LENGTH = 16;
 
     private static final long SEALED = 0x5EA1EDL << 32;
@@ -87,7 +106,11 @@ public final class IntentLock {
     private static final long OWN_START_TIME = OwnerRecord.startTimeOf(OWN_PID);
     private static final int SPINS = 100;
     private static final long MAX_PARK_NANOS = 200_000;
+    private static final long FLAGGED_MAX_PARK_NANOS = 50_000;
     private static final long DEAD_CHECK_NANOS = 1_000_000;
+
+    /** How long a free lock is left to a flagged waiter that does not take it (frozen, or gone). */
+    static final long COURTESY_NANOS = 1_000_000_000L;
 
     private final AtomicBuffer body;
     private final int base;
@@ -181,23 +204,43 @@ public final class IntentLock {
      */
     public void lock(long timeoutNanos) {
         long word = OwnerRecord.ownerWord(body, base + OWNER_OFFSET);
-        if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER && claimFree(word)) {
+        if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
+                && body.getLongAcquire(base + WAITER_OFFSET) == 0
+                && claimFree(word)) {
             acquired(false);
             return;
         }
-        lockSlow(timeoutNanos);
+        long me = waiterToken();
+        try {
+            lockSlow(timeoutNanos, me);
+        } catch (RuntimeException | Error e) {
+            // A waiter that gives up (timeout, a corrupt intent) leaves no flag behind.
+            body.compareAndSetLong(base + WAITER_OFFSET, me, 0);
+            throw e;
+        }
     }
 
-    private void lockSlow(long timeoutNanos) {
+    /** This thread's waiter word: PID in the low half, a thread id in the high (never 0). */
+    private static long waiterToken() {
+        return ((Thread.currentThread().getId() & 0x7FFF_FFFFL) << 32) | OWN_PID;
+    }
+
+    private void lockSlow(long timeoutNanos, long me) {
         int record = base + OWNER_OFFSET;
+        int waiterAt = base + WAITER_OFFSET;
         long start = System.nanoTime();
         long nextDeadCheck = start + DEAD_CHECK_NANOS;
         long park = 1_000;
         int spins = 0;
+        long deferredTo = 0; // the other waiter's word this thread leaves a free lock to
+        long deferredSince = 0;
         while (true) {
             long word = OwnerRecord.ownerWord(body, record);
-            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
+            long waiter = body.getLongAcquire(waiterAt);
+            boolean free = OwnerRecord.pid(word) == OwnerRecord.NO_OWNER;
+            if (free && (waiter == 0 || waiter == me)) {
                 if (claimFree(word)) {
+                    tookTurn(waiter, me);
                     acquired(false);
                     return;
                 }
@@ -209,11 +252,39 @@ public final class IntentLock {
                 continue;
             }
             long now = System.nanoTime();
+            if (waiter == 0) {
+                // Ask for the next turn: a holder that re-takes the lock leaves it to us first.
+                body.compareAndSetLong(waiterAt, 0, me);
+                continue;
+            }
+            if (waiter != me) {
+                if (waiter != deferredTo) {
+                    deferredTo = waiter;
+                    deferredSince = now;
+                } else if (free && now - deferredSince >= COURTESY_NANOS) {
+                    // It had its turn and did not take it (frozen, or a reused PID's stale flag):
+                    // void the flag, from exactly the value judged.
+                    body.compareAndSetLong(waiterAt, waiter, 0);
+                    continue;
+                }
+            }
             if (now - nextDeadCheck >= 0) {
                 nextDeadCheck = now + DEAD_CHECK_NANOS;
-                if (OwnerRecord.pid(word) != OWN_PID && OwnerRecord.isDead(body, record, word)) {
+                if (waiter != me
+                        && OwnerRecord.pid(waiter) != OWN_PID
+                        && ProcessProbe.status(
+                                        OwnerRecord.pid(waiter), ProcessProbe.UNKNOWN_START_TIME)
+                                == ProcessStatus.DEAD) {
+                    // A waiter that died with its flag set never blocks the lock.
+                    body.compareAndSetLong(waiterAt, waiter, 0);
+                    continue;
+                }
+                if (!free
+                        && OwnerRecord.pid(word) != OWN_PID
+                        && OwnerRecord.isDead(body, record, word)) {
                     // From exactly the word judged: a holder that released meanwhile is not robbed.
                     if (claim(record, word)) {
+                        tookTurn(waiter, me);
                         acquired(true);
                         return;
                     }
@@ -221,22 +292,41 @@ public final class IntentLock {
                 }
             }
             if (now - start >= timeoutNanos) {
-                long pid = OwnerRecord.pid(word);
-                String what = doing == null ? "" : ", " + doing.get();
-                throw new CxcTimeoutException(
-                        "waited "
-                                + (now - start) / 1_000_000
-                                + " ms for the writer lock of "
-                                + this.what
-                                + ", held by live PID "
+                throw timeout(now - start, word, waiter, me);
+            }
+            LockSupport.parkNanos(park);
+            park = Math.min(park * 2, waiter == me ? FLAGGED_MAX_PARK_NANOS : MAX_PARK_NANOS);
+        }
+    }
+
+    /** Our turn is taken: clear our flag (a CAS, so a flag set since by another waiter stays). */
+    private void tookTurn(long waiter, long me) {
+        if (waiter == me) {
+            body.compareAndSetLong(base + WAITER_OFFSET, me, 0);
+        }
+    }
+
+    private CxcTimeoutException timeout(long waited, long word, long waiter, long me) {
+        long pid = OwnerRecord.pid(word);
+        String what = doing == null ? "" : ", " + doing.get();
+        String holder =
+                pid == OwnerRecord.NO_OWNER
+                        ? "free but left to the waiting PID "
+                                + OwnerRecord.pid(waiter)
+                                + " whose turn it is"
+                        : "held by live PID "
                                 + pid
                                 + (pid == OWN_PID ? " (this process)" : "")
                                 + what
-                                + " (taken over only once that process is dead)");
-            }
-            LockSupport.parkNanos(park);
-            park = Math.min(park * 2, MAX_PARK_NANOS);
-        }
+                                + " (taken over only once that process is dead)";
+        return new CxcTimeoutException(
+                "waited "
+                        + waited / 1_000_000
+                        + " ms for the writer lock of "
+                        + this.what
+                        + ", "
+                        + holder
+                        + (waiter == me ? "; this thread was next in turn" : ""));
     }
 
     /** The free word's fast path: one CAS when the identity already names this process. */
@@ -296,6 +386,11 @@ public final class IntentLock {
                             + " was not held by this process any more: owner word 0x"
                             + Long.toHexString(OwnerRecord.ownerWord(body, base + OWNER_OFFSET)));
         }
+    }
+
+    /** The PID of the waiter whose turn is next, 0 if none. */
+    public long waiterPid() {
+        return OwnerRecord.pid(body.getLongVolatile(base + WAITER_OFFSET));
     }
 
     /** The PID holding the lock now, 0 if none. */

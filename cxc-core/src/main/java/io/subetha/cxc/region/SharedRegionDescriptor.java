@@ -28,11 +28,12 @@ import io.subetha.cxc.ownership.IntentLock;
  * |                  Used blocks (u64)                       40   |
  * +---------------------------------------------------------------+ -.
  * |                  Allocator lock: an IntentLock           48   |  | owner record (24),
- * |                  of 12 entries, no payload (232 bytes):       |  | intent word, repairs
- * |                  owner record 48, intent word 72,             |  | done, 12 x (body
- * |                  repairs done 80, entries 88..280             |  | offset, new value)
+ * |                  of 12 entries, no payload (240 bytes):       |  | intent word, repairs
+ * |                  owner record 48, intent word 72,             |  | done, waiter, 12 x
+ * |                  repairs done 80, waiter 88,                  |  | (body offset, new
+ * |                  entries 96..288                              |  | value)
  * +---------------------------------------------------------------+ -'
- * |                  Reserved, zero                         280   |
+ * |                  Reserved, zero                         288   |
  * +---------------------------------------------------------------+
  * |                  Heap: capacity bytes of blocks          320   |
  * |                  ...                                          |

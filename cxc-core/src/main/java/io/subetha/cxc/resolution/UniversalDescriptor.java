@@ -20,12 +20,13 @@ package io.subetha.cxc.resolution;
  * |                  Reserved, zero (44 bytes)               20   |
  * +---------------------------------------------------------------+ -.
  * |                  Writer lock: owner word (u64)           64   |  | IntentLock of no
- * |                  identity (u64)                          72   |  | entries (40 bytes):
+ * |                  identity (u64)                          72   |  | entries (48 bytes):
  * |                  heartbeat (u64, ns, last full claim)    80   |  | its OwnerRecord says
  * |                  intent word (u64, always 0 here)        88   |  | who may change the
- * |                  sealed intents replayed (u64, 0)        96   |  | set
+ * |                  sealed intents replayed (u64, 0)        96   |  | set; the waiter word
+ * |                  waiter (u64, 0 = none)                 104   |  | whose turn is next
  * +---------------------------------------------------------------+ -'
- * |                  Reserved, zero (24 bytes)              104   |
+ * |                  Reserved, zero (16 bytes)              112   |
  * +---------------------------------------------------------------+
  * |                  Version (u64; odd while the active      128  |
  * |                  region changes: the readers' seqlock)        |
@@ -58,8 +59,9 @@ package io.subetha.cxc.resolution;
  * key-byte order.
  * </pre>
  *
- * <p>The lock's words 88..104 were reserved zero before the set moved onto {@link
- * io.subetha.cxc.ownership.IntentLock}; zero is a free lock's value, so layout version 1 stands.
+ * <p>The lock's words 88..112 were reserved zero before the set moved onto {@link
+ * io.subetha.cxc.ownership.IntentLock}; zero is a free lock's value (and no waiter), so layout
+ * version 1 stands.
  */
 final class UniversalDescriptor {
 

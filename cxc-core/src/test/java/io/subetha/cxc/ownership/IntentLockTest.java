@@ -31,6 +31,10 @@ class IntentLockTest {
     }
 
     void plantHolder(long pid) {
+        plantHolder(body, pid);
+    }
+
+    static void plantHolder(AtomicBuffer body, long pid) {
         body.setLongVolatile(BASE, OwnerRecord.ownerWord(pid, 7));
     }
 
