@@ -65,7 +65,9 @@ public final class Interleaving {
         /** An intent-lock holder applied its step: before it clears the intent. */
         INTENT_APPLIED,
         /** An intent-lock holder is about to release the lock (its intent clear). */
-        INTENT_CLEARED
+        INTENT_CLEARED,
+        /** A region's {@code set} checked its handle: before it writes the payload. */
+        REGION_SET_CHECKED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

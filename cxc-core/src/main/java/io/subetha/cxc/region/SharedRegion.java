@@ -6,6 +6,8 @@ import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
@@ -68,11 +70,14 @@ import org.jspecify.annotations.Nullable;
  * allocate}) stays used until {@link #reclaimDead()} frees every block whose allocator is dead;
  * {@link #disown} makes a block survive its allocator.
  *
- * <p>{@link #get}/{@link #set} do not take the lock: they check the handle, copy, and {@code get}
- * checks it again after copying, so it never returns bytes of a block freed meanwhile. Writing a
- * block that another process frees at the same time is the caller's race (as in any allocator); the
- * region checks every boundary tag it follows and reports a damaged one as a {@link
- * CxcFormatException} rather than follow it.
+ * <p>{@link #get} does not take the lock: it checks the handle, copies, and checks it again after
+ * copying, so it never returns bytes of a block freed meanwhile. {@link #set} checks the handle and
+ * writes under the lock: a {@code free} of the same block in another process comes wholly before
+ * (the set is refused: the handle is stale) or wholly after, so a late write can never land on a
+ * newer block's header or boundary tag. A set killed mid-copy leaves its own block's payload half
+ * written (the block is still its allocator's, to write again or free) and the lock to be taken
+ * over; nothing else. The region still checks every boundary tag it follows and reports a damaged
+ * one as a {@link CxcFormatException} rather than follow it.
  *
  * <p>Thread-safe; any number of processes may map the file.
  */
@@ -444,20 +449,31 @@ public final class SharedRegion extends MappedPrimitive {
     /** Writes {@code length} bytes of {@code source} at payload {@code offset}. */
     public void set(long handle, int offset, byte[] source, int sourceOffset, int length) {
         counters.increment(OP_SET);
-        int block = checkedRange(handle, offset, length, "set");
         java.util.Objects.checkFromIndexSize(sourceOffset, length, source.length);
-        body.byteBuffer().put(block + PAYLOAD_OFFSET + offset, source, sourceOffset, length);
-        VarHandle.releaseFence();
+        lock();
+        try {
+            int block = checkedRange(handle, offset, length, "set");
+            Interleaving.at(Point.REGION_SET_CHECKED);
+            body.byteBuffer().put(block + PAYLOAD_OFFSET + offset, source, sourceOffset, length);
+        } finally {
+            unlock(); // its release CAS publishes the bytes
+        }
     }
 
     /** Writes the remaining bytes of {@code source} at payload {@code offset}. */
     public void set(long handle, int offset, ByteBuffer source) {
         counters.increment(OP_SET);
         int length = source.remaining();
-        int block = checkedRange(handle, offset, length, "set");
-        body.byteBuffer().put(block + PAYLOAD_OFFSET + offset, source, source.position(), length);
+        lock();
+        try {
+            int block = checkedRange(handle, offset, length, "set");
+            Interleaving.at(Point.REGION_SET_CHECKED);
+            body.byteBuffer()
+                    .put(block + PAYLOAD_OFFSET + offset, source, source.position(), length);
+        } finally {
+            unlock();
+        }
         source.position(source.position() + length);
-        VarHandle.releaseFence();
     }
 
     /**
@@ -620,7 +636,8 @@ public final class SharedRegion extends MappedPrimitive {
                 "usedBlocks", body.getLongVolatile(USED_BLOCKS_OFFSET),
                 "allocations", body.getLongVolatile(ALLOCATIONS_OFFSET),
                 "repairs", lock.repairs(),
-                "lockHolderPid", lockHolder());
+                "lockHolderPid", lockHolder(),
+                "lockWaiterPid", lock.waiterPid());
     }
 
     // ------------------------------------------------------------------------------- the lock
