@@ -125,6 +125,10 @@ public final class IntentLock {
     // holder of this process through the owner word's CAS.
     private long held;
     private int staged;
+    // The staged entries as written to the file, kept so commit applies them without reading
+    // them back (the file's copy is for a replay by the next holder).
+    private final long[] stagedTargets;
+    private final long[] stagedValues;
 
     /**
      * @param base the lock's body offset (8-aligned)
@@ -166,6 +170,8 @@ public final class IntentLock {
         this.payloadOffset = base + ENTRIES_OFFSET + maxEntries * ENTRY_LENGTH;
         this.payloadLength = payloadLength;
         this.what = what;
+        this.stagedTargets = new long[maxEntries];
+        this.stagedValues = new long[maxEntries];
     }
 
     /** What a primitive does right after every acquisition of its lock. */
@@ -443,10 +449,15 @@ public final class IntentLock {
         if (staged == maxEntries) {
             throw new IllegalStateException(what + ": a step stages at most " + maxEntries);
         }
-        int entry = base + ENTRIES_OFFSET + staged * ENTRY_LENGTH;
-        body.setLongPlain(entry, offset);
+        put(staged++, offset, value);
+    }
+
+    private void put(int index, long target, long value) {
+        int entry = base + ENTRIES_OFFSET + index * ENTRY_LENGTH;
+        body.setLongPlain(entry, target);
         body.setLongPlain(entry + 8, value);
-        staged++;
+        stagedTargets[index] = target;
+        stagedValues[index] = value;
     }
 
     /** Stages a copy of the payload area's first {@code length} bytes onto {@code offset}. */
@@ -455,8 +466,7 @@ public final class IntentLock {
             throw new IllegalStateException(what + ": copy of " + length + " bytes");
         }
         stage(offset, 0);
-        body.setLongPlain(base + ENTRIES_OFFSET + (staged - 1) * ENTRY_LENGTH, COPY | offset);
-        body.setLongPlain(base + ENTRIES_OFFSET + (staged - 1) * ENTRY_LENGTH + 8, length);
+        put(staged - 1, COPY | offset, length);
     }
 
     /**
@@ -468,25 +478,36 @@ public final class IntentLock {
         Interleaving.at(Point.INTENT_STAGED);
         body.setLongRelease(base + INTENT_OFFSET, SEALED | count);
         Interleaving.at(Point.INTENT_SEALED);
-        apply(count, true);
+        applyStaged(count);
         Interleaving.at(Point.INTENT_APPLIED);
         body.setLongRelease(base + INTENT_OFFSET, 0);
         staged = 0;
     }
 
-    private void apply(int count, boolean observed) {
+    /** The holder's own step, from its copy of the entries (in order, as a replay would). */
+    private void applyStaged(int count) {
+        int half = count / 2;
         for (int i = 0; i < count; i++) {
-            if (observed && i == count / 2) {
+            if (i == half) {
                 Interleaving.at(Point.INTENT_HALF_APPLIED);
             }
+            applyEntry(stagedTargets[i], stagedValues[i]);
+        }
+    }
+
+    /** A dead holder's step, from the file's entries (checked before the first is applied). */
+    private void replay(int count) {
+        for (int i = 0; i < count; i++) {
             int entry = base + ENTRIES_OFFSET + i * ENTRY_LENGTH;
-            long target = body.getLongPlain(entry);
-            long value = body.getLongPlain(entry + 8);
-            if ((target & COPY) != 0) {
-                copy((int) (target & ~COPY), (int) value);
-            } else {
-                body.setLongRelease((int) target, value);
-            }
+            applyEntry(body.getLongPlain(entry), body.getLongPlain(entry + 8));
+        }
+    }
+
+    private void applyEntry(long target, long value) {
+        if ((target & COPY) != 0) {
+            copy((int) (target & ~COPY), (int) value);
+        } else {
+            body.setLongRelease((int) target, value);
         }
     }
 
@@ -516,7 +537,7 @@ public final class IntentLock {
                                 + problem
                                 + "); nothing of it was applied");
             }
-            apply((int) count, false);
+            replay((int) count);
             body.getAndAddLong(base + REPAIRS_OFFSET, 1);
         }
         // Unsealed: the dead holder never reached its commit point; its entries are void.

@@ -208,8 +208,8 @@ public final class SharedRegion extends MappedPrimitive {
                     + heapEnd
                     + ")";
         }
-        long used = body.getLongAcquire(USED_BYTES_OFFSET);
-        if (used < 0 || used > heapEnd - HEAP_OFFSET) {
+        long used = bytesOf(body.getLongAcquire(USED_OFFSET));
+        if (used > heapEnd - HEAP_OFFSET) {
             return "used bytes " + used + ", more than the heap's " + (heapEnd - HEAP_OFFSET);
         }
         return IntentLock.intentProblem(body, LOCK_OFFSET, JOURNAL_CAPACITY);
@@ -302,24 +302,32 @@ public final class SharedRegion extends MappedPrimitive {
             int free = size(body.getLongPlain(block + SIZE_WORD));
             int used;
             if (free - need >= MIN_BLOCK) {
-                // Split from the end: the free block keeps its place in the list.
+                // Split from the end: the free block keeps its place in the list. The new block's
+                // header lies inside the free block, past its own header (rest >= MIN_BLOCK) and
+                // before its tail: no walk reaches it until the step commits, so it is written in
+                // place before the seal (ordered before it by the seal's release), not staged. A
+                // crash before the seal leaves it as dead bytes inside a free block.
                 int rest = free - need;
                 used = block + rest;
+                body.setLongPlain(used + SIZE_WORD, sizeWord(need, true));
+                body.setLongPlain(used + TAG_WORD, tag(generation, OWN_PID));
+                body.setLongPlain(used + META_WORD, meta(size, OWN_START_TIME));
                 plan(block + SIZE_WORD, sizeWord(rest, false));
                 plan(block + rest - 8, sizeWord(rest, false));
             } else {
+                // Exact fit: the header is the free block's own, reachable: staged.
                 need = free;
                 used = block;
                 long links = body.getLongPlain(block + TAG_WORD);
                 unlink(previous(links), next(links));
+                plan(used + SIZE_WORD, sizeWord(need, true));
+                plan(used + TAG_WORD, tag(generation, OWN_PID));
+                plan(used + META_WORD, meta(size, OWN_START_TIME));
             }
-            plan(used + SIZE_WORD, sizeWord(need, true));
-            plan(used + TAG_WORD, tag(generation, OWN_PID));
-            plan(used + META_WORD, meta(size, OWN_START_TIME));
             plan(used + need - 8, sizeWord(need, true));
             plan(ALLOCATIONS_OFFSET, allocations);
-            plan(USED_BYTES_OFFSET, body.getLongPlain(USED_BYTES_OFFSET) + need);
-            plan(USED_BLOCKS_OFFSET, body.getLongPlain(USED_BLOCKS_OFFSET) + 1);
+            long usedWord = body.getLongPlain(USED_OFFSET);
+            plan(USED_OFFSET, used(bytesOf(usedWord) + need, blocksOf(usedWord) + 1));
             commit();
             return handle(generation, used);
         } finally {
@@ -549,7 +557,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** Bytes in used blocks (payloads, their overhead and rounding). */
     public long usedBytes() {
-        return Math.min(capacity, Math.max(0, body.getLongVolatile(USED_BYTES_OFFSET)));
+        return Math.min(capacity, bytesOf(body.getLongVolatile(USED_OFFSET)));
     }
 
     public long freeBytes() {
@@ -558,7 +566,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** Blocks allocated and not yet freed. */
     public long usedBlocks() {
-        return body.getLongVolatile(USED_BLOCKS_OFFSET);
+        return blocksOf(body.getLongVolatile(USED_OFFSET));
     }
 
     /** Dead holders' half-done steps completed from the journal, by every process. */
@@ -633,7 +641,7 @@ public final class SharedRegion extends MappedPrimitive {
                 "capacityBytes", capacity,
                 "usedBytes", used,
                 "freeBytes", capacity - used,
-                "usedBlocks", body.getLongVolatile(USED_BLOCKS_OFFSET),
+                "usedBlocks", usedBlocks(),
                 "allocations", body.getLongVolatile(ALLOCATIONS_OFFSET),
                 "repairs", lock.repairs(),
                 "lockHolderPid", lockHolder(),
@@ -770,8 +778,8 @@ public final class SharedRegion extends MappedPrimitive {
             }
             start = block;
         }
-        plan(USED_BYTES_OFFSET, body.getLongPlain(USED_BYTES_OFFSET) - size);
-        plan(USED_BLOCKS_OFFSET, body.getLongPlain(USED_BLOCKS_OFFSET) - 1);
+        long usedWord = body.getLongPlain(USED_OFFSET);
+        plan(USED_OFFSET, used(bytesOf(usedWord) - size, blocksOf(usedWord) - 1));
         commit();
         return start;
     }
@@ -792,7 +800,7 @@ public final class SharedRegion extends MappedPrimitive {
     }
 
     private long usedLocked() {
-        return body.getLongPlain(USED_BYTES_OFFSET);
+        return bytesOf(body.getLongPlain(USED_OFFSET));
     }
 
     /** The size word of the block at {@code block}, after checking its bounds and boundary tag. */

@@ -23,9 +23,11 @@ import io.subetha.cxc.ownership.IntentLock;
  * +---------------------------------------------------------------+
  * |                  First free block (u64 body offset, 0=none) 24 |
  * +---------------------------------------------------------------+
- * |                  Used bytes (u64: sizes of used blocks)  32   |
+ * |                  Used: bytes (u32 high: sizes of used     32   |
+ * |                  blocks) | blocks (u32 low); one word, so a step |
+ * |                  counts with one journal entry                  |
  * +---------------------------------------------------------------+
- * |                  Used blocks (u64)                       40   |
+ * |                  Reserved, zero                          40   |
  * +---------------------------------------------------------------+ -.
  * |                  Allocator lock: an IntentLock           48   |  | owner record (24),
  * |                  of 12 entries, no payload (240 bytes):       |  | intent word, repairs
@@ -75,11 +77,10 @@ public final class SharedRegionDescriptor {
     public static final int ALLOCATIONS_OFFSET = 8;
     public static final int SALT_OFFSET = 16;
     public static final int FREE_HEAD_OFFSET = 24;
-    public static final int USED_BYTES_OFFSET = 32;
-    public static final int USED_BLOCKS_OFFSET = 40;
+    public static final int USED_OFFSET = 32;
     public static final int LOCK_OFFSET = 48;
 
-    /** The most words one step changes (a split allocation: 9; a free into a gap: 8). */
+    /** The most words one step stages (an exact-fit allocation: 8; a free into a gap: 7). */
     public static final int JOURNAL_CAPACITY = 12;
 
     public static final int LOCK_LENGTH = IntentLock.length(JOURNAL_CAPACITY, 0);
@@ -115,7 +116,7 @@ public final class SharedRegionDescriptor {
     private static final long LOW = 0xFFFF_FFFFL;
 
     static {
-        if (LOCK_OFFSET + LOCK_LENGTH > HEAP_OFFSET || USED_BLOCKS_OFFSET + 8 > LOCK_OFFSET) {
+        if (LOCK_OFFSET + LOCK_LENGTH > HEAP_OFFSET || USED_OFFSET + 8 > LOCK_OFFSET) {
             throw new ExceptionInInitializerError("region header fields overlap");
         }
     }
@@ -194,6 +195,19 @@ public final class SharedRegionDescriptor {
 
     public static long startTime(long meta) {
         return meta & LOW;
+    }
+
+    /** The used word: bytes in the high half, blocks in the low (both fit: heap ≤ 1 GiB). */
+    public static long used(long bytes, long blocks) {
+        return (bytes << 32) | (blocks & LOW);
+    }
+
+    public static long bytesOf(long usedWord) {
+        return usedWord >>> 32;
+    }
+
+    public static long blocksOf(long usedWord) {
+        return usedWord & LOW;
     }
 
     public static long handle(int generation, int offset) {
