@@ -57,8 +57,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>repair: a sealed intent left by a dead holder is applied again in place (its words are
  *       absolute values, so writing them twice is writing them once);
  *   <li>plan: read the list, validate every offset and size against the heap, and stage the new
- *       words as the intent's entries (nothing of the heap is touched yet; a crash here leaves the
- *       heap as it was and the unsealed entries are void);
+ *       words as the intent's entries (nothing reachable is touched yet: a split allocation writes
+ *       its new block's header in place, but inside the free block it splits, where no walk looks;
+ *       a crash here leaves the heap as it was and the unsealed entries are void);
  *   <li>commit: seal the intent (one release store of its word, the commit point);
  *   <li>apply: write each word in place (a crash here is repaired by step 2 of the next holder);
  *   <li>clear the intent (release), release the lock (one CAS from the word this holder installed).
