@@ -25,9 +25,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * (the anchors) on the same 4096 pairs of ASCII strings, compared one pair per op in order. The
  * pointers are kept as Umbra keeps them, flat (their 16 bytes in long arrays, compared by {@link
  * SharedUmbraPointer#equals(SharedRegion, long, long, long, long)}); the strings and byte arrays
- * are distinct heap objects. {@code shape}: the pair differs in its first 4 bytes ({@code prefix}),
- * in length only ({@code length}: one byte longer), in its last byte ({@code late}), or not at all
- * ({@code equal}); {@code length}: 10 bytes (inline) or 64 (in the region).
+ * are distinct heap objects. {@code umbraEquals} keeps each pointer's 16 bytes together, as the
+ * layout is stored (head and tail adjacent in one long array per side), and compares by {@link
+ * SharedUmbraPointer#equals(SharedRegion, long[], int, long[], int)}: one 8-byte load per side
+ * decides a pair that differs in length or prefix. {@code umbraEqualsWords} is the earlier row:
+ * heads and tails in four separate arrays, all four words loaded before the compare. {@code shape}:
+ * the pair differs in its first 4 bytes ({@code prefix}), in length only ({@code length}: one byte
+ * longer), in its last byte ({@code late}), or not at all ({@code equal}); {@code length}: 10 bytes
+ * (inline) or 64 (in the region).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -49,6 +54,8 @@ public class SharedUmbraPointerBenchmark {
 
     private ScratchDirectory directory;
     private SharedRegion region;
+    private final long[] flatA = new long[2 * PAIRS];
+    private final long[] flatB = new long[2 * PAIRS];
     private final long[] headA = new long[PAIRS];
     private final long[] tailA = new long[PAIRS];
     private final long[] headB = new long[PAIRS];
@@ -88,6 +95,10 @@ public class SharedUmbraPointerBenchmark {
             }
             SharedUmbraPointer pa = SharedUmbraPointer.store(region, a);
             SharedUmbraPointer pb = SharedUmbraPointer.store(region, b);
+            flatA[2 * p] = pa.head();
+            flatA[2 * p + 1] = pa.tail();
+            flatB[2 * p] = pb.head();
+            flatB[2 * p + 1] = pb.tail();
             headA[p] = pa.head();
             tailA[p] = pa.tail();
             headB[p] = pb.head();
@@ -113,6 +124,12 @@ public class SharedUmbraPointerBenchmark {
 
     @Benchmark
     public boolean umbraEquals() {
+        int p = 2 * next();
+        return SharedUmbraPointer.equals(region, flatA, p, flatB, p);
+    }
+
+    @Benchmark
+    public boolean umbraEqualsWords() {
         int p = next();
         return SharedUmbraPointer.equals(region, headA[p], tailA[p], headB[p], tailB[p]);
     }

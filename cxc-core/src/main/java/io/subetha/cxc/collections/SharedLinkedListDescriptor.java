@@ -56,7 +56,12 @@ public final class SharedLinkedListDescriptor {
     public static final int NEXT_OFFSET = 8;
     public static final int ELEMENT_OFFSET = 16;
 
-    public static final int LAYOUT_VERSION = 1;
+    /**
+     * 2: the intent lock grew a waiter word (its entries moved 8 bytes); a version-1 file is
+     * refused.
+     */
+    public static final int LAYOUT_VERSION = 2;
+
     public static final String MAGIC = "SHLIST01";
 
     public static final int MAX_CAPACITY = 1 << 24;

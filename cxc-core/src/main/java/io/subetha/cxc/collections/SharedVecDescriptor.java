@@ -55,7 +55,12 @@ public final class SharedVecDescriptor {
     public static final int SEQUENCE_OFFSET = 0;
     public static final int ELEMENT_OFFSET = 8;
 
-    public static final int LAYOUT_VERSION = 1;
+    /**
+     * 2: the intent lock grew a waiter word (its entries moved 8 bytes); a version-1 file is
+     * refused.
+     */
+    public static final int LAYOUT_VERSION = 2;
+
     public static final String MAGIC = "SHVEC001";
 
     /** The largest capacity a vec may have. */

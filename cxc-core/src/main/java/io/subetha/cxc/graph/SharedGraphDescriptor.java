@@ -70,7 +70,12 @@ public final class SharedGraphDescriptor {
     public static final int EDGE_NEXT_OFFSET = 8;
     public static final int EDGE_PAYLOAD_OFFSET = 16;
 
-    public static final int LAYOUT_VERSION = 1;
+    /**
+     * 2: the intent lock grew a waiter word (its entries moved 8 bytes); a version-1 file is
+     * refused.
+     */
+    public static final int LAYOUT_VERSION = 2;
+
     public static final String MAGIC = "SHGRAPH1";
 
     public static final int MAX_NODES = 1 << 24;

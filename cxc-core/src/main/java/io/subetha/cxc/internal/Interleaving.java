@@ -57,30 +57,27 @@ public final class Interleaving {
          */
         FOLD_COMPUTED,
         /**
-         * A region's allocator took its lock (and repaired a dead holder's step): before planning.
+         * An intent-lock holder took the lock (and replayed a dead holder's sealed step, and ran
+         * its primitive's after-acquire hook): before it stages anything.
          */
-        REGION_LOCKED,
-        /** A region's allocator wrote its step's journal entries: before it commits them. */
-        REGION_JOURNAL_WRITTEN,
-        /** A region's allocator committed its journal: before it writes any heap word. */
-        REGION_COMMITTED,
-        /** A region's allocator wrote half of its step's heap words. */
-        REGION_HALF_APPLIED,
-        /** A region's allocator wrote every heap word: before it clears the journal. */
-        REGION_APPLIED,
-        /** A region's allocator cleared its journal: before it releases the lock. */
-        REGION_CLEARED,
+        INTENT_LOCKED,
         /** An intent-lock holder staged its step: before it seals it (its commit point). */
         INTENT_STAGED,
         /** An intent-lock holder sealed its step: before it applies any of it. */
         INTENT_SEALED,
+        /** An intent-lock holder applied half of its step's entries. */
+        INTENT_HALF_APPLIED,
         /** An intent-lock holder applied its step: before it clears the intent. */
         INTENT_APPLIED,
         /**
          * A cascade shared level's put released its slot with the new entry: before it removes the
          * key's other copies from the key's window.
          */
-        SHARED_LEVEL_STORED
+        SHARED_LEVEL_STORED,
+        /** An intent-lock holder is about to release the lock (its intent clear). */
+        INTENT_CLEARED,
+        /** A region's {@code set} checked its handle: before it writes the payload. */
+        REGION_SET_CHECKED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

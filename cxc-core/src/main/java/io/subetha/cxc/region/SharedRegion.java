@@ -12,6 +12,7 @@ import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.ownership.IntentLock;
 import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -28,7 +29,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A sub-allocator in a memory-mapped file: variable-size blocks in one heap, shared by every
@@ -43,35 +44,41 @@ import java.util.concurrent.locks.LockSupport;
  * changes nothing.
  *
  * <p><b>Protocol.</b> The free list (address-ordered, coalesced, first fit, a block split from its
- * end) changes only under the allocator lock, an {@link OwnerRecord} whose owner word holds the
- * holder's PID. Each step under it is a redo record:
+ * end) changes only under the allocator lock, an {@link IntentLock} (an {@link OwnerRecord} whose
+ * owner word holds the holder's PID, and a redo intent of {@link
+ * SharedRegionDescriptor#JOURNAL_CAPACITY} entries). Each step under it is one intent:
  *
  * <ol>
- *   <li>take the lock: one CAS from the free owner word ({@link OwnerRecord#claimFree}); a holder
- *       found dead through {@code /proc} (gone, a zombie, its PID reused) is taken over by one CAS
- *       from exactly the word judged. A live holder is waited for, bounded ({@link #lockTimeout});
- *       the timeout names it;
- *   <li>repair: a committed journal left by a dead holder is written again in place (its words are
+ *   <li>take the lock: one CAS from the free owner word when its identity already names this
+ *       process ({@link OwnerRecord#claimFree}: lock and unlock are two CASes uncontended); a
+ *       holder found dead through {@code /proc} (gone, a zombie, its PID reused) is taken over by
+ *       one CAS from exactly the word judged. A live holder is waited for, bounded ({@link
+ *       #lockTimeout}); the timeout names it;
+ *   <li>repair: a sealed intent left by a dead holder is applied again in place (its words are
  *       absolute values, so writing them twice is writing them once);
- *   <li>plan: read the list, validate every offset and size against the heap, and write the new
- *       words into the journal (nothing of the heap is touched yet; a crash here leaves the heap as
- *       it was and the plan is dropped);
- *   <li>commit: publish the entry count (release), then a store-store fence;
+ *   <li>plan: read the list, validate every offset and size against the heap, and stage the new
+ *       words as the intent's entries (nothing reachable is touched yet: a split allocation writes
+ *       its new block's header in place, but inside the free block it splits, where no walk looks;
+ *       a crash here leaves the heap as it was and the unsealed entries are void);
+ *   <li>commit: seal the intent (one release store of its word, the commit point);
  *   <li>apply: write each word in place (a crash here is repaired by step 2 of the next holder);
- *   <li>clear the count (release), release the lock (one CAS from the word this holder installed).
+ *   <li>clear the intent (release), release the lock (one CAS from the word this holder installed).
  * </ol>
  *
- * <p>So a SIGKILL at any point leaves either the heap before the step or a journal that completes
- * it, and never a lock held by the dead: it is taken over at the next allocation or free. A block
- * allocated by a process that died before it freed it (or before the handle left {@code allocate})
- * stays used until {@link #reclaimDead()} frees every block whose allocator is dead; {@link
- * #disown} makes a block survive its allocator.
+ * <p>So a SIGKILL at any point leaves either the heap before the step or a sealed intent that
+ * completes it, and never a lock held by the dead: it is taken over at the next allocation or free.
+ * A block allocated by a process that died before it freed it (or before the handle left {@code
+ * allocate}) stays used until {@link #reclaimDead()} frees every block whose allocator is dead;
+ * {@link #disown} makes a block survive its allocator.
  *
- * <p>{@link #get}/{@link #set} do not take the lock: they check the handle, copy, and {@code get}
- * checks it again after copying, so it never returns bytes of a block freed meanwhile. Writing a
- * block that another process frees at the same time is the caller's race (as in any allocator); the
- * region checks every boundary tag it follows and reports a damaged one as a {@link
- * CxcFormatException} rather than follow it.
+ * <p>{@link #get} does not take the lock: it checks the handle, copies, and checks it again after
+ * copying, so it never returns bytes of a block freed meanwhile. {@link #set} checks the handle and
+ * writes under the lock: a {@code free} of the same block in another process comes wholly before
+ * (the set is refused: the handle is stale) or wholly after, so a late write can never land on a
+ * newer block's header or boundary tag. A set killed mid-copy leaves its own block's payload half
+ * written (the block is still its allocator's, to write again or free) and the lock to be taken
+ * over; nothing else. The region still checks every boundary tag it follows and reports a damaged
+ * one as a {@link CxcFormatException} rather than follow it.
  *
  * <p>Thread-safe; any number of processes may map the file.
  */
@@ -140,16 +147,13 @@ public final class SharedRegion extends MappedPrimitive {
     private final int heapEnd;
     private final int capacity;
     private volatile Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
-
-    // The plan of the step in progress: only the lock holder (one thread of one process) writes.
-    private final int[] planOffsets = new int[JOURNAL_CAPACITY];
-    private final long[] planValues = new long[JOURNAL_CAPACITY];
-    private int planned;
+    private final IntentLock lock;
 
     private SharedRegion(MappedFile file) {
         super(file, TYPE);
         this.capacity = file.header().capacity();
         this.heapEnd = HEAP_OFFSET + capacity;
+        this.lock = new IntentLock(body, LOCK_OFFSET, JOURNAL_CAPACITY, 0, "region " + file());
     }
 
     // ---------------------------------------------------------------------------- factories
@@ -192,7 +196,7 @@ public final class SharedRegion extends MappedPrimitive {
         body.setLongPlain(FREE_HEAD_OFFSET, HEAP_OFFSET);
     }
 
-    private static String problem(io.subetha.cxc.mmf.AtomicBuffer body) {
+    private static @Nullable String problem(io.subetha.cxc.mmf.AtomicBuffer body) {
         long heapEnd = body.capacity();
         long head = body.getLongAcquire(FREE_HEAD_OFFSET);
         if (head != 0
@@ -205,15 +209,11 @@ public final class SharedRegion extends MappedPrimitive {
                     + heapEnd
                     + ")";
         }
-        long used = body.getLongAcquire(USED_BYTES_OFFSET);
-        if (used < 0 || used > heapEnd - HEAP_OFFSET) {
+        long used = bytesOf(body.getLongAcquire(USED_OFFSET));
+        if (used > heapEnd - HEAP_OFFSET) {
             return "used bytes " + used + ", more than the heap's " + (heapEnd - HEAP_OFFSET);
         }
-        long journal = body.getLongAcquire(JOURNAL_COUNT_OFFSET);
-        if (journal < 0 || journal > JOURNAL_CAPACITY) {
-            return "journal count " + journal + ", outside 0.." + JOURNAL_CAPACITY;
-        }
-        return null;
+        return IntentLock.intentProblem(body, LOCK_OFFSET, JOURNAL_CAPACITY);
     }
 
     // ----------------------------------------------------------------------------- settings
@@ -261,7 +261,7 @@ public final class SharedRegion extends MappedPrimitive {
         }
         counters.increment(OP_ALLOCATE);
         int need = blockSize(size);
-        long lock = lock();
+        lock();
         try {
             int previous = 0;
             int block = (int) body.getLongPlain(FREE_HEAD_OFFSET);
@@ -302,30 +302,37 @@ public final class SharedRegion extends MappedPrimitive {
             } while (generation == 0);
             int free = size(body.getLongPlain(block + SIZE_WORD));
             int used;
-            planned = 0;
             if (free - need >= MIN_BLOCK) {
-                // Split from the end: the free block keeps its place in the list.
+                // Split from the end: the free block keeps its place in the list. The new block's
+                // header lies inside the free block, past its own header (rest >= MIN_BLOCK) and
+                // before its tail: no walk reaches it until the step commits, so it is written in
+                // place before the seal (ordered before it by the seal's release), not staged. A
+                // crash before the seal leaves it as dead bytes inside a free block.
                 int rest = free - need;
                 used = block + rest;
+                body.setLongPlain(used + SIZE_WORD, sizeWord(need, true));
+                body.setLongPlain(used + TAG_WORD, tag(generation, OWN_PID));
+                body.setLongPlain(used + META_WORD, meta(size, OWN_START_TIME));
                 plan(block + SIZE_WORD, sizeWord(rest, false));
                 plan(block + rest - 8, sizeWord(rest, false));
             } else {
+                // Exact fit: the header is the free block's own, reachable: staged.
                 need = free;
                 used = block;
                 long links = body.getLongPlain(block + TAG_WORD);
                 unlink(previous(links), next(links));
+                plan(used + SIZE_WORD, sizeWord(need, true));
+                plan(used + TAG_WORD, tag(generation, OWN_PID));
+                plan(used + META_WORD, meta(size, OWN_START_TIME));
             }
-            plan(used + SIZE_WORD, sizeWord(need, true));
-            plan(used + TAG_WORD, tag(generation, OWN_PID));
-            plan(used + META_WORD, meta(size, OWN_START_TIME));
             plan(used + need - 8, sizeWord(need, true));
             plan(ALLOCATIONS_OFFSET, allocations);
-            plan(USED_BYTES_OFFSET, body.getLongPlain(USED_BYTES_OFFSET) + need);
-            plan(USED_BLOCKS_OFFSET, body.getLongPlain(USED_BLOCKS_OFFSET) + 1);
+            long usedWord = body.getLongPlain(USED_OFFSET);
+            plan(USED_OFFSET, used(bytesOf(usedWord) + need, blocksOf(usedWord) + 1));
             commit();
             return handle(generation, used);
         } finally {
-            unlock(lock);
+            unlock();
         }
     }
 
@@ -337,12 +344,12 @@ public final class SharedRegion extends MappedPrimitive {
      */
     public void free(long handle) {
         counters.increment(OP_FREE);
-        long lock = lock();
+        lock();
         try {
             int block = checkedBlock(handle, "free");
             freeLocked(block);
         } finally {
-            unlock(lock);
+            unlock();
         }
     }
 
@@ -353,7 +360,7 @@ public final class SharedRegion extends MappedPrimitive {
      * @return the bytes freed (block sizes)
      */
     public long reclaimDead() {
-        long lock = lock();
+        lock();
         long freed = 0;
         try {
             Map<Long, Boolean> dead = new HashMap<>();
@@ -380,7 +387,7 @@ public final class SharedRegion extends MappedPrimitive {
             }
             return freed;
         } finally {
-            unlock(lock);
+            unlock();
         }
     }
 
@@ -390,14 +397,13 @@ public final class SharedRegion extends MappedPrimitive {
      * others).
      */
     public void disown(long handle) {
-        long lock = lock();
+        lock();
         try {
             int block = checkedBlock(handle, "disown");
-            planned = 0;
             plan(block + TAG_WORD, tag(generation(handle), 0));
             commit();
         } finally {
-            unlock(lock);
+            unlock();
         }
     }
 
@@ -452,20 +458,31 @@ public final class SharedRegion extends MappedPrimitive {
     /** Writes {@code length} bytes of {@code source} at payload {@code offset}. */
     public void set(long handle, int offset, byte[] source, int sourceOffset, int length) {
         counters.increment(OP_SET);
-        int block = checkedRange(handle, offset, length, "set");
         java.util.Objects.checkFromIndexSize(sourceOffset, length, source.length);
-        body.byteBuffer().put(block + PAYLOAD_OFFSET + offset, source, sourceOffset, length);
-        VarHandle.releaseFence();
+        lock();
+        try {
+            int block = checkedRange(handle, offset, length, "set");
+            Interleaving.at(Point.REGION_SET_CHECKED);
+            body.byteBuffer().put(block + PAYLOAD_OFFSET + offset, source, sourceOffset, length);
+        } finally {
+            unlock(); // its release CAS publishes the bytes
+        }
     }
 
     /** Writes the remaining bytes of {@code source} at payload {@code offset}. */
     public void set(long handle, int offset, ByteBuffer source) {
         counters.increment(OP_SET);
         int length = source.remaining();
-        int block = checkedRange(handle, offset, length, "set");
-        body.byteBuffer().put(block + PAYLOAD_OFFSET + offset, source, source.position(), length);
+        lock();
+        try {
+            int block = checkedRange(handle, offset, length, "set");
+            Interleaving.at(Point.REGION_SET_CHECKED);
+            body.byteBuffer()
+                    .put(block + PAYLOAD_OFFSET + offset, source, source.position(), length);
+        } finally {
+            unlock();
+        }
         source.position(source.position() + length);
-        VarHandle.releaseFence();
     }
 
     /**
@@ -541,7 +558,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** Bytes in used blocks (payloads, their overhead and rounding). */
     public long usedBytes() {
-        return Math.min(capacity, Math.max(0, body.getLongVolatile(USED_BYTES_OFFSET)));
+        return Math.min(capacity, bytesOf(body.getLongVolatile(USED_OFFSET)));
     }
 
     public long freeBytes() {
@@ -550,12 +567,12 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** Blocks allocated and not yet freed. */
     public long usedBlocks() {
-        return body.getLongVolatile(USED_BLOCKS_OFFSET);
+        return blocksOf(body.getLongVolatile(USED_OFFSET));
     }
 
     /** Dead holders' half-done steps completed from the journal, by every process. */
     public long repairs() {
-        return body.getLongVolatile(REPAIRS_OFFSET);
+        return lock.repairs();
     }
 
     /**
@@ -563,17 +580,17 @@ public final class SharedRegion extends MappedPrimitive {
      * SharedRegionDescriptor#OVERHEAD}); walks the free list under the lock.
      */
     public int largestFreeBlock() {
-        long lock = lock();
+        lock();
         try {
             return largestFreeLocked();
         } finally {
-            unlock(lock);
+            unlock();
         }
     }
 
     /** Every block in address order, as the heap holds them now (under the lock). */
     public List<Block> blocks() {
-        long lock = lock();
+        lock();
         try {
             List<Block> blocks = new ArrayList<>();
             for (int block = HEAP_OFFSET; block < heapEnd; ) {
@@ -585,13 +602,13 @@ public final class SharedRegion extends MappedPrimitive {
             }
             return blocks;
         } finally {
-            unlock(lock);
+            unlock();
         }
     }
 
     /** The free list's block offsets, in list order (under the lock). */
     public List<Integer> freeList() {
-        long lock = lock();
+        lock();
         try {
             List<Integer> list = new ArrayList<>();
             int previous = 0;
@@ -606,7 +623,7 @@ public final class SharedRegion extends MappedPrimitive {
             }
             return list;
         } finally {
-            unlock(lock);
+            unlock();
         }
     }
 
@@ -615,7 +632,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** The lock's holder PID now (0 = free), for diagnostics. */
     public long lockHolder() {
-        return OwnerRecord.pid(OwnerRecord.ownerWord(body, LOCK_OFFSET));
+        return lock.holderPid();
     }
 
     @Override
@@ -625,144 +642,30 @@ public final class SharedRegion extends MappedPrimitive {
                 "capacityBytes", capacity,
                 "usedBytes", used,
                 "freeBytes", capacity - used,
-                "usedBlocks", body.getLongVolatile(USED_BLOCKS_OFFSET),
+                "usedBlocks", usedBlocks(),
                 "allocations", body.getLongVolatile(ALLOCATIONS_OFFSET),
-                "repairs", body.getLongVolatile(REPAIRS_OFFSET),
-                "lockHolderPid", lockHolder());
+                "repairs", lock.repairs(),
+                "lockHolderPid", lockHolder(),
+                "lockWaiterPid", lock.waiterPid());
     }
 
     // ------------------------------------------------------------------------------- the lock
 
-    private long lock() {
-        long word = OwnerRecord.ownerWord(body, LOCK_OFFSET);
-        if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
-            long mine =
-                    OwnerRecord.claimFree(
-                            body, LOCK_OFFSET, word, OWN_PID, OWN_START_TIME, () -> 0);
-            if (mine != OwnerRecord.NO_OWNER) {
-                afterLocked();
-                return mine;
-            }
-        }
-        return lockSlow();
+    /** Takes the allocator lock; a dead holder's sealed step is completed first. */
+    private void lock() {
+        lock.lock(lockTimeout.toNanos());
     }
 
-    private long lockSlow() {
-        long deadline = System.nanoTime() + lockTimeout.toNanos();
-        long nextJudgement = System.nanoTime() + 1_000_000;
-        for (int spins = 0; ; spins++) {
-            long word = OwnerRecord.ownerWord(body, LOCK_OFFSET);
-            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
-                long mine =
-                        OwnerRecord.claimFree(
-                                body, LOCK_OFFSET, word, OWN_PID, OWN_START_TIME, () -> 0);
-                if (mine != OwnerRecord.NO_OWNER) {
-                    afterLocked();
-                    return mine;
-                }
-                continue;
-            }
-            long now = System.nanoTime();
-            if (now - nextJudgement > 0) {
-                nextJudgement = now + 1_000_000;
-                if (OwnerRecord.pid(word) != OWN_PID
-                        && OwnerRecord.isDead(body, LOCK_OFFSET, word)) {
-                    // From exactly the word judged: a holder that released meanwhile is not robbed.
-                    long mine = OwnerRecord.ownerWord(OWN_PID, OwnerRecord.nextGeneration(word));
-                    if (OwnerRecord.claim(body, LOCK_OFFSET, word, mine, OWN_START_TIME, () -> 0)) {
-                        afterLocked();
-                        return mine;
-                    }
-                    continue;
-                }
-                if (now - deadline > 0) {
-                    throw new CxcTimeoutException(
-                            "waited "
-                                    + lockTimeout.toMillis()
-                                    + " ms for the allocator lock of region "
-                                    + file()
-                                    + ", held by live PID "
-                                    + OwnerRecord.pid(word)
-                                    + ": a process stopped (SIGSTOP, debugger) while allocating or"
-                                    + " freeing? It is taken over at once when that process dies");
-                }
-            }
-            if (spins < 64) {
-                Thread.onSpinWait();
-            } else if (spins < 128) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(20_000);
-            }
-        }
+    private void unlock() {
+        lock.unlock();
     }
-
-    /** Completes a dead holder's committed step, if it left one. */
-    private void afterLocked() {
-        long count = body.getLongVolatile(JOURNAL_COUNT_OFFSET);
-        if (count != 0) {
-            if (count < 0 || count > JOURNAL_CAPACITY) {
-                throw corrupt("journal count " + count + " outside 0.." + JOURNAL_CAPACITY);
-            }
-            int bodyEnd = body.capacity();
-            for (int i = 0; i < count; i++) {
-                int entry = JOURNAL_ENTRIES_OFFSET + i * JOURNAL_ENTRY_LENGTH;
-                long offset = body.getLongPlain(entry);
-                if (offset % 8 != 0
-                        || offset < ALLOCATIONS_OFFSET
-                        || offset == SALT_OFFSET
-                        || (offset >= JOURNAL_COUNT_OFFSET && offset < USED_BLOCKS_OFFSET)
-                        || offset > bodyEnd - 8) {
-                    throw corrupt(
-                            "journal entry "
-                                    + i
-                                    + " names offset "
-                                    + offset
-                                    + ", outside the words a step may change");
-                }
-            }
-            for (int i = 0; i < count; i++) {
-                int entry = JOURNAL_ENTRIES_OFFSET + i * JOURNAL_ENTRY_LENGTH;
-                body.setLongPlain((int) body.getLongPlain(entry), body.getLongPlain(entry + 8));
-            }
-            body.setLongRelease(JOURNAL_COUNT_OFFSET, 0);
-            body.getAndAddLong(REPAIRS_OFFSET, 1);
-        }
-        Interleaving.at(Point.REGION_LOCKED);
-    }
-
-    private void unlock(long mine) {
-        Interleaving.at(Point.REGION_CLEARED);
-        OwnerRecord.release(body, LOCK_OFFSET, mine);
-    }
-
-    // ------------------------------------------------------------------------------ the journal
 
     private void plan(int offset, long value) {
-        planOffsets[planned] = offset;
-        planValues[planned] = value;
-        int entry = JOURNAL_ENTRIES_OFFSET + planned * JOURNAL_ENTRY_LENGTH;
-        body.setLongPlain(entry, offset);
-        body.setLongPlain(entry + 8, value);
-        planned++;
+        lock.stage(offset, value);
     }
 
     private void commit() {
-        Interleaving.at(Point.REGION_JOURNAL_WRITTEN);
-        body.setLongRelease(JOURNAL_COUNT_OFFSET, planned);
-        // No heap word may become visible before the count that makes it repairable.
-        VarHandle.storeStoreFence();
-        Interleaving.at(Point.REGION_COMMITTED);
-        int half = planned / 2;
-        for (int i = 0; i < planned; i++) {
-            if (i == half) {
-                Interleaving.at(Point.REGION_HALF_APPLIED);
-            }
-            body.setLongPlain(planOffsets[i], planValues[i]);
-        }
-        Interleaving.at(Point.REGION_APPLIED);
-        body.setLongRelease(JOURNAL_COUNT_OFFSET, 0);
-        planned = 0;
+        lock.commit();
     }
 
     /** Plans the removal of a free block between {@code previous} and {@code next}. */
@@ -801,7 +704,6 @@ public final class SharedRegion extends MappedPrimitive {
                 before = 0;
             }
         }
-        planned = 0;
         int start;
         if (before != 0 && nextFree) {
             // before + block + next become one: next leaves the list.
@@ -877,8 +779,8 @@ public final class SharedRegion extends MappedPrimitive {
             }
             start = block;
         }
-        plan(USED_BYTES_OFFSET, body.getLongPlain(USED_BYTES_OFFSET) - size);
-        plan(USED_BLOCKS_OFFSET, body.getLongPlain(USED_BLOCKS_OFFSET) - 1);
+        long usedWord = body.getLongPlain(USED_OFFSET);
+        plan(USED_OFFSET, used(bytesOf(usedWord) - size, blocksOf(usedWord) - 1));
         commit();
         return start;
     }
@@ -899,7 +801,7 @@ public final class SharedRegion extends MappedPrimitive {
     }
 
     private long usedLocked() {
-        return body.getLongPlain(USED_BYTES_OFFSET);
+        return bytesOf(body.getLongPlain(USED_OFFSET));
     }
 
     /** The size word of the block at {@code block}, after checking its bounds and boundary tag. */

@@ -2,7 +2,7 @@ package io.subetha.cxc.region;
 
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.ownership.IntentLock;
 
 /**
  * Body layout of a {@link SharedRegion} file. Offsets are relative to the body, which follows the
@@ -16,28 +16,26 @@ import io.subetha.cxc.ownership.OwnerRecord;
  * |                  Magic "REGION01" (ASCII)                 0   |
  * |                                                               |
  * +---------------------------------------------------------------+
- * |                  Allocator lock: an OwnerRecord           8   |
- * |                  (24 bytes: owner word, identity, heartbeat)  |
- * +---------------------------------------------------------------+
- * |                  Allocations so far (u64)                32   |
+ * |                  Allocations so far (u64)                 8   |
  * |                  (the source of block generations)            |
  * +---------------------------------------------------------------+
- * |                  Salt (u64, random at creation)          40   |
+ * |                  Salt (u64, random at creation)          16   |
  * +---------------------------------------------------------------+
- * |                  First free block (u64 body offset, 0=none) 48 |
+ * |                  First free block (u64 body offset, 0=none) 24 |
  * +---------------------------------------------------------------+
- * |                  Used bytes (u64: sizes of used blocks)  56   |
+ * |                  Used: bytes (u32 high: sizes of used     32   |
+ * |                  blocks) | blocks (u32 low); one word, so a step |
+ * |                  counts with one journal entry                  |
  * +---------------------------------------------------------------+
- * |                  Journal: committed entries (u64, 0=none) 64  |
- * +---------------------------------------------------------------+
- * |                  Journal entries: 12 x (body offset u64,  72  |
- * |                  value u64), 192 bytes                        |
- * +---------------------------------------------------------------+
- * |                  Used blocks (u64)                      264   |
- * +---------------------------------------------------------------+
- * |                  Repairs done (u64)                     272   |
- * +---------------------------------------------------------------+
- * |                  Reserved, zero                         280   |
+ * |                  Reserved, zero                          40   |
+ * +---------------------------------------------------------------+ -.
+ * |                  Allocator lock: an IntentLock           48   |  | owner record (24),
+ * |                  of 12 entries, no payload (240 bytes):       |  | intent word, repairs
+ * |                  owner record 48, intent word 72,             |  | done, waiter, 12 x
+ * |                  repairs done 80, waiter 88,                  |  | (body offset, new
+ * |                  entries 96..288                              |  | value)
+ * +---------------------------------------------------------------+ -'
+ * |                  Reserved, zero                         288   |
  * +---------------------------------------------------------------+
  * |                  Heap: capacity bytes of blocks          320   |
  * |                  ...                                          |
@@ -65,34 +63,33 @@ import io.subetha.cxc.ownership.OwnerRecord;
  * freed, or one freed and allocated again, does not match the block's header.
  *
  * <p><b>Journal.</b> Every change to the heap's structure (block headers, links, the counters) is
- * made under the lock as a redo record: the new words are written to the journal, the count is
- * published (release), then the words are written in place, then the count is cleared. A lock
- * holder's death before the count is published leaves the heap untouched; after it, the next holder
- * writes the same words again (idempotent).
+ * made under the lock as one {@link IntentLock} step: the new words are staged as its entries, the
+ * intent word is sealed (release), then the words are applied in place, then the intent is cleared.
+ * A lock holder's death before the seal leaves the heap untouched; after it, the next holder
+ * applies the same words again (idempotent).
+ *
+ * <p>Layout version 2: version 1 had the lock at 8 as a bare owner record and a journal of its own
+ * at 64; a version-1 file is refused by its version.
  */
 public final class SharedRegionDescriptor {
 
     public static final int MAGIC_OFFSET = 0;
-    public static final int LOCK_OFFSET = 8;
-    public static final int ALLOCATIONS_OFFSET = 32;
-    public static final int SALT_OFFSET = 40;
-    public static final int FREE_HEAD_OFFSET = 48;
-    public static final int USED_BYTES_OFFSET = 56;
-    public static final int JOURNAL_COUNT_OFFSET = 64;
-    public static final int JOURNAL_ENTRIES_OFFSET = 72;
-    public static final int JOURNAL_ENTRY_LENGTH = 16;
+    public static final int ALLOCATIONS_OFFSET = 8;
+    public static final int SALT_OFFSET = 16;
+    public static final int FREE_HEAD_OFFSET = 24;
+    public static final int USED_OFFSET = 32;
+    public static final int LOCK_OFFSET = 48;
 
-    /** The most words one step changes (a split allocation: 9; a free into a gap: 8). */
+    /** The most words one step stages (an exact-fit allocation: 8; a free into a gap: 7). */
     public static final int JOURNAL_CAPACITY = 12;
 
-    public static final int USED_BLOCKS_OFFSET =
-            JOURNAL_ENTRIES_OFFSET + JOURNAL_CAPACITY * JOURNAL_ENTRY_LENGTH;
-    public static final int REPAIRS_OFFSET = USED_BLOCKS_OFFSET + 8;
+    public static final int LOCK_LENGTH = IntentLock.length(JOURNAL_CAPACITY, 0);
+    public static final int REPAIRS_OFFSET = LOCK_OFFSET + IntentLock.REPAIRS_OFFSET;
 
     /** Where the heap starts. */
     public static final int HEAP_OFFSET = 320;
 
-    public static final int LAYOUT_VERSION = 1;
+    public static final int LAYOUT_VERSION = 2;
     public static final String MAGIC = "REGION01";
     public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic(MAGIC);
 
@@ -119,7 +116,7 @@ public final class SharedRegionDescriptor {
     private static final long LOW = 0xFFFF_FFFFL;
 
     static {
-        if (REPAIRS_OFFSET + 8 > HEAP_OFFSET || LOCK_OFFSET + OwnerRecord.LENGTH > 32) {
+        if (LOCK_OFFSET + LOCK_LENGTH > HEAP_OFFSET || USED_OFFSET + 8 > LOCK_OFFSET) {
             throw new ExceptionInInitializerError("region header fields overlap");
         }
     }
@@ -198,6 +195,19 @@ public final class SharedRegionDescriptor {
 
     public static long startTime(long meta) {
         return meta & LOW;
+    }
+
+    /** The used word: bytes in the high half, blocks in the low (both fit: heap ≤ 1 GiB). */
+    public static long used(long bytes, long blocks) {
+        return (bytes << 32) | (blocks & LOW);
+    }
+
+    public static long bytesOf(long usedWord) {
+        return usedWord >>> 32;
+    }
+
+    public static long blocksOf(long usedWord) {
+        return usedWord & LOW;
     }
 
     public static long handle(int generation, int offset) {

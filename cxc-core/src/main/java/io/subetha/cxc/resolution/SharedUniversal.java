@@ -12,6 +12,7 @@ import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.ownership.IntentLock;
 import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.ownership.OwnerStatus;
 import io.subetha.cxc.primitive.MappedPrimitive;
@@ -35,20 +36,24 @@ import org.jspecify.annotations.Nullable;
  * Representation#HASH} (open addressing; constant time). Every process on the host inserts, looks
  * up, removes and migrates. Layout: {@link UniversalDescriptor}.
  *
- * <p><b>Writers</b> (insert, remove, migrate) take the writer lock, an {@link OwnerRecord}, by one
- * CAS from the word they judged free (or dead: a takeover). Holding it, a writer first writes its
- * intent (op, key, the count before, the sorted position) and only then changes the active region,
- * between two increments of the version (odd while it changes), recording its progress as it goes,
- * and ends by clearing the intent and releasing the lock. Each step of an op stores absolute values
- * (a slot's copy, the count before plus or minus one), so redoing a step is harmless.
+ * <p><b>Writers</b> (insert, remove, migrate) take the writer lock, an {@link IntentLock} with no
+ * staged entries (its {@link OwnerRecord}: one CAS from the free word, or from a dead holder's
+ * exact word, a takeover). The redo record is the set's own, not the lock's entries: an op's
+ * progress (a slot shifted at a time) is resumable, not a list of absolute words. Holding it, a
+ * writer first writes its intent (op, key, the count before, the sorted position) and only then
+ * changes the active region, between two increments of the version (odd while it changes),
+ * recording its progress as it goes, and ends by clearing the intent and releasing the lock. Each
+ * step of an op stores absolute values (a slot's copy, the count before plus or minus one), so
+ * redoing a step is harmless.
  *
  * <p><b>A dead writer</b>, found through {@code /proc} by the next process that wants the lock (or
- * by a reader that finds the version odd), is taken over by one CAS from exactly its word; the new
- * holder finds the intent and rolls the op forward from its recorded progress before anything else:
- * an insert or remove the dead writer began is completed (its caller never heard; an unacknowledged
- * op may or may not take effect), never half done. A live writer is never displaced, however slow:
- * the others wait, for at most their {@link #waitLimit(Duration) wait limit}, and are then told who
- * holds the lock and what it is doing.
+ * by a reader that finds the version odd), is taken over by the lock, one CAS from exactly its
+ * word; the lock's after-acquire {@link IntentLock.Hook hook} finds the intent and rolls the op
+ * forward from its recorded progress before the new holder does anything else: an insert or remove
+ * the dead writer began is completed (its caller never heard; an unacknowledged op may or may not
+ * take effect), never half done. A live writer is never displaced, however slow: the others wait,
+ * for at most their {@link #waitLimit(Duration) wait limit}, and are then told who holds the lock
+ * and what it is doing.
  *
  * <p><b>Migration</b> is exclusive (it holds the lock) and builds the new representation in the
  * spare region from the active one, which it does not touch; readers keep reading the active region
@@ -155,8 +160,6 @@ public final class SharedUniversal<K> extends MappedPrimitive {
                             .wrap((file, options) -> new SharedUniversal(file));
 
     private static final long PID = Pids.current();
-    private static final long START_TIME = OwnerRecord.startTimeOf(PID);
-    private static final long NEVER_STALE = Long.MAX_VALUE;
     private static final long MAX_PARK_NANOS = 200_000;
 
     private final int capacity;
@@ -166,6 +169,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     private final ThreadLocal<AtomicBuffer> scratch;
     private @Nullable FixedCodec<K> codec;
     private volatile long waitLimitNanos = DEFAULT_WAIT_LIMIT.toNanos();
+    private final IntentLock writer;
 
     private SharedUniversal(MappedFile file) {
         super(file, TYPE);
@@ -187,6 +191,15 @@ public final class SharedUniversal<K> extends MappedPrimitive {
         int bytes = keyPadded;
         this.scratch =
                 ThreadLocal.withInitial(() -> new AtomicBuffer(ByteBuffer.allocateDirect(bytes)));
+        this.writer =
+                new IntentLock(
+                        body,
+                        LOCK_OFFSET,
+                        0,
+                        0,
+                        file.path().toString(),
+                        this::afterAcquire,
+                        () -> intentName(body.getLongVolatile(INTENT_OP_OFFSET)));
     }
 
     // ---------------------------------------------------------------------------- factories
@@ -270,18 +283,16 @@ public final class SharedUniversal<K> extends MappedPrimitive {
                 continue;
             }
             // A writer is mid-step: wait for it, or repair what a dead one left.
-            long owner = OwnerRecord.ownerWord(body, LOCK_OFFSET);
-            OwnerStatus status =
-                    OwnerRecord.judge(body, LOCK_OFFSET, owner, System.nanoTime(), NEVER_STALE);
-            if (status == OwnerStatus.FREE || status.isReclaimable()) {
-                release(lock()); // the lock's taker repairs before it returns
+            if (writer.holderStatus() != OwnerStatus.LIVE) {
+                lock(); // the lock's hook repairs before it returns
+                unlock();
                 continue;
             }
             if (idle == null) {
                 start = System.nanoTime();
                 idle = new Idle(MAX_PARK_NANOS);
             } else if (System.nanoTime() - start >= waitLimitNanos) {
-                throw lockTimeout(owner, "a look-up");
+                throw lookupTimeout();
             }
             idle.idle();
         }
@@ -313,7 +324,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     /** Every key, read under the lock (a consistent snapshot); for tools and tests. */
     public List<K> keys() {
         FixedCodec<K> c = codec();
-        long mine = lock();
+        lock();
         try {
             long layout = body.getLongPlain(LAYOUT_OFFSET);
             int region = regionOffset(stride, region(layout), tableSize);
@@ -332,7 +343,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
             }
             return keys;
         } finally {
-            release(mine);
+            unlock();
         }
     }
 
@@ -348,7 +359,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     public boolean insert(K key) {
         AtomicBuffer k = encode(key);
         counters.increment(OP_INSERT);
-        long mine = lock();
+        lock();
         try {
             long layout = body.getLongPlain(LAYOUT_OFFSET);
             long hash = hash(k, 0);
@@ -374,7 +385,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
             body.getAndAddLong(INSERTS_OFFSET, 1);
             return true;
         } finally {
-            release(mine);
+            unlock();
         }
     }
 
@@ -387,7 +398,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     public boolean remove(K key) {
         AtomicBuffer k = encode(key);
         counters.increment(OP_REMOVE);
-        long mine = lock();
+        lock();
         try {
             long layout = body.getLongPlain(LAYOUT_OFFSET);
             int count = boundedCount();
@@ -404,7 +415,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
             }
             return true;
         } finally {
-            release(mine);
+            unlock();
         }
     }
 
@@ -416,23 +427,22 @@ public final class SharedUniversal<K> extends MappedPrimitive {
         Objects.requireNonNull(to, "to");
         codec();
         counters.increment(OP_MIGRATE);
-        long mine = lock();
+        lock();
         try {
             migrateLocked(to);
         } finally {
-            release(mine);
+            unlock();
         }
     }
 
     @Override
     public Map<String, Object> describe() {
-        long owner = OwnerRecord.ownerWord(body, LOCK_OFFSET);
         long intent = body.getLongVolatile(INTENT_OP_OFFSET);
         return fields(
                 "representation", representation().name(),
                 "size", size(),
                 "capacity", capacity,
-                "writerPid", OwnerRecord.pid(owner),
+                "writerPid", writer.holderPid(),
                 "inFlight", intentName(intent),
                 "inserts", body.getLongVolatile(INSERTS_OFFSET),
                 "removes", body.getLongVolatile(REMOVES_OFFSET),
@@ -447,7 +457,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
      * reachable from its home slot. Read under the lock; for tests and tools.
      */
     @Nullable String inconsistency() {
-        long mine = lock();
+        lock();
         try {
             long layout = body.getLongPlain(LAYOUT_OFFSET);
             long count = body.getLongPlain(COUNT_OFFSET);
@@ -476,75 +486,51 @@ public final class SharedUniversal<K> extends MappedPrimitive {
             }
             return full == count ? null : "full slots " + full + " but count " + count;
         } finally {
-            release(mine);
+            unlock();
         }
     }
 
     // ------------------------------------------------------------------------------- the lock
 
+    /** Takes the writer lock; its hook repairs a dead holder's op first. */
+    private void lock() {
+        writer.lock(waitLimitNanos);
+    }
+
+    private void unlock() {
+        writer.unlock();
+    }
+
     /**
-     * Takes the writer lock (repairing a dead holder's op first) and returns the word installed.
+     * The lock's hook, holding it: counts a takeover, rolls forward an op left in flight (a dead
+     * writer's), and never lets an odd version with nothing in flight hold readers off. If it
+     * throws, the lock releases itself again.
      */
-    private long lock() {
-        long start = 0;
-        Idle idle = null;
-        while (true) {
-            long owner = OwnerRecord.ownerWord(body, LOCK_OFFSET);
-            OwnerStatus status =
-                    OwnerRecord.judge(body, LOCK_OFFSET, owner, System.nanoTime(), NEVER_STALE);
-            if (status == OwnerStatus.FREE || status.isReclaimable()) {
-                long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(owner));
-                if (OwnerRecord.claim(
-                        body, LOCK_OFFSET, owner, mine, START_TIME, System::nanoTime)) {
-                    if (status != OwnerStatus.FREE) {
-                        body.getAndAddLong(TAKEOVERS_OFFSET, 1);
-                    }
-                    if (body.getLongVolatile(INTENT_OP_OFFSET) != INTENT_NONE) {
-                        try {
-                            rollForward();
-                            body.getAndAddLong(REPAIRS_OFFSET, 1);
-                        } catch (RuntimeException e) {
-                            release(mine);
-                            throw e;
-                        }
-                    } else if ((body.getLongVolatile(VERSION_OFFSET) & 1) != 0) {
-                        // Odd with nothing in flight: no step of ours leaves it so; never let it
-                        // hold readers off.
-                        body.getAndAddLong(VERSION_OFFSET, 1);
-                    }
-                    return mine;
-                }
-                continue;
-            }
-            if (idle == null) {
-                start = System.nanoTime();
-                idle = new Idle(MAX_PARK_NANOS);
-            } else if (System.nanoTime() - start >= waitLimitNanos) {
-                throw lockTimeout(owner, "the writer lock");
-            }
-            idle.idle();
+    private void afterAcquire(boolean tookOver) {
+        if (tookOver) {
+            body.getAndAddLong(TAKEOVERS_OFFSET, 1);
+        }
+        if (body.getLongVolatile(INTENT_OP_OFFSET) != INTENT_NONE) {
+            rollForward();
+            body.getAndAddLong(REPAIRS_OFFSET, 1);
+        } else if ((body.getLongVolatile(VERSION_OFFSET) & 1) != 0) {
+            // Odd with nothing in flight: no step of ours leaves it so.
+            body.getAndAddLong(VERSION_OFFSET, 1);
         }
     }
 
-    private void release(long mine) {
-        OwnerRecord.release(body, LOCK_OFFSET, mine);
-    }
-
-    private CxcTimeoutException lockTimeout(long owner, String waitingFor) {
-        long since = System.nanoTime() - OwnerRecord.heartbeat(body, LOCK_OFFSET);
+    /** A reader waited its limit for a live writer's step. */
+    private CxcTimeoutException lookupTimeout() {
+        long pid = writer.holderPid();
         return new CxcTimeoutException(
                 "timed out after "
                         + Duration.ofNanos(waitLimitNanos)
-                        + " waiting for "
-                        + waitingFor
-                        + " of "
+                        + " waiting for a look-up of "
                         + file.path()
                         + ": PID "
-                        + OwnerRecord.pid(owner)
-                        + (OwnerRecord.pid(owner) == PID ? " (this process)" : "")
-                        + " has held it for "
-                        + Math.max(0, since) / 1_000_000
-                        + " ms, "
+                        + pid
+                        + (pid == PID ? " (this process)" : "")
+                        + " holds the writer lock, "
                         + intentName(body.getLongVolatile(INTENT_OP_OFFSET))
                         + ", and is alive. Retry, or raise the wait limit.");
     }

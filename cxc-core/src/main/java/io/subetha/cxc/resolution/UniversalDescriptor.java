@@ -19,11 +19,14 @@ package io.subetha.cxc.resolution;
  * +---------------------------------------------------------------+
  * |                  Reserved, zero (44 bytes)               20   |
  * +---------------------------------------------------------------+ -.
- * |                  Writer lock: owner word (u64)           64   |  | OwnerRecord: who
- * |                  identity (u64)                          72   |  | may change the set
- * |                  heartbeat = claimed at (u64, ns)        80   |  | (24 bytes)
+ * |                  Writer lock: owner word (u64)           64   |  | IntentLock of no
+ * |                  identity (u64)                          72   |  | entries (48 bytes):
+ * |                  heartbeat (u64, ns, last full claim)    80   |  | its OwnerRecord says
+ * |                  intent word (u64, always 0 here)        88   |  | who may change the
+ * |                  sealed intents replayed (u64, 0)        96   |  | set; the waiter word
+ * |                  waiter (u64, 0 = none)                 104   |  | whose turn is next
  * +---------------------------------------------------------------+ -'
- * |                  Reserved, zero (40 bytes)               88   |
+ * |                  Reserved, zero (16 bytes)              112   |
  * +---------------------------------------------------------------+
  * |                  Version (u64; odd while the active      128  |
  * |                  region changes: the readers' seqlock)        |
@@ -55,6 +58,10 @@ package io.subetha.cxc.resolution;
  * has its own body length); a SORTED_ARRAY region uses its first count slots, in ascending
  * key-byte order.
  * </pre>
+ *
+ * <p>The lock's words 88..112 were reserved zero before the set moved onto {@link
+ * io.subetha.cxc.ownership.IntentLock}; zero is a free lock's value (and no waiter), so layout
+ * version 1 stands.
  */
 final class UniversalDescriptor {
 
@@ -62,6 +69,13 @@ final class UniversalDescriptor {
     static final int LAYOUT_VERSION = 1;
 
     static final int LOCK_OFFSET = 64;
+
+    static {
+        if (LOCK_OFFSET + io.subetha.cxc.ownership.IntentLock.length(0, 0) > 128) {
+            throw new ExceptionInInitializerError("the writer lock overlaps the version word");
+        }
+    }
+
     static final int VERSION_OFFSET = 128;
     static final int LAYOUT_OFFSET = 136;
     static final int COUNT_OFFSET = 144;

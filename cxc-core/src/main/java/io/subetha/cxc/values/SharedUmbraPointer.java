@@ -211,6 +211,22 @@ public final class SharedUmbraPointer implements Comparable<SharedUmbraPointer> 
         return Objects.requireNonNull(region, "region").payloadEquals(tailA, tailB);
     }
 
+    /**
+     * {@link #equals(SharedRegion, long, long, long, long)} of two pointers kept flat in long
+     * arrays as their 16 bytes are laid out (head at {@code a[at]}, tail at {@code a[at + 1]}): the
+     * heads, length and prefix in one 8-byte load each, decide every pair that differs in length or
+     * in its first 4 bytes; the tails are loaded only when the heads are equal.
+     */
+    public static boolean equals(
+            @Nullable SharedRegion region, long[] a, int at, long[] b, int bt) {
+        long headA = a[at];
+        long headB = b[bt];
+        if (headA != headB) {
+            return false;
+        }
+        return equals(region, headA, a[at + 1], headB, b[bt + 1]);
+    }
+
     /** Whether the string equals {@code other}'s bytes. */
     public boolean contentEquals(byte[] other) {
         if (head(other) != head) {

@@ -8,6 +8,8 @@ import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +31,10 @@ class IntentLockTest {
     }
 
     void plantHolder(long pid) {
+        plantHolder(body, pid);
+    }
+
+    static void plantHolder(AtomicBuffer body, long pid) {
         body.setLongVolatile(BASE, OwnerRecord.ownerWord(pid, 7));
     }
 
@@ -101,5 +107,80 @@ class IntentLockTest {
                 .isInstanceOf(CxcTimeoutException.class)
                 .hasMessageContaining("held by live PID 1")
                 .hasMessageContaining("test lock");
+    }
+
+    @Test
+    void anUncontendedRelockKeepsTheKeyAndTheIdentity() {
+        lock.lock(1_000_000_000L);
+        long first = OwnerRecord.ownerWord(body, BASE);
+        long identity = body.getLongVolatile(BASE + OwnerRecord.IDENTITY_OFFSET);
+        lock.unlock();
+        lock.lock(1_000_000_000L);
+        // claimFree: the free word's key already names this process, so one CAS, same word.
+        assertThat(OwnerRecord.ownerWord(body, BASE)).isEqualTo(first);
+        assertThat(body.getLongVolatile(BASE + OwnerRecord.IDENTITY_OFFSET)).isEqualTo(identity);
+        assertThat(OwnerRecord.isOwnedBy(body, BASE, first, lock.holderPid(), ownStartTime()))
+                .isTrue();
+        lock.unlock();
+        assertThat(OwnerRecord.pid(OwnerRecord.ownerWord(body, BASE))).isZero();
+    }
+
+    static long ownStartTime() {
+        return OwnerRecord.startTimeOf(ProcessHandle.current().pid());
+    }
+
+    @Test
+    void theHookRunsAfterEveryAcquisitionAndKnowsATakeover() throws Exception {
+        List<Boolean> calls = new ArrayList<>();
+        IntentLock hooked =
+                new IntentLock(body, BASE, ENTRIES, 16, "hooked lock", calls::add, () -> "busy");
+        hooked.lock(1_000_000_000L);
+        hooked.unlock();
+        plantHolder(deadPid());
+        hooked.lock(10_000_000_000L);
+        hooked.unlock();
+        assertThat(calls).containsExactly(false, true);
+    }
+
+    @Test
+    void aThrowingHookLeavesTheLockFreeForTheNextWriter() {
+        IntentLock failing =
+                new IntentLock(
+                        body,
+                        BASE,
+                        ENTRIES,
+                        16,
+                        "failing lock",
+                        tookOver -> {
+                            throw new IllegalStateException("repair failed");
+                        },
+                        null);
+        assertThatThrownBy(() -> failing.lock(1_000_000_000L)).hasMessage("repair failed");
+        assertThat(failing.holderPid()).isZero();
+        assertThat(failing.holderStatus()).isEqualTo(OwnerStatus.FREE);
+    }
+
+    @Test
+    void theTimeoutSaysWhatTheHolderIsDoingAndWhenItIsThisProcess() {
+        IntentLock described =
+                new IntentLock(body, BASE, ENTRIES, 16, "described lock", null, () -> "inserting");
+        plantHolder(ProcessHandle.current().pid()); // as another thread of this process
+        assertThat(described.holderStatus()).isEqualTo(OwnerStatus.LIVE);
+        assertThatThrownBy(() -> described.lock(50_000_000L))
+                .isInstanceOf(CxcTimeoutException.class)
+                .hasMessageContaining("held by live PID " + ProcessHandle.current().pid())
+                .hasMessageContaining("(this process), inserting");
+    }
+
+    @Test
+    void aBadIntentWordIsNamedByTheBodyCheck() {
+        assertThat(IntentLock.intentProblem(body, BASE, ENTRIES)).isNull();
+        body.setLongVolatile(BASE + IntentLock.INTENT_OFFSET, (0x5EA1EDL << 32) | ENTRIES);
+        assertThat(IntentLock.intentProblem(body, BASE, ENTRIES)).isNull();
+        body.setLongVolatile(BASE + IntentLock.INTENT_OFFSET, (0x5EA1EDL << 32) | (ENTRIES + 1));
+        assertThat(IntentLock.intentProblem(body, BASE, ENTRIES))
+                .contains("at most " + ENTRIES + " entries");
+        body.setLongVolatile(BASE + IntentLock.INTENT_OFFSET, 3);
+        assertThat(IntentLock.intentProblem(body, BASE, ENTRIES)).contains("0x3");
     }
 }

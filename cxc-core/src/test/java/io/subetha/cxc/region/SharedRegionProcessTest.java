@@ -36,12 +36,12 @@ class SharedRegionProcessTest {
 
     static final EnumSet<Point> REGION_STEPS =
             EnumSet.of(
-                    Point.REGION_LOCKED,
-                    Point.REGION_JOURNAL_WRITTEN,
-                    Point.REGION_COMMITTED,
-                    Point.REGION_HALF_APPLIED,
-                    Point.REGION_APPLIED,
-                    Point.REGION_CLEARED);
+                    Point.INTENT_LOCKED,
+                    Point.INTENT_STAGED,
+                    Point.INTENT_SEALED,
+                    Point.INTENT_HALF_APPLIED,
+                    Point.INTENT_APPLIED,
+                    Point.INTENT_CLEARED);
 
     @TempDir Path dir;
     final ChildJvmGroup children = new ChildJvmGroup();
@@ -102,9 +102,9 @@ class SharedRegionProcessTest {
                 assertRecovered(region);
                 boolean committed =
                         EnumSet.of(
-                                        Point.REGION_COMMITTED,
-                                        Point.REGION_HALF_APPLIED,
-                                        Point.REGION_APPLIED)
+                                        Point.INTENT_SEALED,
+                                        Point.INTENT_HALF_APPLIED,
+                                        Point.INTENT_APPLIED)
                                 .contains(steps.get(i));
                 assertThat(region.repairs() - repairsBefore)
                         .as("a committed step is completed from the journal, at %s", steps.get(i))

@@ -32,7 +32,7 @@ class SharedUmbraPointerTest {
             try (Interleaving.Installed watch =
                     Interleaving.install(
                             p -> {
-                                if (p == Point.REGION_LOCKED) {
+                                if (p == Point.INTENT_LOCKED) {
                                     regionSteps.incrementAndGet();
                                 }
                             })) {
@@ -150,6 +150,47 @@ class SharedUmbraPointerTest {
                                 "ünïcödé strings are bytes too"
                                         .getBytes(StandardCharsets.UTF_8)
                                         .length);
+            }
+        }
+    }
+
+    @Test
+    void flatPointersCompareAsTheirWordsDo() {
+        try (SharedRegion region = region()) {
+            String[] values = {
+                "",
+                "abcd",
+                "abce",
+                "exactly12byt",
+                "exactly12byu",
+                "a long string, out of line",
+                "a long string, out of linf",
+                "a long string, out of line!"
+            };
+            long[] flat = new long[2 * values.length];
+            long[] copy = new long[2 * values.length];
+            for (int i = 0; i < values.length; i++) {
+                SharedUmbraPointer p = SharedUmbraPointer.store(region, values[i]);
+                flat[2 * i] = p.head();
+                flat[2 * i + 1] = p.tail();
+                // The same content stored again: another handle, equal by the region's bytes.
+                SharedUmbraPointer q = SharedUmbraPointer.store(region, values[i]);
+                copy[2 * i] = q.head();
+                copy[2 * i + 1] = q.tail();
+            }
+            for (int i = 0; i < values.length; i++) {
+                for (int j = 0; j < values.length; j++) {
+                    assertThat(SharedUmbraPointer.equals(region, flat, 2 * i, copy, 2 * j))
+                            .as("%s vs %s", values[i], values[j])
+                            .isEqualTo(values[i].equals(values[j]))
+                            .isEqualTo(
+                                    SharedUmbraPointer.equals(
+                                            region,
+                                            flat[2 * i],
+                                            flat[2 * i + 1],
+                                            copy[2 * j],
+                                            copy[2 * j + 1]));
+                }
             }
         }
     }
