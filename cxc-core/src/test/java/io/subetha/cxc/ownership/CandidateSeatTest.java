@@ -98,7 +98,8 @@ class CandidateSeatTest {
         long identity = (1L << 32) | (OwnerRecord.startTimeOf(ME) & 0xFFFF_FFFFL);
         for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
             int record = LeaderElectionDescriptor.candidateRecordOffset(i);
-            raw.setLongVolatile(record + OwnerRecord.OWNER_WORD_OFFSET, OwnerRecord.ownerWord(ME, 1));
+            raw.setLongVolatile(
+                    record + OwnerRecord.OWNER_WORD_OFFSET, OwnerRecord.ownerWord(ME, 1));
             raw.setLongVolatile(record + OwnerRecord.IDENTITY_OFFSET, identity);
         }
         long incarnation = raw.getLongVolatile(LeaderElectionDescriptor.INCARNATION_OFFSET);

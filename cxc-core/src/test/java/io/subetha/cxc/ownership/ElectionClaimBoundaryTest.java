@@ -96,7 +96,8 @@ class ElectionClaimBoundaryTest {
     @Test
     void aWordTombstonedByAnotherProcessIsNeverClaimed() {
         // Another participant on this (orphaned) file retired it; this handle has not noticed.
-        raw.setLongVolatile(LeaderElectionDescriptor.LEADER_WORD_OFFSET, LeaderElectionDescriptor.RETIRED_WORD);
+        raw.setLongVolatile(
+                LeaderElectionDescriptor.LEADER_WORD_OFFSET, LeaderElectionDescriptor.RETIRED_WORD);
 
         assertThat(election.tryClaimLeadership(LEADER, 3)).isFalse();
         assertThat(election.tryClaimLeadership(LEADER, 3, Preemption.NONE)).isFalse();

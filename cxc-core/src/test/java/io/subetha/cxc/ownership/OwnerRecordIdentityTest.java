@@ -8,8 +8,8 @@ import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
 /**
- * The identity word is valid only for the key it names: a start time published under an earlier
- * key never vouches for a later owner, and a publisher whose record moved on writes nothing.
+ * The identity word is valid only for the key it names: a start time published under an earlier key
+ * never vouches for a later owner, and a publisher whose record moved on writes nothing.
  */
 class OwnerRecordIdentityTest {
 

@@ -45,7 +45,8 @@ class OwnerRecordTableClaimTest {
     @Test
     void aFullTableYieldsNullAndNothingPastItsCountIsTouched() {
         for (int i = 0; i < 3; i++) {
-            OwnerRecord.claim(body, OFFSET.applyAsInt(i), 0, OwnerRecord.ownerWord(7 + i, 1), 1, () -> 1);
+            OwnerRecord.claim(
+                    body, OFFSET.applyAsInt(i), 0, OwnerRecord.ownerWord(7 + i, 1), 1, () -> 1);
         }
         // the fourth record is free, but outside the table of three
 

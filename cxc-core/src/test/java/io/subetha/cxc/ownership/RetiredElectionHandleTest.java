@@ -41,7 +41,8 @@ class RetiredElectionHandleTest {
     }
 
     private long rawLeaderWord(SharedLeaderElection election) {
-        return RawBody.of(election.file()).getLongVolatile(LeaderElectionDescriptor.LEADER_WORD_OFFSET);
+        return RawBody.of(election.file())
+                .getLongVolatile(LeaderElectionDescriptor.LEADER_WORD_OFFSET);
     }
 
     @Test
@@ -100,7 +101,9 @@ class RetiredElectionHandleTest {
         assertThat(orphan.beatAsLeader(ME)).isFalse();
         assertThat(orphan.stepDown(ME)).isFalse();
         assertThat(orphan.claimIfLeaderDead(ME, 3)).isFalse();
-        assertThat(orphan.describe()).containsEntry("retired", true).containsEntry("damaged", false);
+        assertThat(orphan.describe())
+                .containsEntry("retired", true)
+                .containsEntry("damaged", false);
         assertThatThrownBy(orphan::currentLeader)
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("no longer the election");
@@ -171,7 +174,8 @@ class RetiredElectionHandleTest {
         assertThat(next.candidates()).containsExactly(ME);
         assertThat(orphan.candidates()).containsExactly(ME);
         assertThat(orphan.beatCandidate(seat, ME)).isTrue();
-        assertThat(orphan.lowestLiveCandidateBelow(Long.MAX_VALUE, 0, 3)).isEqualTo(0); // ME is no process
+        assertThat(orphan.lowestLiveCandidateBelow(Long.MAX_VALUE, 0, 3))
+                .isEqualTo(0); // ME is no process
 
         // Leaving is refused on a retired handle: the seat it names is the orphan's, not next's.
         orphan.leaveCandidates(seat, ME);
