@@ -201,4 +201,30 @@ class HeartbeatSlotOwnershipTest {
                 .containsEntry("unregister", 1L);
         assertThat(table.describe()).containsEntry("capacity", 4).containsEntry("globalEpoch", 1L);
     }
+
+    @Test
+    void aNeverRegisteredFreeSlotIsNeitherBeatenNorReleased() {
+        // A free slot's owner word is 0, the same as "this handle holds none".
+        assertThatThrownBy(() -> table.beat(3)).isInstanceOf(IllegalStateException.class);
+        assertThat(table.unregister(3)).isFalse();
+        assertThat(table.snapshot(3)).isEmpty();
+        assertThat(table.register(ME)).isZero();
+    }
+
+    @Test
+    void aHandleThatHasNotNoticedItsLossCannotReleaseTheNewOwnersSlot() {
+        try (HeartbeatTable other = HeartbeatTable.open(path, 4)) {
+            for (int i = 0; i < 4; i++) {
+                other.register(ME);
+            }
+            for (int i = 0; i < 4; i++) {
+                table.tickGlobalEpoch();
+            }
+            int taken = table.register(ME, 3);
+
+            assertThat(other.unregister(taken)).isFalse(); // its word is not the slot's any more
+            assertThat(table.snapshot(taken)).isPresent();
+            table.beat(taken);
+        }
+    }
 }
