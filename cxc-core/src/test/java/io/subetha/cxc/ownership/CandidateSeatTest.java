@@ -205,4 +205,17 @@ class CandidateSeatTest {
         assertThat(election.beatCandidate(0, higher)).isTrue();
         assertThat(election.lowestLiveCandidateBelow(Long.MAX_VALUE, 0, 3)).isEqualTo(higher);
     }
+
+    @Test
+    void theLowestLiveCandidateInTheFirstSeatIsNotPassedOverForAHigherOneAfterIt()
+            throws Exception {
+        long a = liveChild();
+        long b = liveChild();
+        long low = Math.min(a, b);
+        long high = Math.max(a, b);
+        election.registerCandidate(low, 3);
+        election.registerCandidate(high, 3);
+
+        assertThat(election.lowestLiveCandidateBelow(Long.MAX_VALUE, 0, 3)).isEqualTo(low);
+    }
 }

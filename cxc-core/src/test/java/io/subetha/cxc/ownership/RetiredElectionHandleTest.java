@@ -228,4 +228,22 @@ class RetiredElectionHandleTest {
         orphan.close();
         assertThat(next.isClosed()).isTrue();
     }
+
+    @Test
+    void aRetiredHandleLeavesTheOrphansSeatsAlone() {
+        int seat = orphan.registerCandidate(ME, 3);
+        long word =
+                OwnerRecord.ownerWord(
+                        RawBody.of(orphan.file()),
+                        LeaderElectionDescriptor.candidateRecordOffset(seat));
+        orphan.retire(ME, false);
+
+        orphan.leaveCandidates(seat, ME);
+
+        assertThat(
+                        OwnerRecord.ownerWord(
+                                RawBody.of(orphan.file()),
+                                LeaderElectionDescriptor.candidateRecordOffset(seat)))
+                .isEqualTo(word);
+    }
 }
