@@ -227,4 +227,12 @@ class HeartbeatSlotOwnershipTest {
             table.beat(taken);
         }
     }
+
+    @Test
+    void anEmptyTableStillRejectsANegativeGrace() {
+        assertThatThrownBy(() -> table.liveSlots(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("graceEpochs");
+        assertThatThrownBy(() -> table.status(0, -1)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

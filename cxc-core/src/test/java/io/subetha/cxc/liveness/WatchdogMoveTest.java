@@ -202,4 +202,17 @@ class WatchdogMoveTest {
             assertThat(reopened.ownerOf(11)).hasValue(slot);
         }
     }
+
+    @Test
+    void anEmptyTableStillRejectsANegativeGraceAndAFreeSlotOwnsNothing() {
+        assertThatThrownBy(() -> watchdog.scan(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("graceEpochs");
+        assertThat(watchdog.workOf(0)).isEmpty();
+        watchdog.scan(0);
+        watchdog.ownerOf(1);
+        watchdog.assignments();
+        // the rejected scan is not counted; ownerOf counts itself and the assignments() it calls
+        assertThat(watchdog.opCounts()).containsEntry("scan", 1L).containsEntry("read", 4L);
+    }
 }
