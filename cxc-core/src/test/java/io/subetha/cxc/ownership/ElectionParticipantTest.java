@@ -400,7 +400,7 @@ class ElectionParticipantTest {
             var slow = new ElectionParticipant(election, Pids.current(), 9, Duration.ofMillis(500));
             assertThat(slow.tickInterval()).isEqualTo(Duration.ofMillis(20));
             assertThat(slow.graceEpochs()).isEqualTo(4);
-            assertThat(slow.pollInterval()).isEqualTo(Duration.ofMillis(4));
+            assertThat(slow.pollInterval()).isEqualTo(Duration.ofMillis(2));
             assertThat(election.describe())
                     .containsEntry("tickIntervalMillis", 20L)
                     .containsEntry("graceEpochs", 4L);
