@@ -896,7 +896,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * if it cannot be read: what tells for sure whether the path still names a mapped file, where a
      * file key can be a moment late or reused by a new file.
      */
-    static long incarnationAt(Path path) {
+    public static long incarnationAt(Path path) {
         try (FileChannel channel =
                 FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);

@@ -111,9 +111,7 @@ class ElectionParticipantTest {
             long oldTerm = participant.tick().term();
 
             // Someone renames a fresh file over the path: a new inode, term at the boot seed.
-            Path fresh = dir.resolve("fresh.cxc");
-            SharedLeaderElection.create(fresh).close();
-            Files.move(fresh, path, StandardCopyOption.REPLACE_EXISTING);
+            replace(path);
 
             var outcome = participant.tick();
             assertThat(outcome.lost()).isTrue();
@@ -140,9 +138,7 @@ class ElectionParticipantTest {
         try (var election = SharedLeaderElection.create(path)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             participant.tick();
-            Path fresh = dir.resolve("fresh.cxc");
-            SharedLeaderElection.create(fresh).close();
-            Files.move(fresh, path, StandardCopyOption.REPLACE_EXISTING);
+            replace(path);
             assertThat(participant.tick().gained()).isTrue(); // on the new file now
 
             // The starter's meters hold the first handle's counters: they must keep counting.
