@@ -17,6 +17,15 @@ import java.time.Instant;
  * {@link ProcessHandle.Info#startInstant()} in milliseconds. A zombie (state {@code Z} or {@code
  * X}) has stopped running but still looks present to {@link ProcessHandle}: it counts as dead.
  *
+ * <p><b>A dying process is dead.</b> A SIGKILLed JVM is not a zombie at once: its threads must each
+ * be scheduled to exit, and the last one tears the address space down first (on a 2-core host, 30
+ * ms and more at the 99th percentile, seen in the chaos runs). From the {@code stat} line read
+ * anyway, two fields tell sooner that it can never run again: a SIGKILL pending on its first thread
+ * (field 31; a SIGKILL cannot be blocked or caught) and the kernel's exiting flag on that thread
+ * (field 9, {@code PF_EXITING}, set as the thread starts to exit). A process whose first thread
+ * ended on its own while others run on would look dead too, as its zombie first thread always did;
+ * the {@code java} launcher's first thread waits for the JVM to end, so a JVM never does that.
+ *
  * <p><b>A {@code /proc} of another PID namespace.</b> A process started with {@code unshare -p -f}
  * but without {@code --mount-proc} (or in a container that shares the host's {@code /proc}) sees a
  * {@code /proc} whose PIDs are not its own: every PID it knows would look missing or belong to
@@ -77,7 +86,7 @@ public final class ProcessProbe {
             } catch (IOException | RuntimeException e) {
                 return ProcessStatus.UNKNOWN;
             }
-            if (stat.state == 'Z' || stat.state == 'X' || stat.state == 'x') {
+            if (stat.dying()) {
                 return ProcessStatus.DEAD;
             }
             if (expectedStartTime != UNKNOWN_START_TIME
@@ -131,7 +140,27 @@ public final class ProcessProbe {
         return (int) a == (int) b;
     }
 
-    private record Stat(char state, long startTime) {}
+    /** {@code PF_EXITING} in a task's flags (include/linux/sched.h): the task has begun to exit. */
+    static final long PF_EXITING = 0x4;
+
+    /** SIGKILL (9) in a pending-signal mask. */
+    static final long SIGKILL_PENDING = 1L << (9 - 1);
+
+    /**
+     * What a {@code stat} line says: its state, the first thread's kernel flags and pending signals
+     * (-1 where the line is too short to hold them), and the start time.
+     */
+    record Stat(char state, long flags, long pendingSignals, long startTime) {
+
+        /** A zombie, or a process that has begun to die and can never run again. */
+        boolean dying() {
+            return state == 'Z'
+                    || state == 'X'
+                    || state == 'x'
+                    || (flags > 0 && (flags & PF_EXITING) != 0)
+                    || (pendingSignals > 0 && (pendingSignals & SIGKILL_PENDING) != 0);
+        }
+    }
 
     private static Stat readStat(long pid) {
         try {
@@ -142,14 +171,24 @@ public final class ProcessProbe {
     }
 
     private static Stat readStatOrThrow(long pid) throws IOException {
-        String line =
+        return parseStat(
                 new String(
                         Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("stat")),
-                        StandardCharsets.US_ASCII);
-        // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so parse from the
-        // last ')'. After it, field 3 (state) comes first and field 22 (starttime) 19 later.
+                        StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * Parses a {@code /proc/<pid>/stat} line: "pid (comm) state ppid ...". The comm may hold spaces
+     * and parentheses, so fields are counted from the last ')': field 3 (state) comes first, field
+     * 9 (flags) 6 later, field 22 (starttime) 19 later, field 31 (pending signals) 28 later.
+     */
+    static Stat parseStat(String line) {
         int close = line.lastIndexOf(')');
         String[] fields = line.substring(close + 2).trim().split(" ");
-        return new Stat(fields[0].charAt(0), Long.parseLong(fields[19]));
+        return new Stat(
+                fields[0].charAt(0),
+                fields.length > 6 ? Long.parseLong(fields[6]) : -1,
+                fields.length > 28 ? Long.parseLong(fields[28]) : -1,
+                Long.parseLong(fields[19]));
     }
 }
