@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -77,6 +78,8 @@ final class WakeServer implements AutoCloseable {
 
     /** Connections that poked since the last {@link #drain}: with the selector held. */
     private final List<SelectionKey> poked = new ArrayList<>();
+
+    private final Consumer<SelectionKey> onReady = this::ready;
 
     private volatile boolean closed;
 
@@ -207,28 +210,33 @@ final class WakeServer implements AutoCloseable {
      */
     void await(long millis) {
         try {
+            // The action form: no selected-key set to fill, iterate and clear on the way back.
             if (millis <= 0) {
-                selector.selectNow();
+                selector.selectNow(onReady);
             } else {
-                selector.select(millis);
+                selector.select(onReady, millis);
             }
-            for (SelectionKey key : selector.selectedKeys()) {
-                if (!key.isValid()) {
-                    continue;
-                }
-                if (key.isAcceptable()) {
-                    accept();
-                } else if (key.isReadable()) {
-                    if (((Handshake) key.attachment()).token.hasRemaining()) {
-                        read(key); // its token: needed by the next poke to it
-                    } else {
-                        poked.add(key);
-                    }
-                }
-            }
-            selector.selectedKeys().clear();
         } catch (IOException | RuntimeException e) {
             // A broken selector: the caller's next wait polls.
+        }
+    }
+
+    private void ready(SelectionKey key) {
+        if (!key.isValid()) {
+            return;
+        }
+        if (key.isAcceptable()) {
+            try {
+                accept();
+            } catch (IOException e) {
+                // the caller's connect failed: it polls, or connects again at its next block
+            }
+        } else if (key.isReadable()) {
+            if (((Handshake) key.attachment()).token.hasRemaining()) {
+                read(key); // its token: needed by the next poke to it
+            } else {
+                poked.add(key);
+            }
         }
     }
 
