@@ -1276,7 +1276,7 @@ public final class PassRegistry extends MappedPrimitive {
         body.getAndAddLong(r.entryOffset + CALLS_OFFSET, 1);
         if (body.compareAndSetLong(
                 offset, running, withState(running, failed ? STATE_FAILED : STATE_RESPONSE))) {
-            wakeCaller(slot);
+            wakeCaller(slot, running);
         } else {
             // Abandoned by its caller: nobody reads this answer, free the slot.
             body.compareAndSetLong(
@@ -1350,13 +1350,20 @@ public final class PassRegistry extends MappedPrimitive {
     }
 
     /** After publishing an answer: pokes the caller if it said it was blocking. */
-    private void wakeCaller(int slot) {
+    private void wakeCaller(int slot, long answered) {
         int tokenOffset = slot + WAKE_TOKEN_OFFSET;
         long token = body.getLongVolatile(tokenOffset);
         WakeServer server = wakeServer;
-        if (token != 0 && server != null && body.compareAndSetLong(tokenOffset, token, 0)) {
-            server.poke(token);
+        if (token == 0 || server == null || !body.compareAndSetLong(tokenOffset, token, 0)) {
+            return;
         }
+        // Our caller may have taken its answer and freed the slot, and a new call claimed it and
+        // announced: the token taken is then the new call's. Give it back, poke nobody.
+        if (generation(body.getLongVolatile(slot + STATE_WORD_OFFSET)) != generation(answered)) {
+            body.compareAndSetLong(tokenOffset, 0, token);
+            return;
+        }
+        server.poke(token);
     }
 
     /**
