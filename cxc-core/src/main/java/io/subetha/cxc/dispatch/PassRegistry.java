@@ -19,6 +19,7 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -104,25 +105,41 @@ import org.jspecify.annotations.Nullable;
  *       after the CAS that publishes its request, reads that word; if set, it takes it by CAS (one
  *       poke per announcement) and writes one byte to the socket.
  *   <li>A caller about to block CASes its connection's token into its slot's <i>wake token</i>,
- *       looks at the state word once more, then waits on its connection. The dispatcher, after the
- *       CAS that publishes the answer, reads the token; if set, it takes it by CAS and writes one
- *       byte to that connection.
+ *       looks at the state word once more, then waits on its connection. A caller that blocks at
+ *       once (no spin, no yield) writes its token with the request instead, before the CAS that
+ *       publishes it. The dispatcher, after the CAS that publishes the answer, reads the token; if
+ *       set, it takes it by CAS and writes one byte to that connection.
  * </ol>
  *
  * Each side's announcement and its last look are volatile or CAS, and so are the other side's
  * publication and its read of the announcement: either the blocker's last look sees the work, or
- * the publisher sees the announcement. Every wait on a socket also ends after {@link
- * Waiting#maxPark()} (at least 1 ms), so a poke lost (socket gone, connection refused, a token the
- * server has not read yet, no Unix sockets here) costs at most that interval, never a call: the
- * request and the answer are in the file. A crash leaves at worst a stale announcement, which costs
- * the next caller a failed poke; a killed owner's socket file is deleted by the next owner's start
- * (its PID and start time are in the name). Where no socket can be had, both sides park with a
- * back-off up to {@code maxPark} (a park lasts at least the kernel's 50 µs timer slack).
+ * the publisher sees the announcement. A blocked round trip so makes the system calls a plain Unix
+ * socket's does: the caller writes its poke and waits in one untimed blocking read, which the
+ * answer's poke ends; the dispatcher waits in one {@code epoll_wait} and writes its poke (it reads
+ * the caller's poke after answering, off the round trip: {@link WakeServer}).
+ *
+ * <p>Every wait is still bounded, so a poke lost (socket gone, connection refused, a token the
+ * server has not read yet, no Unix sockets here) costs at most a poll interval, never a call: the
+ * request and the answer are in the file. A blocked dispatcher's wait times out after {@link
+ * Waiting#maxPark()} (at least 1 ms). A blocked caller's read is ended by its handle's
+ * <i>ticker</i>, one thread that runs while calls are blocked and looks at each in the file every
+ * {@code maxPark}: it closes the connection of a call whose deadline passed (it wakes at the
+ * earliest deadline, so timeouts hold), that was answered but not woken at two looks in a row, or
+ * whose owner it finds gone at an owner check; the owner's death closes the connection by itself,
+ * which the read sees at once. {@link #close()} closes the connections of its blocked calls, which
+ * then fail. A crash leaves at worst a stale announcement, which costs the next caller a failed
+ * poke; a killed owner's socket file is deleted by the next owner's start (its PID and start time
+ * are in the name). Where no socket can be had, both sides park with a back-off up to {@code
+ * maxPark} (a park lasts at least the kernel's 50 µs timer slack; a caller's never past its next
+ * owner check or its deadline).
  *
  * <p><b>Threads.</b> The first {@link #register} starts this handle's dispatcher threads ({@link
  * #dispatcherThreads(int)}, 1 by default); {@link #close()} unregisters every pass this handle
  * holds and stops them, waiting for a running handler to return. {@link #executeAsync} waits on one
- * completer thread per handle, started on first use, stopped by {@code close}.
+ * completer thread per handle, started on first use, stopped by {@code close}. The ticker is
+ * started by the first call that blocks on a wake connection, sleeps while none has for a thousand
+ * ticks, and is stopped by {@code close}; calls of a closed handle still pending fail with an
+ * {@link IllegalStateException}.
  *
  * <p>Thread-safe.
  */
@@ -189,8 +206,9 @@ public final class PassRegistry extends MappedPrimitive {
     /**
      * How both sides wait: spin ({@code Thread.onSpinWait}) for {@code spin} after the last event,
      * then yield the processor ({@code Thread.yield}) for {@code yield} more, then block on the
-     * owner's wake socket for at most {@code maxPark} at a time (or, without one, park with a
-     * back-off from 1 µs doubling up to {@code maxPark}); a waiting caller checks the owner's
+     * owner's wake socket (a dispatcher for at most {@code maxPark} at a time; a caller until
+     * poked, its handle's ticker looking at it every {@code maxPark}), or, without a socket, park
+     * with a back-off from 1 µs doubling up to {@code maxPark}; a waiting caller checks the owner's
      * liveness every {@code ownerCheck}. A wake through the socket costs about a Unix socket's own
      * round trip (a park without one at least the kernel's 50 µs timer slack), so a caller that
      * must answer faster spins.
@@ -266,6 +284,10 @@ public final class PassRegistry extends MappedPrimitive {
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
     private static final long FIRST_PARK_NANOS = 1_000;
+
+    /** Ticks the ticker makes with no blocked caller before it sleeps until one blocks. */
+    private static final int IDLE_TICKS = 1_000;
+
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
     private static final Duration BINDER_WAIT = Duration.ofSeconds(10);
 
@@ -303,6 +325,21 @@ public final class PassRegistry extends MappedPrimitive {
     private final Set<Long> unreachable = ConcurrentHashMap.newKeySet();
 
     private @Nullable Thread completer;
+
+    /**
+     * The calls blocked in an untimed read on a wake connection, each with that connection: the
+     * ticker closes it to wake a call that is due. Whoever removes the pair owns the wake-up.
+     */
+    private final Map<Call, WakeConnection> blocked = new ConcurrentHashMap<>();
+
+    /** Wakes blocked calls that are due; started by the first call that blocks. */
+    private volatile @Nullable Thread ticker;
+
+    /** The ticker sleeps until a call blocks (none blocked for {@link #IDLE_TICKS} ticks). */
+    private volatile boolean tickerIdle;
+
+    /** When the ticker next looks, by {@code System.nanoTime()}. */
+    private volatile long tickerWakeAt;
 
     /** One pass this handle serves. */
     private record Registration(
@@ -678,6 +715,7 @@ public final class PassRegistry extends MappedPrimitive {
         try {
             Waiter waiter = new Waiter(waiting);
             while (!trySubmit(call)) {
+                requireOpen();
                 waiter.await();
             }
             waiter = new Waiter(waiting);
@@ -686,6 +724,9 @@ public final class PassRegistry extends MappedPrimitive {
                 byte[] result = poll(call);
                 if (result != null) {
                     return result;
+                }
+                if (closing) {
+                    return closedWhilePending(call);
                 }
                 waiter.await(blocker);
             }
@@ -734,6 +775,17 @@ public final class PassRegistry extends MappedPrimitive {
         long claimed;
         long nextCheck;
 
+        /** The ticker's own next owner check while the call is blocked; the ticker's only. */
+        long tickerCheck;
+
+        /** The ticker saw the call answered while it was blocked: a poke may have been lost. */
+        boolean answeredUnwoken;
+
+        /**
+         * The wake token written with the request (0: none), withdrawn before the slot is freed.
+         */
+        long announced;
+
         /** The owner's wake socket as its entry names it (0: none). */
         long wakeAddress;
 
@@ -761,6 +813,21 @@ public final class PassRegistry extends MappedPrimitive {
 
         long ownerPid() {
             return OwnerRecord.pid(addressed);
+        }
+    }
+
+    /** This handle closed under a pending call: withdraws it (an answer that came is returned). */
+    private byte[] closedWhilePending(Call call) {
+        String message =
+                file() + " was closed while the call to pass " + call.passId + " was pending";
+        CxcException why = new CxcException(message);
+        try {
+            return giveUp(call, why);
+        } catch (CxcException e) {
+            if (e == why) {
+                throw new IllegalStateException(message);
+            }
+            throw e;
         }
     }
 
@@ -831,6 +898,14 @@ public final class PassRegistry extends MappedPrimitive {
         if (call.slot >= 0) {
             return true;
         }
+        // A caller that blocks at once says so with its request: the answer's poke is then the
+        // only system call of its wait (a plain socket's caller also writes, then reads).
+        long token = 0;
+        if (call.future == null && blocksAtOnce(waiting)) {
+            WakeConnection wake = connection(call, call.wakeAddress);
+            token = wake == null ? 0 : wake.token;
+        }
+        call.announced = token;
         int first = ThreadLocalRandom.current().nextInt(mailboxSlots);
         for (int i = 0; i < mailboxSlots; i++) {
             int slot = slotOffset(call.entryOffset, (first + i) % mailboxSlots);
@@ -847,7 +922,7 @@ public final class PassRegistry extends MappedPrimitive {
             body.setLongRelease(
                     slot + CALLER_IDENTITY_OFFSET, callerIdentity(generation(claimed), START_TIME));
             body.setLongPlain(slot + OWNER_START_TIME_OFFSET, call.ownerStartTime);
-            body.setLongPlain(slot + WAKE_TOKEN_OFFSET, 0);
+            body.setLongPlain(slot + WAKE_TOKEN_OFFSET, token);
             body.setLongPlain(slot + ADDRESSED_OWNER_OFFSET, call.addressed);
             body.putBytes(slot + SLOT_HEADER_LENGTH, call.args);
             body.setIntPlain(slot + LENGTH_OFFSET, call.args.length);
@@ -1016,6 +1091,10 @@ public final class PassRegistry extends MappedPrimitive {
         if (length >= 0 && length <= maxPayload) {
             payload = new byte[length];
             body.getBytes(slot + SLOT_HEADER_LENGTH, payload);
+        }
+        if (call.announced != 0) {
+            // Not left for the next claim's answer to find (unless the dispatcher took it).
+            body.compareAndSetLong(slot + WAKE_TOKEN_OFFSET, call.announced, 0);
         }
         // Read before freeing: the next claim may overwrite the payload.
         body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, withState(word, STATE_FREE));
@@ -1197,7 +1276,7 @@ public final class PassRegistry extends MappedPrimitive {
         body.getAndAddLong(r.entryOffset + CALLS_OFFSET, 1);
         if (body.compareAndSetLong(
                 offset, running, withState(running, failed ? STATE_FAILED : STATE_RESPONSE))) {
-            wakeCaller(slot);
+            wakeCaller(slot, running);
         } else {
             // Abandoned by its caller: nobody reads this answer, free the slot.
             body.compareAndSetLong(
@@ -1239,6 +1318,19 @@ public final class PassRegistry extends MappedPrimitive {
         if (address == 0 || !body.compareAndSetLong(parked, address, 0)) {
             return;
         }
+        if (address != call.wakeAddress) {
+            // Not the socket the call waits on (its entry was rebound meanwhile): a pooled one.
+            WakeConnection other = borrow(address);
+            if (other != null) {
+                try {
+                    other.poke();
+                    release(other);
+                } catch (IOException e) {
+                    other.close();
+                }
+            }
+            return;
+        }
         WakeConnection wake = connection(call, address);
         if (wake == null) {
             return;
@@ -1253,21 +1345,40 @@ public final class PassRegistry extends MappedPrimitive {
         }
     }
 
+    private static boolean blocksAtOnce(Waiting waiting) {
+        return waiting.spin().isZero() && waiting.yield().isZero();
+    }
+
     /** After publishing an answer: pokes the caller if it said it was blocking. */
-    private void wakeCaller(int slot) {
+    private void wakeCaller(int slot, long answered) {
         int tokenOffset = slot + WAKE_TOKEN_OFFSET;
         long token = body.getLongVolatile(tokenOffset);
         WakeServer server = wakeServer;
-        if (token != 0 && server != null && body.compareAndSetLong(tokenOffset, token, 0)) {
-            server.poke(token);
+        if (token == 0 || server == null || !body.compareAndSetLong(tokenOffset, token, 0)) {
+            return;
         }
+        // Our caller may have taken its answer and freed the slot, and a new call claimed it and
+        // announced: the token taken is then the new call's. Give it back, poke nobody.
+        if (generation(body.getLongVolatile(slot + STATE_WORD_OFFSET)) != generation(answered)) {
+            body.compareAndSetLong(tokenOffset, 0, token);
+            return;
+        }
+        server.poke(token);
     }
 
-    /** A caller waiting for its answer: blocks on its wake connection, else parks. */
+    /**
+     * A caller waiting for its answer: blocks in an untimed read on its wake connection (the ticker
+     * bounds it), else parks.
+     */
     private void blockForAnswer(Call call, long suggestedNanos) {
-        WakeConnection wake = connection(call, call.wakeAddress);
+        // An interrupted thread's channel read closes the channel at once: park instead.
+        WakeConnection wake =
+                Thread.currentThread().isInterrupted() ? null : connection(call, call.wakeAddress);
         if (wake == null) {
-            LockSupport.parkNanos(suggestedNanos);
+            // Not past the call's next owner check or its deadline, however long maxPark is.
+            long now = System.nanoTime();
+            long until = Math.min(call.nextCheck - now, call.deadline - now);
+            LockSupport.parkNanos(Math.max(1, Math.min(suggestedNanos, until)));
             return;
         }
         int tokenOffset = call.slot + WAKE_TOKEN_OFFSET;
@@ -1281,12 +1392,129 @@ public final class PassRegistry extends MappedPrimitive {
             int state = state(word);
             if (sameClaim(word, call.claimed)
                     && (state == STATE_REQUEST || state == STATE_RUNNING)) {
-                wake.await(pollMillis());
+                call.tickerCheck = call.nextCheck;
+                call.answeredUnwoken = false;
+                blocked.put(call, wake);
+                wakeTicker(call);
+                try {
+                    if (!closing) { // close() closes the connections it finds blocked
+                        wake.await();
+                    }
+                } finally {
+                    if (!blocked.remove(call, wake)) {
+                        call.wake = null; // the ticker or close() closed it to wake us
+                    }
+                }
             }
             body.compareAndSetLong(tokenOffset, wake.token, 0);
+        } catch (EOFException e) {
+            // The owner's socket closed: it closed its registry or died. Check it now.
+            body.compareAndSetLong(tokenOffset, wake.token, 0);
+            call.nextCheck = System.nanoTime();
+            drop(call);
         } catch (IOException e) {
             body.compareAndSetLong(tokenOffset, wake.token, 0);
             drop(call);
+        }
+    }
+
+    // -------------------------------------------------------------------------------- ticker
+
+    /*
+     * A blocked caller waits in an untimed read: its poke is its wait's only system call. What
+     * bounds the wait is this handle's ticker, one thread that, while any call is blocked, looks
+     * every maxPark (and at the earliest blocked deadline) at each blocked call in the file, and
+     * closes the connection of a call that is due, which ends its read at once: its deadline
+     * passed; it was answered but not woken at two looks in a row (a poke lost: its token unknown
+     * to the server yet, a failed write; one look could fall between an answer and its poke); its
+     * slot was reclaimed; or, every ownerCheck, its owner is found gone (a dead owner's socket
+     * closes by itself, which the read sees at once). A closed connection is not reused: the call's
+     * next wait connects afresh. The ticker sleeps once no call has blocked for IDLE_TICKS ticks.
+     */
+
+    /** Makes sure the ticker looks at {@code call} by its deadline. */
+    private void wakeTicker(Call call) {
+        Thread thread = ticker;
+        if (thread == null) {
+            startTicker();
+        } else if (tickerIdle || call.deadline - tickerWakeAt < 0) {
+            tickerIdle = false;
+            LockSupport.unpark(thread);
+        }
+    }
+
+    private synchronized void startTicker() {
+        if (ticker != null || closing) {
+            return;
+        }
+        Thread thread = new Thread(this::tick, "cxc-pass-ticker-" + name());
+        thread.setDaemon(true);
+        tickerWakeAt = System.nanoTime();
+        ticker = thread;
+        thread.start();
+    }
+
+    private void tick() {
+        int quiet = 0;
+        while (!closing) {
+            long now = System.nanoTime();
+            long next = now + waiting.maxPark().toNanos();
+            for (Map.Entry<Call, WakeConnection> e : blocked.entrySet()) {
+                Call call = e.getKey();
+                if (due(call, now)) {
+                    if (blocked.remove(call, e.getValue())) {
+                        e.getValue().close();
+                    }
+                } else if (call.deadline - next < 0) {
+                    next = call.deadline;
+                }
+            }
+            if (!blocked.isEmpty()) {
+                quiet = 0;
+            } else if (++quiet >= IDLE_TICKS) {
+                quiet = 0;
+                tickerIdle = true;
+                if (blocked.isEmpty() && !closing) {
+                    LockSupport.park(this); // until a call blocks (it sees tickerIdle)
+                }
+                tickerIdle = false;
+                continue;
+            }
+            tickerWakeAt = next;
+            LockSupport.parkNanos(this, Math.max(1, next - System.nanoTime()));
+        }
+    }
+
+    /** Whether a blocked call must be woken now. The ticker's only. */
+    private boolean due(Call call, long now) {
+        if (now - call.deadline >= 0) {
+            return true;
+        }
+        long word = body.getLongVolatile(call.slot + STATE_WORD_OFFSET);
+        int state = state(word);
+        if (!sameClaim(word, call.claimed)) {
+            return true;
+        }
+        if (state != STATE_REQUEST && state != STATE_RUNNING) {
+            if (call.answeredUnwoken) {
+                return true;
+            }
+            call.answeredUnwoken = true;
+            return false;
+        }
+        if (now - call.tickerCheck >= 0) {
+            call.tickerCheck = now + waiting.ownerCheck().toNanos();
+            return ownerGone(call, state == STATE_RUNNING) != null;
+        }
+        return false;
+    }
+
+    /** Wakes every blocked call (at close). */
+    private void wakeAllBlocked() {
+        for (Map.Entry<Call, WakeConnection> e : blocked.entrySet()) {
+            if (blocked.remove(e.getKey(), e.getValue())) {
+                e.getValue().close();
+            }
         }
     }
 
@@ -1302,6 +1530,7 @@ public final class PassRegistry extends MappedPrimitive {
         }
         Registration[] mine = served;
         try {
+            server.drain(); // before the last look: a poke drained after it could be lost
             for (Registration r : mine) {
                 int parked = r.entryOffset + DISPATCHER_PARKED_OFFSET;
                 long current = body.getLongVolatile(parked);
@@ -1346,26 +1575,42 @@ public final class PassRegistry extends MappedPrimitive {
             }
             giveBack(call);
         }
+        WakeConnection wake = borrow(address);
+        call.wake = wake;
+        return wake;
+    }
+
+    /** A pooled connection to the wake socket at {@code address}, or a new one; null if none. */
+    private @Nullable WakeConnection borrow(long address) {
         if (address == 0 || unreachable.contains(address) || closing) {
             return null;
         }
         WakeConnection wake =
                 wakePool.computeIfAbsent(address, a -> new ConcurrentLinkedQueue<>()).poll();
-        if (wake == null) {
-            java.nio.file.Path socket = WakeServer.socketOf(file(), address);
-            if (socket == null) {
-                unreachable.add(address);
-                return null;
-            }
-            try {
-                wake = WakeConnection.connect(socket, address);
-            } catch (IOException | RuntimeException e) {
-                unreachable.add(address); // gone, or no Unix sockets here: poll
-                return null;
-            }
+        if (wake != null) {
+            return wake;
         }
-        call.wake = wake;
-        return wake;
+        java.nio.file.Path socket = WakeServer.socketOf(file(), address);
+        if (socket == null) {
+            unreachable.add(address);
+            return null;
+        }
+        try {
+            return WakeConnection.connect(socket, address);
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+            return null; // this thread's interrupt, not the socket
+        } catch (IOException | RuntimeException e) {
+            unreachable.add(address); // gone, or no Unix sockets here: poll
+            return null;
+        }
+    }
+
+    private void release(WakeConnection wake) {
+        if (closing) {
+            wake.close();
+            return;
+        }
+        wakePool.computeIfAbsent(wake.address, a -> new ConcurrentLinkedQueue<>()).offer(wake);
     }
 
     private void giveBack(Call call) {
@@ -1374,11 +1619,7 @@ public final class PassRegistry extends MappedPrimitive {
             return;
         }
         call.wake = null;
-        if (closing) {
-            wake.close();
-            return;
-        }
-        wakePool.computeIfAbsent(wake.address, a -> new ConcurrentLinkedQueue<>()).offer(wake);
+        release(wake);
     }
 
     /** The connection failed: close it; the next block connects afresh. */
@@ -1595,7 +1836,12 @@ public final class PassRegistry extends MappedPrimitive {
             if (completer != null) {
                 threads.add(completer);
             }
+            Thread tickerThread = ticker;
+            if (tickerThread != null) {
+                threads.add(tickerThread);
+            }
         }
+        wakeAllBlocked(); // after closing is set: a call blocking from now on does not wait
         long deadline = System.nanoTime() + STOP_WAIT.toNanos();
         WakeServer blocking = wakeServer;
         if (blocking != null) {
@@ -1655,12 +1901,21 @@ public final class PassRegistry extends MappedPrimitive {
                             "calls", body.getLongVolatile(offset + CALLS_OFFSET)));
         }
         return fields(
-                "maxPasses", maxPasses,
-                "mailboxSlots", mailboxSlots,
-                "maxPayloadBytes", maxPayload,
-                "busySlots", busy,
-                "registeredHere", registrations.size(),
-                "wakeSocket", wakeServer == null ? "none" : wakeServer.socket.toString(),
-                "passes", List.copyOf(passes));
+                "maxPasses",
+                maxPasses,
+                "mailboxSlots",
+                mailboxSlots,
+                "maxPayloadBytes",
+                maxPayload,
+                "busySlots",
+                busy,
+                "registeredHere",
+                registrations.size(),
+                "wakeSocket",
+                wakeServer == null ? "none" : wakeServer.socket.toString(),
+                "blockedCalls",
+                blocked.size(),
+                "passes",
+                List.copyOf(passes));
     }
 }

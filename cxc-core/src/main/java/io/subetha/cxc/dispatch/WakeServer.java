@@ -16,19 +16,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The owner's side of a pass registry's wake-up channel: a Unix domain socket server, one per
  * registry handle that registers, through which callers wake its dispatcher and it wakes them. It
- * carries only "look now": every request and answer stays in the mapped file, and every wait that
- * blocks here also times out after a bounded poll interval, so a poke lost, refused or never sent
- * costs at most that interval.
+ * carries only "look now": every request and answer stays in the mapped file, and every wait on it
+ * is bounded (a dispatcher's by its own timeout, a caller's by its handle's ticker: see {@link
+ * WakeConnection}), so a poke lost, refused or never sent costs at most a poll interval.
  *
  * <p><b>Naming.</b> The socket is {@code <registry file>.wake/<pid>-<start time>-<seq>.sock} beside
  * the registry file, in a directory made owner-only ({@code rwx------}) on creation, the socket
@@ -44,7 +47,13 @@ import org.jspecify.annotations.Nullable;
  * the server: they only make the selector return.
  *
  * <p>One dispatcher thread at a time {@linkplain #tryLock holds} the selector and blocks in it;
- * {@link #poke} may be called from any thread.
+ * {@link #poke} may be called from any thread. The blocked dispatcher's wait is one {@code
+ * epoll_wait} with a timeout (the poll interval: the timer costs no system call of its own). It
+ * does not read the pokes that woke it until it is about to block again ({@link #drain}): the read
+ * is then off the round trip, done while the caller it answered wakes up. Until drained, a poked
+ * connection keeps the selector ready, so the dispatcher drains before it announces itself and
+ * looks at its mailboxes for the last time: a poke that arrives after the drain wakes the next
+ * wait.
  */
 final class WakeServer implements AutoCloseable {
 
@@ -66,6 +75,12 @@ final class WakeServer implements AutoCloseable {
     private final ReentrantLock selecting = new ReentrantLock();
     private final Map<Long, SocketChannel> byToken = new ConcurrentHashMap<>();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(512);
+
+    /** Connections that poked since the last {@link #drain}: with the selector held. */
+    private final List<SelectionKey> poked = new ArrayList<>();
+
+    private final Consumer<SelectionKey> onReady = this::ready;
+
     private volatile boolean closed;
 
     /** A connection's first 8 bytes, its token, as they arrive. */
@@ -190,29 +205,52 @@ final class WakeServer implements AutoCloseable {
 
     /**
      * Blocks until a connection arrives, a caller pokes, or {@code millis} pass; takes in new
-     * connections and tokens, and discards pokes. With the selector held; 0 does not block.
+     * connections and tokens, and leaves pokes for the next {@link #drain}. With the selector held;
+     * 0 does not block.
      */
     void await(long millis) {
         try {
+            // The action form: no selected-key set to fill, iterate and clear on the way back.
             if (millis <= 0) {
-                selector.selectNow();
+                selector.selectNow(onReady);
             } else {
-                selector.select(millis);
+                selector.select(onReady, millis);
             }
-            for (SelectionKey key : selector.selectedKeys()) {
-                if (!key.isValid()) {
-                    continue;
-                }
-                if (key.isAcceptable()) {
-                    accept();
-                } else if (key.isReadable()) {
-                    read(key);
-                }
-            }
-            selector.selectedKeys().clear();
         } catch (IOException | RuntimeException e) {
             // A broken selector: the caller's next wait polls.
         }
+    }
+
+    private void ready(SelectionKey key) {
+        if (!key.isValid()) {
+            return;
+        }
+        if (key.isAcceptable()) {
+            try {
+                accept();
+            } catch (IOException e) {
+                // the caller's connect failed: it polls, or connects again at its next block
+            }
+        } else if (key.isReadable()) {
+            if (((Handshake) key.attachment()).token.hasRemaining()) {
+                read(key); // its token: needed by the next poke to it
+            } else {
+                poked.add(key);
+            }
+        }
+    }
+
+    /**
+     * Reads the pokes of the connections the last waits returned for, so that the next wait blocks.
+     * With the selector held.
+     */
+    void drain() {
+        for (SelectionKey key : poked) {
+            if (key.isValid()) {
+                read(key);
+            }
+        }
+        poked.clear();
     }
 
     private void accept() throws IOException {
