@@ -19,9 +19,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@link SharedRegion} on a real mapped file in {@code /dev/shm}: an allocate + free pair of 64
- * bytes on an empty 1 MiB region, and of random sizes (1..1024 bytes) on a region kept at 256
- * blocks held (each op frees the oldest and allocates a new one, so the free list is fragmented);
- * alone and with 2 threads on one region. The anchor is {@code
+ * bytes on an empty 1 MiB region (served by the handle's free cache after the first), of 300 bytes
+ * (too big for the cache: the locked path), and of random sizes (1..1024 bytes) on a region kept at
+ * 256 blocks held (each op frees the oldest and allocates a new one, so the free list is
+ * fragmented; the cache serves only a freed block of exactly the size asked, a fraction of them);
+ * alone and with 2 threads on one region (sharing one handle, so its cache). The anchor is {@code
  * BaselineBenchmark.mappedCompareAndSet}: a pair is at least four of those (the lock taken and
  * released twice). After the random rows, the fork prints the fragmentation it left: largest free
  * block / free bytes.
@@ -56,11 +58,12 @@ public class SharedRegionBenchmark {
             if (free > 0) {
                 System.out.printf(
                         "%nfragmentation: largest free block %d of %d free bytes (%.3f), %d blocks"
-                                + " held%n",
+                                + " held (%d of them in the handle's free cache)%n",
                         region.largestFreeBlock(),
                         free,
                         region.largestFreeBlock() / (double) free,
-                        region.usedBlocks());
+                        region.usedBlocks(),
+                        region.cachedBlocks());
             }
             region.close();
             directory.close();
@@ -90,6 +93,17 @@ public class SharedRegionBenchmark {
     @Benchmark
     public long allocateFree64(Region shared) {
         long handle = shared.region.allocate(64);
+        shared.region.free(handle);
+        return handle;
+    }
+
+    /**
+     * A pair too big for the free cache (300 bytes: a 336-byte block): the locked, journalled path
+     * every pair took before the cache.
+     */
+    @Benchmark
+    public long allocateFree300(Region shared) {
+        long handle = shared.region.allocate(300);
         shared.region.free(handle);
         return handle;
     }

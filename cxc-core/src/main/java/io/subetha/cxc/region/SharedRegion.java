@@ -491,6 +491,7 @@ public final class SharedRegion extends MappedPrimitive {
         // allocator's start time, judged by presence: freed by reclaimDead once this PID is gone.
         Interleaving.at(Point.REGION_CACHE_CLAIMED);
         body.setLongRelease(block + META_WORD, cachedMeta(OWN_START_TIME));
+        size = size(body.getLongPlain(block + SIZE_WORD)); // the block's, now that it is ours
         latchCache();
         try {
             if (cachedCount < CACHE_BLOCKS && cachedBytes + size <= cacheByteLimit) {
