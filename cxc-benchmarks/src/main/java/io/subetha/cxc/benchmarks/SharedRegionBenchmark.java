@@ -10,6 +10,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -23,7 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * (too big for the cache: the locked path), and of random sizes (1..1024 bytes) on a region kept at
  * 256 blocks held (each op frees the oldest and allocates a new one, so the free list is
  * fragmented; the cache serves only a freed block of exactly the size asked, a fraction of them);
- * alone and with 2 threads on one region (sharing one handle, so its cache). The anchor is {@code
+ * alone and with 2 threads on one region (sharing one handle, so its cache). {@code cache}: the
+ * handle's free cache on (the default) or off ({@link SharedRegion#freeCache(boolean)}), so that
+ * the pair with and without it are measured in one run. The anchor is {@code
  * BaselineBenchmark.mappedCompareAndSet}: a pair is at least four of those (the lock taken and
  * released twice). After the random rows, the fork prints the fragmentation it left: largest free
  * block / free bytes.
@@ -43,6 +46,10 @@ public class SharedRegionBenchmark {
     /** One region for every thread of a benchmark. */
     @State(Scope.Benchmark)
     public static class Region {
+        /** The handle's free cache on (the default) or off (every pair takes the lock). */
+        @Param({"true", "false"})
+        public boolean cache;
+
         ScratchDirectory directory;
         SharedRegion region;
 
@@ -50,6 +57,7 @@ public class SharedRegionBenchmark {
         public void create() {
             directory = ScratchDirectory.create();
             region = SharedRegion.create(directory.resolve("bench.region"), CAPACITY);
+            region.freeCache(cache);
         }
 
         @TearDown(Level.Trial)

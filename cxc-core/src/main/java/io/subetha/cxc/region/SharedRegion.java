@@ -171,7 +171,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     // This handle's free cache: blocks of this region tagged (generation 0, this PID), guarded by
     // the latch (one CAS on the heap, never held while waiting for anything).
-    private final int cacheByteLimit;
+    private volatile int cacheByteLimit;
     private final int[] cachedOffsets = new int[CACHE_BLOCKS];
     private final int[] cachedSizes = new int[CACHE_BLOCKS];
     private int cachedCount;
@@ -479,7 +479,7 @@ public final class SharedRegion extends MappedPrimitive {
                 || size < MIN_BLOCK
                 || size > heapEnd - block
                 || cachedCount >= CACHE_BLOCKS // racy hints; the latch decides
-                || cachedBytes + size > cacheByteLimit) {
+                || cachedBytes + size > cacheByteLimit) { // 0 once the cache is off
             return false;
         }
         long tag = body.getLongAcquire(block + TAG_WORD);
@@ -563,6 +563,26 @@ public final class SharedRegion extends MappedPrimitive {
         } finally {
             unlock();
         }
+    }
+
+    /**
+     * Turns this handle's free cache on (the default) or off; off, its blocks are returned to the
+     * free list at once and every free takes the lock. The cache trades layout for speed: a block
+     * taken back from it is reused where it lies instead of where first fit would put it, so in a
+     * workload that frees its oldest blocks first (a ring, a log) the free list keeps more holes
+     * (see docs/PERFORMANCE.md, "Issue 15's last figures").
+     */
+    public SharedRegion freeCache(boolean enabled) {
+        cacheByteLimit = enabled ? SharedRegionDescriptor.cacheByteLimit(capacity) : 0;
+        if (!enabled) {
+            flushCache();
+        }
+        return this;
+    }
+
+    /** Whether this handle caches small freed blocks (see {@link #freeCache(boolean)}). */
+    public boolean freeCache() {
+        return cacheByteLimit != 0;
     }
 
     /** Bytes in this handle's free cache (counted in {@link #usedBytes()}). */

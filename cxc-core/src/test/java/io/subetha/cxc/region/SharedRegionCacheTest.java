@@ -108,6 +108,23 @@ class SharedRegionCacheTest {
         }
     }
 
+    @Test
+    void aHandleWithItsCacheOffFreesUnderTheLock() {
+        try (SharedRegion region = region()) {
+            long kept = region.allocate(64);
+            region.free(kept);
+            assertThat(region.cachedBlocks()).isEqualTo(1);
+            assertThat(region.freeCache(false).freeCache()).isFalse();
+            assertThat(region.cachedBlocks()).as("returned when turned off").isZero();
+            region.free(region.allocate(64));
+            assertThat(region.cachedBlocks()).isZero();
+            assertThat(region.usedBytes()).isZero();
+            RegionInvariants.check(region);
+            region.freeCache(true).free(region.allocate(64));
+            assertThat(region.cachedBlocks()).isEqualTo(1);
+        }
+    }
+
     private static boolean freed(SharedRegion region, long handle, CyclicBarrier start) {
         try {
             start.await(60, TimeUnit.SECONDS);
