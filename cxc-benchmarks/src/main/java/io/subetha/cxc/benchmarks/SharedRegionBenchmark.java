@@ -65,11 +65,13 @@ public class SharedRegionBenchmark {
             long free = region.freeBytes();
             if (free > 0) {
                 System.out.printf(
-                        "%nfragmentation: largest free block %d of %d free bytes (%.3f), %d blocks"
-                                + " held (%d of them in the handle's free cache)%n",
+                        "%nfragmentation: largest free block %d of %d free bytes (%.3f) in %d free"
+                                + " blocks, %d blocks held (%d of them in the handle's free"
+                                + " cache)%n",
                         region.largestFreeBlock(),
                         free,
                         region.largestFreeBlock() / (double) free,
+                        region.freeList().size(),
                         region.usedBlocks(),
                         region.cachedBlocks());
             }

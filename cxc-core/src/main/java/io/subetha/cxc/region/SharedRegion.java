@@ -85,10 +85,12 @@ import org.jspecify.annotations.Nullable;
  * already. A cached block stays used in the heap: neighbours never coalesce into it, and it counts
  * in {@link #usedBytes()} and {@link #usedBlocks()} (it is not free to other processes) until this
  * handle allocates it again, or returns it to the free list: {@link #flushCache()}, {@link
- * #close()}, or an allocation that finds no free block. A crash at any step of the cache path
- * leaves the block tagged with the dead PID, so {@link #reclaimDead()} frees it like the dead's
- * allocated blocks (judged by start time once written, by presence before). A handle dropped
- * without {@code close()} keeps its cached blocks until its process exits.
+ * #close()}, or the next allocation the cache cannot serve (so a block is reused from the cache
+ * only while the cache is being reused at once; kept longer, reused blocks would pin holes in the
+ * free list). A crash at any step of the cache path leaves the block tagged with the dead PID, so
+ * {@link #reclaimDead()} frees it like the dead's allocated blocks (judged by start time once
+ * written, by presence before). A handle dropped without {@code close()} keeps its cached blocks
+ * until its process exits.
  *
  * <p>{@link #get} does not take the lock: it checks the handle, copies, and checks it again after
  * copying, so it never returns bytes of a block freed meanwhile. {@link #set} checks the handle and
@@ -287,8 +289,8 @@ public final class SharedRegion extends MappedPrimitive {
     /**
      * Allocates a block of {@code size} bytes (zeroed only if never used before: write what you
      * read), owned by this process until freed or {@link #disown disowned}. A block of this
-     * handle's free cache of exactly the size needed is taken first, without the lock; when no free
-     * block fits, the cache is returned to the free list and the allocation tried once more.
+     * handle's free cache of exactly the size needed is taken first, without the lock; else the
+     * cache is returned to the free list, under the lock, before the free list is searched.
      *
      * @return the block's handle, never 0
      * @throws IllegalArgumentException if {@code size} is outside 1..{@link #maxAllocation()}
@@ -318,6 +320,7 @@ public final class SharedRegion extends MappedPrimitive {
         try {
             return allocateLocked(size, need);
         } catch (CxcCapacityException full) {
+            // Another thread of this handle cached blocks while the search ran.
             if (flushCache() == 0) {
                 throw full;
             }
@@ -363,6 +366,10 @@ public final class SharedRegion extends MappedPrimitive {
     private long allocateLocked(int size, int need) {
         lock();
         try {
+            // An allocation the cache could not serve returns the cache first (under this one
+            // lock): a block reused from it stays where it lies instead of where first fit would
+            // put it, so only a cache that is being reused at once may keep blocks out of the list.
+            flushLocked();
             int previous = 0;
             int block = (int) body.getLongPlain(FREE_HEAD_OFFSET);
             int steps = 0;
@@ -547,30 +554,37 @@ public final class SharedRegion extends MappedPrimitive {
     public int flushCache() {
         lock();
         try {
-            int[] blocks;
-            latchCache();
-            try {
-                blocks = java.util.Arrays.copyOf(cachedOffsets, cachedCount);
-                cachedCount = 0;
-                cachedBytes = 0;
-            } finally {
-                unlatchCache();
-            }
-            for (int block : blocks) {
-                freeLocked(block);
-            }
-            return blocks.length;
+            return flushLocked();
         } finally {
             unlock();
         }
     }
 
+    private int flushLocked() {
+        if (cachedCount == 0) { // a racy hint: a block cached meanwhile waits for the next flush
+            return 0;
+        }
+        int[] blocks;
+        latchCache();
+        try {
+            blocks = java.util.Arrays.copyOf(cachedOffsets, cachedCount);
+            cachedCount = 0;
+            cachedBytes = 0;
+        } finally {
+            unlatchCache();
+        }
+        for (int block : blocks) {
+            freeLocked(block);
+        }
+        return blocks.length;
+    }
+
     /**
      * Turns this handle's free cache on (the default) or off; off, its blocks are returned to the
      * free list at once and every free takes the lock. The cache trades layout for speed: a block
-     * taken back from it is reused where it lies instead of where first fit would put it, so in a
-     * workload that frees its oldest blocks first (a ring, a log) the free list keeps more holes
-     * (see docs/PERFORMANCE.md, "Issue 15's last figures").
+     * taken back from it is reused where it lies instead of where first fit would put it (the cache
+     * is returned at every allocation it cannot serve, which bounds this; see docs/PERFORMANCE.md,
+     * "Issue 15's last figures").
      */
     public SharedRegion freeCache(boolean enabled) {
         cacheByteLimit = enabled ? SharedRegionDescriptor.cacheByteLimit(capacity) : 0;

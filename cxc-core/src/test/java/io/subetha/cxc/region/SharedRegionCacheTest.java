@@ -30,6 +30,7 @@ class SharedRegionCacheTest {
     @Test
     void aSmallFreeIsCachedCountedAsUsedAndAllocatedAgainWithoutTheLock() throws Exception {
         try (SharedRegion region = region()) {
+            long other = region.allocate(500);
             long first = region.allocate(64);
             int block = SharedRegionDescriptor.blockSize(64);
             region.free(first);
@@ -37,11 +38,10 @@ class SharedRegionCacheTest {
             assertThat(region.cachedBytes()).isEqualTo(block);
             assertThat(region.usedBytes())
                     .as("a cached block is not free to others")
-                    .isEqualTo(block);
+                    .isEqualTo(block + SharedRegionDescriptor.blockSize(500));
             assertThat(region.isAllocated(first)).isFalse();
             RegionInvariants.check(region);
             // Another thread holds the lock: the cached allocate and free do not wait for it.
-            long other = region.allocate(500);
             try (StepGate<Void> holder =
                     StepGate.holdAt(
                             Point.INTENT_LOCKED,
@@ -60,6 +60,9 @@ class SharedRegionCacheTest {
                 holder.release();
             }
             RegionInvariants.check(region);
+            assertThat(region.cachedBlocks()).isEqualTo(1);
+            region.free(region.allocate(40)); // a size the cache does not hold: it is returned
+            assertThat(region.cachedBlocks()).as("only the 40-byte block").isEqualTo(1);
             assertThat(region.flushCache()).isEqualTo(1);
             RegionInvariants.check(region);
             assertThat(region.usedBytes()).isZero();
@@ -154,15 +157,19 @@ class SharedRegionCacheTest {
                                     SharedRegionDescriptor.cacheByteLimit((int) CAPACITY)
                                             / SharedRegionDescriptor.blockSize(8)));
             RegionInvariants.check(region);
-            // Too big for the cache: freed under the lock at once.
-            long big = region.allocate(SharedRegionDescriptor.CACHE_MAX_BLOCK);
-            region.free(big);
-            assertThat(region.cachedBlocks())
-                    .isLessThanOrEqualTo(SharedRegionDescriptor.CACHE_BLOCKS);
-            // Full: the allocation that finds no free block returns the cache and succeeds.
             long cached = region.cachedBytes();
-            int largest = region.largestFreeBlock();
-            assertThat(largest).isEqualTo((int) (CAPACITY - cached));
+            assertThat(region.largestFreeBlock()).isEqualTo((int) (CAPACITY - cached));
+            // Too big for the cache: the allocation returns the cache, the free takes the lock.
+            long big = region.allocate(SharedRegionDescriptor.CACHE_MAX_BLOCK);
+            assertThat(region.cachedBlocks())
+                    .as("returned by an allocation it cannot serve")
+                    .isZero();
+            region.free(big);
+            assertThat(region.cachedBlocks()).isZero();
+            assertThat(region.largestFreeBlock()).isEqualTo((int) CAPACITY);
+            // The whole heap, once the cached block is back in the list.
+            region.free(region.allocate(8));
+            assertThat(region.cachedBlocks()).isEqualTo(1);
             long all = region.allocate((int) CAPACITY - SharedRegionDescriptor.OVERHEAD);
             assertThat(region.cachedBlocks()).isZero();
             region.free(all);
