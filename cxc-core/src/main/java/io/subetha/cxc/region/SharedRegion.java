@@ -355,8 +355,8 @@ public final class SharedRegion extends MappedPrimitive {
         if (generation == 0) {
             generation = generationOf(pops, ~cacheSalt);
         }
-        // Killed here or between the two writes: the tag still says (0, this PID) and the meta
-        // word no longer the mark, so reclaimDead judges the PID by presence and frees it.
+        // Killed here: still a cached block, judged by its start time. Killed between the two
+        // writes: generation 0 without the mark, judged by presence. reclaimDead frees either.
         Interleaving.at(Point.REGION_CACHE_POPPED);
         body.setLongPlain(block + META_WORD, meta(size, OWN_START_TIME));
         body.setLongRelease(block + TAG_WORD, tag(generation, OWN_PID));
