@@ -10,6 +10,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -19,9 +20,13 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@link SharedRegion} on a real mapped file in {@code /dev/shm}: an allocate + free pair of 64
- * bytes on an empty 1 MiB region, and of random sizes (1..1024 bytes) on a region kept at 256
- * blocks held (each op frees the oldest and allocates a new one, so the free list is fragmented);
- * alone and with 2 threads on one region. The anchor is {@code
+ * bytes on an empty 1 MiB region (served by the handle's free cache after the first), of 300 bytes
+ * (too big for the cache: the locked path), and of random sizes (1..1024 bytes) on a region kept at
+ * 256 blocks held (each op frees the oldest and allocates a new one, so the free list is
+ * fragmented; the cache serves only a freed block of exactly the size asked, a fraction of them);
+ * alone and with 2 threads on one region (sharing one handle, so its cache). {@code cache}: the
+ * handle's free cache on (the default) or off ({@link SharedRegion#freeCache(boolean)}), so that
+ * the pair with and without it are measured in one run. The anchor is {@code
  * BaselineBenchmark.mappedCompareAndSet}: a pair is at least four of those (the lock taken and
  * released twice). After the random rows, the fork prints the fragmentation it left: largest free
  * block / free bytes.
@@ -41,6 +46,10 @@ public class SharedRegionBenchmark {
     /** One region for every thread of a benchmark. */
     @State(Scope.Benchmark)
     public static class Region {
+        /** The handle's free cache on (the default) or off (every pair takes the lock). */
+        @Param({"true", "false"})
+        public boolean cache;
+
         ScratchDirectory directory;
         SharedRegion region;
 
@@ -48,6 +57,7 @@ public class SharedRegionBenchmark {
         public void create() {
             directory = ScratchDirectory.create();
             region = SharedRegion.create(directory.resolve("bench.region"), CAPACITY);
+            region.freeCache(cache);
         }
 
         @TearDown(Level.Trial)
@@ -55,12 +65,15 @@ public class SharedRegionBenchmark {
             long free = region.freeBytes();
             if (free > 0) {
                 System.out.printf(
-                        "%nfragmentation: largest free block %d of %d free bytes (%.3f), %d blocks"
-                                + " held%n",
+                        "%nfragmentation: largest free block %d of %d free bytes (%.3f) in %d free"
+                                + " blocks, %d blocks held (%d of them in the handle's free"
+                                + " cache)%n",
                         region.largestFreeBlock(),
                         free,
                         region.largestFreeBlock() / (double) free,
-                        region.usedBlocks());
+                        region.freeList().size(),
+                        region.usedBlocks(),
+                        region.cachedBlocks());
             }
             region.close();
             directory.close();
@@ -90,6 +103,17 @@ public class SharedRegionBenchmark {
     @Benchmark
     public long allocateFree64(Region shared) {
         long handle = shared.region.allocate(64);
+        shared.region.free(handle);
+        return handle;
+    }
+
+    /**
+     * A pair too big for the free cache (300 bytes: a 336-byte block): the locked, journalled path
+     * every pair took before the cache.
+     */
+    @Benchmark
+    public long allocateFree300(Region shared) {
+        long handle = shared.region.allocate(300);
         shared.region.free(handle);
         return handle;
     }

@@ -32,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * heads and tails in four separate arrays, all four words loaded before the compare. {@code shape}:
  * the pair differs in its first 4 bytes ({@code prefix}), in length only ({@code length}: one byte
  * longer), in its last byte ({@code late}), or not at all ({@code equal}); {@code length}: 10 bytes
- * (inline) or 64 (in the region).
+ * (inline) or 64 (in the region). {@code overhead} is the same shape with no compare at all: the
+ * pair index stepped and a boolean returned.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -120,6 +121,15 @@ public class SharedUmbraPointerBenchmark {
         int p = i;
         i = (p + 1) & (PAIRS - 1);
         return p;
+    }
+
+    /**
+     * The benchmark's own cost, no compare: the pair index stepped and a boolean returned, as in
+     * every row. Subtracted from a row, what is left is the compare's own time.
+     */
+    @Benchmark
+    public boolean overhead() {
+        return next() == PAIRS; // never: next() is below PAIRS
     }
 
     @Benchmark

@@ -77,7 +77,17 @@ public final class Interleaving {
         /** An intent-lock holder is about to release the lock (its intent clear). */
         INTENT_CLEARED,
         /** A region's {@code set} checked its handle: before it writes the payload. */
-        REGION_SET_CHECKED
+        REGION_SET_CHECKED,
+        /**
+         * A region's {@code free} won the block's tag word for its process's free cache: before it
+         * writes its start time into the block and keeps it.
+         */
+        REGION_CACHE_CLAIMED,
+        /**
+         * A region's {@code allocate} took a block out of its process's free cache: before it
+         * writes the block's new header.
+         */
+        REGION_CACHE_POPPED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

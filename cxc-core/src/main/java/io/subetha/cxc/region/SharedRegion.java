@@ -71,14 +71,36 @@ import org.jspecify.annotations.Nullable;
  * allocate}) stays used until {@link #reclaimDead()} frees every block whose allocator is dead;
  * {@link #disown} makes a block survive its allocator.
  *
+ * <p><b>Free cache.</b> A free of a small block (at most {@link
+ * SharedRegionDescriptor#CACHE_MAX_BLOCK} bytes) does not take the lock: it takes the block out of
+ * the allocated state by one CAS of its tag word, from exactly the generation and PID read, to
+ * generation 0 (never a handle's) and this PID, writes this process's start time into the block
+ * (release) and keeps the block in this handle's cache (at most {@link
+ * SharedRegionDescriptor#CACHE_BLOCKS} blocks, and {@link SharedRegionDescriptor#cacheByteLimit}
+ * bytes: under 1 % of the heap). An allocation of exactly a cached block's size takes it back: it
+ * writes the header's meta word, then the tag with a new generation (release); no lock, no journal,
+ * no CAS on the file. Every other free also takes the block by that CAS (under the lock, before its
+ * step), and {@link #reclaimDead()} and {@link #disown} by a CAS from the word they judged, so two
+ * frees of one handle (in two processes, one cached) never both win: the loser's error says freed
+ * already. A cached block stays used in the heap: neighbours never coalesce into it, and it counts
+ * in {@link #usedBytes()} and {@link #usedBlocks()} (it is not free to other processes) until this
+ * handle allocates it again, or returns it to the free list: {@link #flushCache()}, {@link
+ * #close()}, or the next allocation the cache cannot serve (so a block is reused from the cache
+ * only while the cache is being reused at once; kept longer, reused blocks would pin holes in the
+ * free list). A crash at any step of the cache path leaves the block tagged with the dead PID, so
+ * {@link #reclaimDead()} frees it like the dead's allocated blocks (judged by start time once
+ * written, by presence before). A handle dropped without {@code close()} keeps its cached blocks
+ * until its process exits.
+ *
  * <p>{@link #get} does not take the lock: it checks the handle, copies, and checks it again after
  * copying, so it never returns bytes of a block freed meanwhile. {@link #set} checks the handle and
- * writes under the lock: a {@code free} of the same block in another process comes wholly before
- * (the set is refused: the handle is stale) or wholly after, so a late write can never land on a
- * newer block's header or boundary tag. A set killed mid-copy leaves its own block's payload half
- * written (the block is still its allocator's, to write again or free) and the lock to be taken
- * over; nothing else. The region still checks every boundary tag it follows and reports a damaged
- * one as a {@link CxcFormatException} rather than follow it.
+ * writes under the lock: a {@code free} of the same block under the lock comes wholly before (the
+ * set is refused: the handle is stale) or wholly after, and a cached free keeps the block's size
+ * (it is reused only whole), so a late write can never land on a newer block's header or boundary
+ * tag. A set killed mid-copy leaves its own block's payload half written (the block is still its
+ * allocator's, to write again or free) and the lock to be taken over; nothing else. The region
+ * still checks every boundary tag it follows and reports a damaged one as a {@link
+ * CxcFormatException} rather than follow it.
  *
  * <p>Thread-safe; any number of processes may map the file.
  */
@@ -149,10 +171,36 @@ public final class SharedRegion extends MappedPrimitive {
     private volatile Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
     private final IntentLock lock;
 
+    // This handle's free cache: blocks of this region tagged (generation 0, this PID), guarded by
+    // the latch (one CAS on the heap, never held while waiting for anything).
+    private volatile int cacheByteLimit;
+    private final int[] cachedOffsets = new int[CACHE_BLOCKS];
+    private final int[] cachedSizes = new int[CACHE_BLOCKS];
+    private int cachedCount;
+    private int cachedBytes;
+    private long cachePops;
+    private final long cacheSalt = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+
+    @SuppressWarnings("unused") // through CACHE_LATCH
+    private volatile int cacheLatch;
+
+    private static final VarHandle CACHE_LATCH;
+
+    static {
+        try {
+            CACHE_LATCH =
+                    java.lang.invoke.MethodHandles.lookup()
+                            .findVarHandle(SharedRegion.class, "cacheLatch", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private SharedRegion(MappedFile file) {
         super(file, TYPE);
         this.capacity = file.header().capacity();
         this.heapEnd = HEAP_OFFSET + capacity;
+        this.cacheByteLimit = SharedRegionDescriptor.cacheByteLimit(capacity);
         this.lock = new IntentLock(body, LOCK_OFFSET, JOURNAL_CAPACITY, 0, "region " + file());
     }
 
@@ -240,7 +288,9 @@ public final class SharedRegion extends MappedPrimitive {
 
     /**
      * Allocates a block of {@code size} bytes (zeroed only if never used before: write what you
-     * read), owned by this process until freed or {@link #disown disowned}.
+     * read), owned by this process until freed or {@link #disown disowned}. A block of this
+     * handle's free cache of exactly the size needed is taken first, without the lock; else the
+     * cache is returned to the free list, under the lock, before the free list is searched.
      *
      * @return the block's handle, never 0
      * @throws IllegalArgumentException if {@code size} is outside 1..{@link #maxAllocation()}
@@ -261,8 +311,65 @@ public final class SharedRegion extends MappedPrimitive {
         }
         counters.increment(OP_ALLOCATE);
         int need = blockSize(size);
+        if (need <= CACHE_MAX_BLOCK && cachedCount != 0) { // a racy hint; the latch decides
+            long handle = allocateCached(need, size);
+            if (handle != 0) {
+                return handle;
+            }
+        }
+        try {
+            return allocateLocked(size, need);
+        } catch (CxcCapacityException full) {
+            // Another thread of this handle cached blocks while the search ran.
+            if (flushCache() == 0) {
+                throw full;
+            }
+            return allocateLocked(size, need);
+        }
+    }
+
+    /** Takes a cached block of exactly {@code need} bytes, or returns 0. */
+    private long allocateCached(int need, int size) {
+        int block = 0;
+        long pops;
+        latchCache();
+        try {
+            for (int i = cachedCount - 1; i >= 0; i--) {
+                if (cachedSizes[i] == need) {
+                    block = cachedOffsets[i];
+                    int last = --cachedCount;
+                    cachedOffsets[i] = cachedOffsets[last];
+                    cachedSizes[i] = cachedSizes[last];
+                    cachedBytes -= need;
+                    break;
+                }
+            }
+            if (block == 0) {
+                return 0;
+            }
+            pops = ++cachePops;
+        } finally {
+            unlatchCache();
+        }
+        int generation = generationOf(pops, cacheSalt);
+        if (generation == 0) {
+            generation = generationOf(pops, ~cacheSalt);
+        }
+        // Killed here: still a cached block, judged by its start time. Killed between the two
+        // writes: generation 0 without the mark, judged by presence. reclaimDead frees either.
+        Interleaving.at(Point.REGION_CACHE_POPPED);
+        body.setLongPlain(block + META_WORD, meta(size, OWN_START_TIME));
+        body.setLongRelease(block + TAG_WORD, tag(generation, OWN_PID));
+        return handle(generation, block);
+    }
+
+    private long allocateLocked(int size, int need) {
         lock();
         try {
+            // An allocation the cache could not serve returns the cache first (under this one
+            // lock): a block reused from it stays where it lies instead of where first fit would
+            // put it, so only a cache that is being reused at once may keep blocks out of the list.
+            flushLocked();
             int previous = 0;
             int block = (int) body.getLongPlain(FREE_HEAD_OFFSET);
             int steps = 0;
@@ -344,13 +451,199 @@ public final class SharedRegion extends MappedPrimitive {
      */
     public void free(long handle) {
         counters.increment(OP_FREE);
+        if (freeToCache(handle)) {
+            return;
+        }
         lock();
         try {
             int block = checkedBlock(handle, "free");
+            take(handle, block, "free");
             freeLocked(block);
         } finally {
             unlock();
         }
+    }
+
+    /**
+     * The cached free: takes a small allocated block by one CAS of its tag word and keeps it; false
+     * (nothing changed) when the block is not small, the cache is full, or the handle does not name
+     * an allocated block (the locked path then says why).
+     */
+    private boolean freeToCache(long handle) {
+        long offset = offset(handle);
+        int generation = generation(handle);
+        if (generation == 0
+                || offset < HEAP_OFFSET
+                || offset > heapEnd - MIN_BLOCK
+                || offset % ALIGNMENT != 0) {
+            return false;
+        }
+        int block = (int) offset;
+        long sizeWord = body.getLongAcquire(block + SIZE_WORD);
+        int size = size(sizeWord);
+        if (!isUsed(sizeWord)
+                || size > CACHE_MAX_BLOCK
+                || size < MIN_BLOCK
+                || size > heapEnd - block
+                || cachedCount >= CACHE_BLOCKS // racy hints; the latch decides
+                || cachedBytes + size > cacheByteLimit) { // 0 once the cache is off
+            return false;
+        }
+        long tag = body.getLongAcquire(block + TAG_WORD);
+        if (generation(tag) != generation
+                || !body.compareAndSetLong(block + TAG_WORD, tag, tag(0, OWN_PID))) {
+            return false;
+        }
+        // The block is this process's alone from the CAS on. Killed here: (0, this PID) with the
+        // allocator's start time, judged by presence: freed by reclaimDead once this PID is gone.
+        Interleaving.at(Point.REGION_CACHE_CLAIMED);
+        body.setLongRelease(block + META_WORD, cachedMeta(OWN_START_TIME));
+        size = size(body.getLongPlain(block + SIZE_WORD)); // the block's, now that it is ours
+        latchCache();
+        try {
+            if (cachedCount < CACHE_BLOCKS && cachedBytes + size <= cacheByteLimit) {
+                cachedOffsets[cachedCount] = block;
+                cachedSizes[cachedCount] = size;
+                cachedCount++;
+                cachedBytes += size;
+                return true;
+            }
+        } finally {
+            unlatchCache();
+        }
+        // Another thread filled the cache meanwhile: the block is taken already, free it now.
+        lock();
+        try {
+            freeLocked(block);
+        } finally {
+            unlock();
+        }
+        return true;
+    }
+
+    /**
+     * Takes the checked block of {@code handle} out of the allocated state before a step frees it:
+     * a CAS of its tag word from the handle's generation to (0, this PID), so that a cached free of
+     * the same handle elsewhere cannot take it too. A crash before the step commits leaves it
+     * tagged with this dead PID, for {@link #reclaimDead()}.
+     */
+    private void take(long handle, int block, String operation) {
+        long tag = body.getLongAcquire(block + TAG_WORD);
+        if (generation(tag) != generation(handle)
+                || !body.compareAndSetLong(block + TAG_WORD, tag, tag(0, OWN_PID))) {
+            String problem = validate(handle);
+            throw new IllegalArgumentException(
+                    operation
+                            + " refused in region "
+                            + file()
+                            + ": "
+                            + (problem != null
+                                    ? problem
+                                    : String.format(
+                                            "handle 0x%016x was freed already by another process"
+                                                    + " (a double free)",
+                                            handle)));
+        }
+    }
+
+    /**
+     * Returns this handle's cached free blocks to the free list (coalescing them), under the lock.
+     *
+     * @return how many blocks it returned
+     */
+    public int flushCache() {
+        lock();
+        try {
+            return flushLocked();
+        } finally {
+            unlock();
+        }
+    }
+
+    private int flushLocked() {
+        if (cachedCount == 0) { // a racy hint: a block cached meanwhile waits for the next flush
+            return 0;
+        }
+        int[] blocks;
+        latchCache();
+        try {
+            blocks = java.util.Arrays.copyOf(cachedOffsets, cachedCount);
+            cachedCount = 0;
+            cachedBytes = 0;
+        } finally {
+            unlatchCache();
+        }
+        for (int block : blocks) {
+            freeLocked(block);
+        }
+        return blocks.length;
+    }
+
+    /**
+     * Turns this handle's free cache on (the default) or off; off, its blocks are returned to the
+     * free list at once and every free takes the lock. The cache trades layout for speed: a block
+     * taken back from it is reused where it lies instead of where first fit would put it (the cache
+     * is returned at every allocation it cannot serve, which bounds this; see docs/PERFORMANCE.md,
+     * "Issue 15's last figures").
+     */
+    public SharedRegion freeCache(boolean enabled) {
+        cacheByteLimit = enabled ? SharedRegionDescriptor.cacheByteLimit(capacity) : 0;
+        if (!enabled) {
+            flushCache();
+        }
+        return this;
+    }
+
+    /** Whether this handle caches small freed blocks (see {@link #freeCache(boolean)}). */
+    public boolean freeCache() {
+        return cacheByteLimit != 0;
+    }
+
+    /** Bytes in this handle's free cache (counted in {@link #usedBytes()}). */
+    public long cachedBytes() {
+        latchCache();
+        try {
+            return cachedBytes;
+        } finally {
+            unlatchCache();
+        }
+    }
+
+    /** Blocks in this handle's free cache (counted in {@link #usedBlocks()}). */
+    public int cachedBlocks() {
+        latchCache();
+        try {
+            return cachedCount;
+        } finally {
+            unlatchCache();
+        }
+    }
+
+    /** Returns this handle's free cache to the free list, then closes the handle. */
+    @Override
+    public void close() {
+        try {
+            if (!isClosed() && cachedCount != 0) {
+                flushCache();
+            }
+        } finally {
+            super.close();
+        }
+    }
+
+    private void latchCache() {
+        int spins = 0;
+        while (!CACHE_LATCH.compareAndSet(this, 0, 1)) {
+            if (++spins % 64 == 0) {
+                Thread.yield(); // the holder was descheduled mid-section
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private void unlatchCache() {
+        CACHE_LATCH.setRelease(this, 0);
     }
 
     /**
@@ -371,13 +664,20 @@ public final class SharedRegion extends MappedPrimitive {
                 if (isUsed(sizeWord)) {
                     long tag = body.getLongPlain(block + TAG_WORD);
                     long pid = pid(tag);
-                    long startTime = startTime(body.getLongPlain(block + META_WORD));
+                    long metaWord = body.getLongPlain(block + META_WORD);
+                    // Generation 0 without the mark: half-way into or out of a cache (or taken by
+                    // a free killed before its step), the start time not yet (or no longer) its.
+                    long startTime =
+                            generation(tag) == 0 && !isCachedMeta(metaWord)
+                                    ? ProcessProbe.UNKNOWN_START_TIME
+                                    : startTime(metaWord);
                     if (pid != 0
                             && dead.computeIfAbsent(
                                     (startTime << 32) | pid,
-                                    k ->
-                                            ProcessProbe.status(pid, startTime)
-                                                    == ProcessStatus.DEAD)) {
+                                    k -> ProcessProbe.status(pid, startTime) == ProcessStatus.DEAD)
+                            // From the word judged: a live process's cached free of a dead
+                            // process's block, meanwhile, keeps it.
+                            && body.compareAndSetLong(block + TAG_WORD, tag, tag(0, OWN_PID))) {
                         freed += size;
                         block = freeLocked(block);
                         continue;
@@ -397,13 +697,16 @@ public final class SharedRegion extends MappedPrimitive {
      * others).
      */
     public void disown(long handle) {
-        lock();
-        try {
-            int block = checkedBlock(handle, "disown");
-            plan(block + TAG_WORD, tag(generation(handle), 0));
-            commit();
-        } finally {
-            unlock();
+        int block = checkedBlock(handle, "disown");
+        long tag = body.getLongAcquire(block + TAG_WORD);
+        // One word, by CAS from the generation checked: a free (cached or not) meanwhile wins.
+        if (generation(tag) != generation(handle)
+                || !body.compareAndSetLong(block + TAG_WORD, tag, tag(generation(handle), 0))) {
+            checkedBlock(handle, "disown");
+            throw new IllegalArgumentException(
+                    String.format(
+                            "disown refused in region %s: handle 0x%016x was freed meanwhile",
+                            file(), handle));
         }
     }
 
@@ -556,7 +859,11 @@ public final class SharedRegion extends MappedPrimitive {
         return capacity;
     }
 
-    /** Bytes in used blocks (payloads, their overhead and rounding). */
+    /**
+     * Bytes in used blocks (payloads, their overhead and rounding), including blocks held in a free
+     * cache (of any live handle: not free to other processes; {@link #cachedBytes()} is this
+     * handle's share).
+     */
     public long usedBytes() {
         return Math.min(capacity, bytesOf(body.getLongVolatile(USED_OFFSET)));
     }
@@ -565,7 +872,7 @@ public final class SharedRegion extends MappedPrimitive {
         return capacity - usedBytes();
     }
 
-    /** Blocks allocated and not yet freed. */
+    /** Blocks allocated and not yet freed, and blocks in free caches (see {@link #usedBytes()}). */
     public long usedBlocks() {
         return blocksOf(body.getLongVolatile(USED_OFFSET));
     }
@@ -577,7 +884,8 @@ public final class SharedRegion extends MappedPrimitive {
 
     /**
      * The largest free block's size in bytes (the most one allocation can get is this less {@link
-     * SharedRegionDescriptor#OVERHEAD}); walks the free list under the lock.
+     * SharedRegionDescriptor#OVERHEAD}); walks the free list under the lock. Cached blocks are not
+     * in it.
      */
     public int largestFreeBlock() {
         lock();
@@ -597,7 +905,13 @@ public final class SharedRegion extends MappedPrimitive {
                 long sizeWord = checkedBlockAt(block);
                 boolean used = isUsed(sizeWord);
                 long tag = body.getLongPlain(block + TAG_WORD);
-                blocks.add(new Block(block, size(sizeWord), used, used ? pid(tag) : 0));
+                blocks.add(
+                        new Block(
+                                block,
+                                size(sizeWord),
+                                used,
+                                used ? pid(tag) : 0,
+                                used && generation(tag) == 0));
                 block += size(sizeWord);
             }
             return blocks;
@@ -627,8 +941,11 @@ public final class SharedRegion extends MappedPrimitive {
         }
     }
 
-    /** One block as {@link #blocks()} sees it. */
-    public record Block(int offset, int size, boolean used, long ownerPid) {}
+    /**
+     * One block as {@link #blocks()} sees it; {@code cached}: used, in a free cache of {@code
+     * ownerPid} (or half-way into or out of one).
+     */
+    public record Block(int offset, int size, boolean used, long ownerPid, boolean cached) {}
 
     /** The lock's holder PID now (0 = free), for diagnostics. */
     public long lockHolder() {
@@ -643,6 +960,7 @@ public final class SharedRegion extends MappedPrimitive {
                 "usedBytes", used,
                 "freeBytes", capacity - used,
                 "usedBlocks", usedBlocks(),
+                "cachedBytes", cachedBytes(),
                 "allocations", body.getLongVolatile(ALLOCATIONS_OFFSET),
                 "repairs", lock.repairs(),
                 "lockHolderPid", lockHolder(),
@@ -871,7 +1189,10 @@ public final class SharedRegion extends MappedPrimitive {
         long sizeWord = body.getLongAcquire(block + SIZE_WORD);
         long tag = body.getLongAcquire(block + TAG_WORD);
         int size = size(sizeWord);
-        if (!isUsed(sizeWord) || size < MIN_BLOCK || size > heapEnd - block) {
+        if (!isUsed(sizeWord)
+                || size < MIN_BLOCK
+                || size > heapEnd - block
+                || generation(tag) == 0) {
             return String.format(
                     "handle 0x%016x names no allocated block: it was freed already (a double free"
                             + " or a stale handle), or it is another region's",

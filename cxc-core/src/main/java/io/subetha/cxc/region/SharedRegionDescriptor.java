@@ -57,6 +57,18 @@ import io.subetha.cxc.ownership.IntentLock;
  *  block + size - 8   size word again (the boundary tag)
  * </pre>
  *
+ * <p><b>Cached blocks.</b> A small block freed into a process's free cache stays used in the heap
+ * (its size word and boundary tag untouched, so neighbours never coalesce into it) and changes only
+ * its two header words: its tag becomes generation 0 (never a handle's) with the caching PID, and
+ * its meta word {@link #CACHED_MARK} with that process's start time. Generation 0 with any other
+ * meta word is a block half-way into or out of a cache (or claimed by a free under the lock): its
+ * PID is judged by presence alone.
+ *
+ * <pre>
+ *  block + 8   cached: 0 (u32, high) | caching PID (u32, low)
+ *  block + 16  cached: 0xFFFFFFFF (u32, high) | caching process's start time, low 32 bits
+ * </pre>
+ *
  * <p>Free blocks form a doubly linked list in address order, never two adjacent (they coalesce). A
  * handle is {@code generation << 32 | block offset}: the generation is a bijection of the
  * allocation count mixed with the salt, so a handle of another region, a handle whose block was
@@ -68,8 +80,9 @@ import io.subetha.cxc.ownership.IntentLock;
  * A lock holder's death before the seal leaves the heap untouched; after it, the next holder
  * applies the same words again (idempotent).
  *
- * <p>Layout version 2: version 1 had the lock at 8 as a bare owner record and a journal of its own
- * at 64; a version-1 file is refused by its version.
+ * <p>Layout version 3: version 2 had no cached blocks (its processes would judge a cached block's
+ * owner by a start time it does not have); version 1 had the lock at 8 as a bare owner record and a
+ * journal of its own at 64. Older files are refused by their version.
  */
 public final class SharedRegionDescriptor {
 
@@ -89,7 +102,7 @@ public final class SharedRegionDescriptor {
     /** Where the heap starts. */
     public static final int HEAP_OFFSET = 320;
 
-    public static final int LAYOUT_VERSION = 2;
+    public static final int LAYOUT_VERSION = 3;
     public static final String MAGIC = "REGION01";
     public static final long BODY_MAGIC = HeaderDescriptor.asciiMagic(MAGIC);
 
@@ -111,6 +124,15 @@ public final class SharedRegionDescriptor {
 
     /** The largest heap: 1 GiB (offsets are u32 and a buffer is int-indexed). */
     public static final long MAX_CAPACITY = 1L << 30;
+
+    /** The most blocks one region handle keeps in its free cache. */
+    public static final int CACHE_BLOCKS = 8;
+
+    /** The largest block size a free cache keeps (a payload of up to 224 bytes). */
+    public static final int CACHE_MAX_BLOCK = 256;
+
+    /** A cached block's meta word, high half: no payload length is this large. */
+    public static final long CACHED_MARK = 0xFFFF_FFFFL << 32;
 
     static final long USED_FLAG = 1L << 32;
     private static final long LOW = 0xFFFF_FFFFL;
@@ -195,6 +217,24 @@ public final class SharedRegionDescriptor {
 
     public static long startTime(long meta) {
         return meta & LOW;
+    }
+
+    /** A cached block's meta word: the mark and the caching process's start time. */
+    public static long cachedMeta(long startTime) {
+        return CACHED_MARK | (startTime & LOW);
+    }
+
+    public static boolean isCachedMeta(long meta) {
+        return (meta & CACHED_MARK) == CACHED_MARK;
+    }
+
+    /**
+     * The most bytes one handle's free cache holds in a heap of {@code capacity}: under 1 % of it
+     * (no block at all in a 4 KiB heap: its smallest used block is 48 bytes), and at most {@link
+     * #CACHE_BLOCKS} blocks of {@link #CACHE_MAX_BLOCK}.
+     */
+    public static int cacheByteLimit(int capacity) {
+        return Math.min(CACHE_BLOCKS * CACHE_MAX_BLOCK, capacity / 128);
     }
 
     /** The used word: bytes in the high half, blocks in the low (both fit: heap ≤ 1 GiB). */

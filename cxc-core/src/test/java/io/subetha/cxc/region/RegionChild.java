@@ -23,7 +23,8 @@ import java.util.concurrent.locks.LockSupport;
  * churn PATH SEED           churn until killed; "ready" after the first 2000 steps
  * exchange PATH COUNT       allocate COUNT blocks, fill each with its pattern, print
  *                           "handles H1 H2 ...", then read commands: "free H..." frees them
- *                           ("freed N"), "check" verifies its own blocks ("ok")
+ *                           ("freed N cached C bytes B": C blocks of B bytes in its free cache),
+ *                           "check" verifies its own blocks ("ok")
  * </pre>
  *
  * Churn: random allocations of 1..300 bytes, each filled with its pattern and checked before it is
@@ -127,7 +128,13 @@ public final class RegionChild {
                     for (int i = 1; i < words.length; i++) {
                         region.free(Long.parseLong(words[i]));
                     }
-                    System.out.println("freed " + (words.length - 1));
+                    System.out.println(
+                            "freed "
+                                    + (words.length - 1)
+                                    + " cached "
+                                    + region.cachedBlocks()
+                                    + " bytes "
+                                    + region.cachedBytes());
                 } else if (words[0].equals("check")) {
                     for (long handle : own) {
                         if (!Arrays.equals(

@@ -25,6 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * held, and every dead process's blocks reclaimable; and two processes that see and free each
  * other's blocks.
  *
+ * <p>The kills cover the free cache's lock-free path too ({@link #CACHE_STEPS}): the churn's blocks
+ * of up to 300 bytes are mostly small enough to be cached.
+ *
  * <p>{@code -Dcxc.region.kills=N} sets the random kills (default 6); the README's on-demand list
  * has the command for thousands.
  */
@@ -42,6 +45,10 @@ class SharedRegionProcessTest {
                     Point.INTENT_HALF_APPLIED,
                     Point.INTENT_APPLIED,
                     Point.INTENT_CLEARED);
+
+    /** The steps of the free cache's path, which takes no lock. */
+    static final EnumSet<Point> CACHE_STEPS =
+            EnumSet.of(Point.REGION_CACHE_CLAIMED, Point.REGION_CACHE_POPPED);
 
     @TempDir Path dir;
     final ChildJvmGroup children = new ChildJvmGroup();
@@ -61,6 +68,8 @@ class SharedRegionProcessTest {
         assertThat(region.get(handle)).isEqualTo(RegionChild.pattern(handle, 100));
         region.free(handle);
         RegionInvariants.check(region);
+        region.flushCache(); // the survivor's own cache, back to the free list
+        RegionInvariants.check(region);
         assertThat(region.usedBytes()).isZero();
         assertThat(region.freeBytes()).isEqualTo(region.capacity());
         assertThat(region.freeList()).hasSize(1);
@@ -70,6 +79,7 @@ class SharedRegionProcessTest {
     void aSigkillAtEveryStepOfTheProtocolIsRepairedByTheNextHolder() {
         SplittableRandom random = new SplittableRandom();
         List<Point> steps = new ArrayList<>(REGION_STEPS);
+        steps.addAll(CACHE_STEPS);
         List<ChildJvm> jvms = new ArrayList<>();
         List<Path> paths = new ArrayList<>();
         for (Point step : steps) {
@@ -96,8 +106,13 @@ class SharedRegionProcessTest {
             child.kill();
             try (SharedRegion region = SharedRegion.open(paths.get(i), CAPACITY)) {
                 assertThat(region.lockHolder())
-                        .as("the dead child left the lock held")
-                        .isEqualTo(child.pid());
+                        .as("the dead child left the lock held (the cache's path takes none)")
+                        .isEqualTo(CACHE_STEPS.contains(step) ? 0 : child.pid());
+                if (CACHE_STEPS.contains(step)) {
+                    assertThat(region.blocks())
+                            .as("the block half-way into or out of the dead child's cache")
+                            .anyMatch(b -> b.cached() && b.ownerPid() == child.pid());
+                }
                 long repairsBefore = region.repairs();
                 assertRecovered(region);
                 boolean committed =
@@ -186,20 +201,27 @@ class SharedRegionProcessTest {
             assertThat(ofA.stream().map(region::ownerOf).distinct()).containsExactly(a.pid());
             // A frees B's blocks: any process may free any block.
             a.send("free " + ofB.stream().map(String::valueOf).collect(Collectors.joining(" ")));
-            assertThat(a.awaitPrefixed("freed ", STEP)).isEqualTo("100");
+            String[] freed = a.awaitPrefixed("freed ", STEP).split(" ");
+            assertThat(freed[0]).isEqualTo("100");
+            // Some of them are in A's free cache now: used, A's, until A allocates them again.
+            int cachedBlocks = Integer.parseInt(freed[2]);
+            long cachedBytes = Long.parseLong(freed[4]);
+            assertThat(cachedBlocks).isPositive();
             b.send("check");
             assertThat(b.readLine(STEP)).startsWith("error"); // its blocks are gone, and it is told
             a.send("check");
             assertThat(a.readLine(STEP)).isEqualTo("ok");
             RegionInvariants.check(region);
-            assertThat(region.usedBlocks()).isEqualTo(100);
+            assertThat(region.usedBlocks()).isEqualTo(100 + cachedBlocks);
             assertThat(region.reclaimDead()).as("A is alive: nothing is reclaimed").isZero();
             a.kill();
             long expected =
                     ofA.stream()
                             .mapToLong(h -> SharedRegionDescriptor.blockSize(region.sizeOf(h)))
                             .sum();
-            assertThat(region.reclaimDead()).isEqualTo(expected);
+            assertThat(region.reclaimDead())
+                    .as("A's blocks and its free cache")
+                    .isEqualTo(expected + cachedBytes);
             RegionInvariants.check(region);
             assertThat(region.usedBytes()).isZero();
         }

@@ -192,6 +192,8 @@ class SharedRegionTest {
                 region.free(handle);
             }
             RegionInvariants.check(region);
+            region.flushCache();
+            RegionInvariants.check(region);
             assertThat(region.freeList()).hasSize(1);
         }
     }
@@ -235,6 +237,8 @@ class SharedRegionTest {
                 pool.shutdownNow();
             }
             RegionInvariants.check(region);
+            assertThat(region.usedBytes()).isEqualTo(region.cachedBytes());
+            region.flushCache();
             assertThat(region.usedBytes()).isZero();
         }
     }
