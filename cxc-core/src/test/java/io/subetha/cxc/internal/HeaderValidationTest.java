@@ -85,9 +85,11 @@ class HeaderValidationTest {
         }
     }
 
-    private static void assertRefused(Path path, FileSpec spec, String... phrases) throws Exception {
+    private static void assertRefused(Path path, FileSpec spec, String... phrases)
+            throws Exception {
         byte[] before = Files.readAllBytes(path);
-        var thrown = assertThatThrownBy(() -> open(path, spec)).isInstanceOf(CxcFormatException.class);
+        var thrown =
+                assertThatThrownBy(() -> open(path, spec)).isInstanceOf(CxcFormatException.class);
         for (String phrase : phrases) {
             thrown.hasMessageContaining(phrase);
         }
@@ -102,7 +104,8 @@ class HeaderValidationTest {
         CxcFileOptions options = CxcFileOptions.defaults();
         assertThatThrownBy(() -> MappedFiles.create(path, spec(FileSpec.ANY, 64), b -> {}, options))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("create needs a concrete capacity and slot size, got capacity -1");
+                .hasMessageContaining(
+                        "create needs a concrete capacity and slot size, got capacity -1");
         assertThatThrownBy(() -> MappedFiles.create(path, spec(1, FileSpec.ANY), b -> {}, options))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("slot size -1");
@@ -110,9 +113,13 @@ class HeaderValidationTest {
             assertThatThrownBy(
                             () ->
                                     MappedFiles.create(
-                                            path, spec(1, 0, 0, (c, s) -> length), b -> {}, options))
+                                            path,
+                                            spec(1, 0, 0, (c, s) -> length),
+                                            b -> {},
+                                            options))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("body length " + length + " must be a positive multiple of 64");
+                    .hasMessageContaining(
+                            "body length " + length + " must be a positive multiple of 64");
         }
         assertThat(path).doesNotExist();
         try (MappedFile smallest =
@@ -127,7 +134,10 @@ class HeaderValidationTest {
         assertThatThrownBy(
                         () ->
                                 MappedFiles.create(
-                                        Path.of("/"), spec(1, 64), b -> {}, CxcFileOptions.defaults()))
+                                        Path.of("/"),
+                                        spec(1, 64),
+                                        b -> {},
+                                        CxcFileOptions.defaults()))
                 .isInstanceOf(CxcFileAccessException.class)
                 .hasMessageContaining("it has no directory");
     }
@@ -206,7 +216,11 @@ class HeaderValidationTest {
         assertRefused(path, spec(2, 64), "it holds an unknown kind (code 60999), not a test-slots");
 
         Path older = create(2, 64);
-        assertRefused(older, spec(2, 2, 64, SLOTS), "layout version 1, but this CXC reads version 2", "older CXC release");
+        assertRefused(
+                older,
+                spec(2, 2, 64, SLOTS),
+                "layout version 1, but this CXC reads version 2",
+                "older CXC release");
         Path newer = create(2, 64);
         rewrite(newer, h -> h.putInt(LAYOUT_VERSION_OFFSET, 0x8000_0000));
         assertRefused(newer, spec(2, 64), "layout version 2147483648", "newer CXC release");
@@ -218,11 +232,17 @@ class HeaderValidationTest {
     void aBodyLengthMustBePositiveAlignedAndTheFilesOwn() throws Exception {
         Path path = create(2, 64); // a 128-byte body, a 192-byte file
         rewrite(path, h -> h.putLong(BODY_LENGTH_OFFSET, 0));
-        assertRefused(path, spec(2, 64), "declares a 0-byte body, which no file can have, and the file is 192 bytes");
+        assertRefused(
+                path,
+                spec(2, 64),
+                "declares a 0-byte body, which no file can have, and the file is 192 bytes");
         rewrite(path, h -> h.putLong(BODY_LENGTH_OFFSET, -128));
         assertRefused(path, spec(2, 64), "declares a -128-byte body, which no file can have");
         rewrite(path, h -> h.putLong(BODY_LENGTH_OFFSET, 129));
-        assertRefused(path, spec(2, 64), "declares a 129-byte body, so the file should be 193 bytes, but it is 192");
+        assertRefused(
+                path,
+                spec(2, 64),
+                "declares a 129-byte body, so the file should be 193 bytes, but it is 192");
         rewrite(path, h -> h.putLong(BODY_LENGTH_OFFSET, 192));
         assertRefused(path, spec(2, 64), "so the file should be 256 bytes, but it is 192");
         rewrite(path, h -> h.putLong(BODY_LENGTH_OFFSET, Long.MAX_VALUE - 63));
@@ -235,9 +255,15 @@ class HeaderValidationTest {
     void theDeclaredShapeMustBeOneTheLayoutAllowsAndNeedTheDeclaredBody() throws Exception {
         Path path = create(2, 64);
         rewrite(path, h -> h.putInt(CAPACITY_OFFSET, 9));
-        assertRefused(path, spec(1, FileSpec.ANY, FileSpec.ANY, SLOTS), "declares capacity 9 and slot size 64, which a test-slots cannot have (capacity must be 1..8)");
+        assertRefused(
+                path,
+                spec(1, FileSpec.ANY, FileSpec.ANY, SLOTS),
+                "declares capacity 9 and slot size 64, which a test-slots cannot have (capacity must be 1..8)");
         rewrite(path, h -> h.putInt(CAPACITY_OFFSET, 1));
-        assertRefused(path, spec(1, FileSpec.ANY, FileSpec.ANY, SLOTS), "capacity 1 and slot size 64 need a 64-byte body, but the header declares 128");
+        assertRefused(
+                path,
+                spec(1, FileSpec.ANY, FileSpec.ANY, SLOTS),
+                "capacity 1 and slot size 64 need a 64-byte body, but the header declares 128");
         rewrite(path, h -> h.putInt(CAPACITY_OFFSET, 2));
         try (MappedFile any = open(path, spec(FileSpec.ANY, FileSpec.ANY))) {
             assertThat(any.header().capacity()).isEqualTo(2);
@@ -249,7 +275,8 @@ class HeaderValidationTest {
         Path path = create(2, 64);
         assertThatThrownBy(() -> open(path, spec(4, 64)))
                 .isInstanceOf(CxcCapacityException.class)
-                .hasMessageContaining("was created with capacity 2, but was opened expecting capacity 4");
+                .hasMessageContaining(
+                        "was created with capacity 2, but was opened expecting capacity 4");
         assertThatThrownBy(() -> open(path, spec(2, 32)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("slot size 64 bytes, but this code expects 32");
@@ -268,7 +295,8 @@ class HeaderValidationTest {
         rewrite(path, h -> h.putLong(PID_NAMESPACE_OFFSET, PidNamespace.current() + 1));
         assertThatThrownBy(() -> open(path, spec(2, 64)))
                 .isInstanceOf(CxcPidNamespaceException.class)
-                .hasMessageContaining("was created in PID namespace " + (PidNamespace.current() + 1));
+                .hasMessageContaining(
+                        "was created in PID namespace " + (PidNamespace.current() + 1));
         rewrite(path, h -> h.putLong(PID_NAMESPACE_OFFSET, PidNamespace.current()));
         open(path, spec(2, 64)).close();
     }

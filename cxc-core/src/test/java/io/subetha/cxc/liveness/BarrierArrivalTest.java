@@ -55,7 +55,8 @@ class BarrierArrivalTest {
     private EpochBarrier create(int capacity, Duration interval, int graceEpochs) {
         path = dir.resolve("barrier.cxc");
         EpochBarrier barrier =
-                EpochBarrier.create(path, capacity, interval, graceEpochs, CxcFileOptions.defaults());
+                EpochBarrier.create(
+                        path, capacity, interval, graceEpochs, CxcFileOptions.defaults());
         handles.add(barrier);
         raw = RawBody.of(path);
         return barrier;

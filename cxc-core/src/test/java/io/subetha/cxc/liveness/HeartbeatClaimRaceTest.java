@@ -87,8 +87,7 @@ class HeartbeatClaimRaceTest {
     void aDeadOwnersSlotTakenBeforeTheCasIsLeftToItsWinnerAndTheNextIsReclaimed() {
         AtomicBuffer raw = create(2);
         for (int slot = 0; slot < 2; slot++) {
-            OwnerRecord.claim(
-                    raw, record(slot), 0, OwnerRecord.ownerWord(DEAD_PID, 1), 0, () -> 0);
+            OwnerRecord.claim(raw, record(slot), 0, OwnerRecord.ownerWord(DEAD_PID, 1), 0, () -> 0);
         }
         long thief = OwnerRecord.ownerWord(ME, 2);
         int got;

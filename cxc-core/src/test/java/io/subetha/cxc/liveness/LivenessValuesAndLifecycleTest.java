@@ -63,7 +63,9 @@ class LivenessValuesAndLifecycleTest {
         assertThat(new EpochBarrier.Settings(1, Duration.ofHours(1), 1).heartbeatInterval())
                 .isEqualTo(Duration.ofHours(1));
         for (Duration wrong :
-                new Duration[] {Duration.ZERO, Duration.ofNanos(-1), Duration.ofHours(1).plusNanos(1)}) {
+                new Duration[] {
+                    Duration.ZERO, Duration.ofNanos(-1), Duration.ofHours(1).plusNanos(1)
+                }) {
             assertThatThrownBy(() -> new EpochBarrier.Settings(1, wrong, 1))
                     .isInstanceOf(CxcSettingsException.class)
                     .hasMessageContaining("heartbeatInterval must be positive and at most 1 h");
@@ -86,7 +88,9 @@ class LivenessValuesAndLifecycleTest {
         assertThat(FailoverWatchdogDescriptor.state(small)).isEqualTo(2);
         assertThat(FailoverWatchdogDescriptor.slot(small)).isEqualTo(3);
         assertThat(FailoverWatchdogDescriptor.generation(small)).isEqualTo(4);
-        assertThat(FailoverWatchdogDescriptor.tag(FailoverWatchdogDescriptor.packOwnerWord(7, 0, 0, 0)))
+        assertThat(
+                        FailoverWatchdogDescriptor.tag(
+                                FailoverWatchdogDescriptor.packOwnerWord(7, 0, 0, 0)))
                 .isEqualTo(7);
     }
 
@@ -97,7 +101,8 @@ class LivenessValuesAndLifecycleTest {
         assertThat(behind.lag()).isEqualTo(2);
         assertThat(behind.isStale(1)).isTrue();
         assertThat(behind.isStale(2)).isFalse();
-        assertThat(behind.nanosSinceLastBeat()).isGreaterThanOrEqualTo(Duration.ofHours(1).toNanos());
+        assertThat(behind.nanosSinceLastBeat())
+                .isGreaterThanOrEqualTo(Duration.ofHours(1).toNanos());
         HeartbeatSnapshot ahead =
                 new HeartbeatSnapshot(0, ME, 1, 0, 6, System.nanoTime() + 1_000_000_000, 0, 5);
         assertThat(ahead.lag()).isZero();
@@ -111,7 +116,8 @@ class LivenessValuesAndLifecycleTest {
         assertThat(new ReclaimReport(List.of(move), List.of(), 0).isEmpty()).isFalse();
         assertThat(new ReclaimReport(List.of(), List.of(9L), 0).isEmpty()).isFalse();
         assertThat(new ReclaimReport(List.of(), List.of(), 1).isEmpty()).isFalse();
-        assertThat(new ReclaimReport(List.of(move), List.of(), 0).movedWorkIds()).containsExactly(1L);
+        assertThat(new ReclaimReport(List.of(move), List.of(), 0).movedWorkIds())
+                .containsExactly(1L);
     }
 
     @Test

@@ -10,8 +10,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every access mode of {@link AtomicBuffer} reads what every other wrote (each write seen through
- * a different read), the CAS and fetch-and-add forms answer as documented, an empty region needs no
+ * Every access mode of {@link AtomicBuffer} reads what every other wrote (each write seen through a
+ * different read), the CAS and fetch-and-add forms answer as documented, an empty region needs no
  * alignment; and the small substrate value types: {@link CxcFileOptions} and the ASCII magics of
  * {@link HeaderDescriptor}.
  */
@@ -74,8 +74,9 @@ class AtomicBufferAccessModesTest {
             first++;
         }
         int misaligned = first;
-        assertThat(new AtomicBuffer(direct.duplicate().position(misaligned).limit(misaligned))
-                        .capacity())
+        assertThat(
+                        new AtomicBuffer(direct.duplicate().position(misaligned).limit(misaligned))
+                                .capacity())
                 .isZero();
         assertThatThrownBy(
                         () ->
@@ -90,7 +91,9 @@ class AtomicBufferAccessModesTest {
     @Test
     void fileOptionsRefuseANegativeWaitAndPermissionsTheOwnerCannotReadAndWrite() {
         assertThatThrownBy(
-                        () -> CxcFileOptions.defaults().withInitialisationTimeout(Duration.ofMillis(-1)))
+                        () ->
+                                CxcFileOptions.defaults()
+                                        .withInitialisationTimeout(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("initialisationTimeout must not be negative");
         assertThat(
@@ -101,14 +104,15 @@ class AtomicBufferAccessModesTest {
         for (String mode : new String[] {"-w-------", "r--------", "---rw-rw-"}) {
             assertThatThrownBy(() -> CxcFileOptions.defaults().withFilePermissions(mode))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("filePermissions must let the owner read and write, got "
-                            + mode);
+                    .hasMessageContaining(
+                            "filePermissions must let the owner read and write, got " + mode);
         }
         CxcFileOptions shared =
                 CxcFileOptions.defaults()
                         .withFilePermissions("rw-rw----")
                         .withDirectoryPermissions("rwxrwx---");
-        assertThat(shared.filePermissions()).isEqualTo(PosixFilePermissions.fromString("rw-rw----"));
+        assertThat(shared.filePermissions())
+                .isEqualTo(PosixFilePermissions.fromString("rw-rw----"));
         assertThat(shared.directoryPermissions())
                 .isEqualTo(PosixFilePermissions.fromString("rwxrwx---"));
         assertThat(shared.readOnly()).isFalse();

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How ops are numbered (1..15, no two on one code, gaps allowed, sorted by code whatever the
- * declaration order, {@code OP_*} constants found by reflection) and what a thread whose home cell a
- * live thread owns counts into: every count stays exact.
+ * declaration order, {@code OP_*} constants found by reflection) and what a thread whose home cell
+ * a live thread owns counts into: every count stays exact.
  */
 class OpNumberingAndCellsTest {
 
@@ -71,7 +71,8 @@ class OpNumberingAndCellsTest {
         counters.increment(3);
         assertThat(counters.get(3)).isEqualTo(1);
         assertThat(counters.get("third")).isEqualTo(1);
-        assertThat(counters.snapshot()).containsExactly(Map.entry("first", 0L), Map.entry("third", 1L));
+        assertThat(counters.snapshot())
+                .containsExactly(Map.entry("first", 0L), Map.entry("third", 1L));
         for (int op : new int[] {0, 2, 4}) {
             assertThatThrownBy(() -> counters.get(op))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -186,6 +187,7 @@ class OpNumberingAndCellsTest {
                         return false;
                     }
                 };
-        assertThat(observed.opCounts()).containsExactly(Map.entry("read", 0L), Map.entry("write", 1L));
+        assertThat(observed.opCounts())
+                .containsExactly(Map.entry("read", 0L), Map.entry("write", 1L));
     }
 }

@@ -91,7 +91,8 @@ class PrimitiveTypeValidationTest {
         long pair = PrimitiveType.fingerprint(List.of(FixedCodec.INT64, FixedCodec.INT32));
         assertThat(pair).isEqualTo(fnv(FixedCodec.INT64, FixedCodec.INT32));
         assertThat(pair)
-                .isNotEqualTo(PrimitiveType.fingerprint(List.of(FixedCodec.INT32, FixedCodec.INT64)))
+                .isNotEqualTo(
+                        PrimitiveType.fingerprint(List.of(FixedCodec.INT32, FixedCodec.INT64)))
                 .isNotEqualTo(FixedCodec.INT64.fingerprint());
     }
 
@@ -135,9 +136,7 @@ class PrimitiveTypeValidationTest {
         assertThatThrownBy(
                         () ->
                                 TYPE.openOrCreate(
-                                        path,
-                                        codecs(FixedCodec.INT64),
-                                        CxcFileOptions.defaults()))
+                                        path, codecs(FixedCodec.INT64), CxcFileOptions.defaults()))
                 .isInstanceOf(CxcFormatException.class);
         assertThat(Files.readAllBytes(path)).isEqualTo(before);
     }
@@ -180,7 +179,11 @@ class PrimitiveTypeValidationTest {
             List<FixedCodec<?>> list =
                     java.util.Collections.nCopies(count, (FixedCodec<?>) FixedCodec.INT64);
             assertThatThrownBy(
-                            () -> TYPE.create(path, new Pair.Settings(list), CxcFileOptions.defaults()))
+                            () ->
+                                    TYPE.create(
+                                            path,
+                                            new Pair.Settings(list),
+                                            CxcFileOptions.defaults()))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("declares " + count + " codecs")
                     .hasMessageContaining("holds 1 or 2");
