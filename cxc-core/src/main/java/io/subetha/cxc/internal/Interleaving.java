@@ -77,7 +77,16 @@ public final class Interleaving {
         /** An intent-lock holder is about to release the lock (its intent clear). */
         INTENT_CLEARED,
         /** A region's {@code set} checked its handle: before it writes the payload. */
-        REGION_SET_CHECKED
+        REGION_SET_CHECKED,
+        /**
+         * A new owner read the identity word and found the record still its own: before its CAS of
+         * the identity.
+         */
+        IDENTITY_READ,
+        /** A claimant read a heartbeat below the one it publishes: before its raising CAS. */
+        HEARTBEAT_READ,
+        /** A leader stepping down read its own leader word: before its CAS to no leader. */
+        STEP_DOWN_JUDGED
     }
 
     private static volatile @Nullable Consumer<Point> observer;
