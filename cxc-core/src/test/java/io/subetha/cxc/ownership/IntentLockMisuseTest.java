@@ -10,9 +10,9 @@ import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
 
 /**
- * The intent lock's limits and what it says when it is misused: its size, the arguments it is
- * built with, a step staging more than it may, an unlock of a lock taken from under the caller, and
- * a holder carrying this process's PID, which is never taken over (another thread of ours).
+ * The intent lock's limits and what it says when it is misused: its size, the arguments it is built
+ * with, a step staging more than it may, an unlock of a lock taken from under the caller, and a
+ * holder carrying this process's PID, which is never taken over (another thread of ours).
  */
 class IntentLockMisuseTest {
 

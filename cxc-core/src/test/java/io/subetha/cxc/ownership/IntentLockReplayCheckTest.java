@@ -67,10 +67,14 @@ class IntentLockReplayCheckTest {
     void entriesRightUpToEachBoundAreReplayed() {
         plantDeadHolderWithIntent(
                 SEALED | 4,
-                BASE - 8, 1, // ends exactly where the lock begins
-                LOCK_END, 2, // begins exactly where the lock ends
-                CAPACITY - 8, 3, // ends exactly at the body's end
-                0, 4);
+                BASE - 8,
+                1, // ends exactly where the lock begins
+                LOCK_END,
+                2, // begins exactly where the lock ends
+                CAPACITY - 8,
+                3, // ends exactly at the body's end
+                0,
+                4);
         lock.lock(WAIT);
         assertThat(body.getLongVolatile(BASE - 8)).isEqualTo(1);
         assertThat(body.getLongVolatile(LOCK_END)).isEqualTo(2);

@@ -20,9 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A lease's deadline and who may still move it, in a one-slot table whose words the test reads and
- * plants: the deadline a lease gets (whole milliseconds, rounded up, from right after the CAS), what
- * extend, release and release-no-earlier-than do on a lease that expired, lingers, was released or
- * was taken over, and an acquirer that loses its lease between its CAS and its deadline.
+ * plants: the deadline a lease gets (whole milliseconds, rounded up, from right after the CAS),
+ * what extend, release and release-no-earlier-than do on a lease that expired, lingers, was
+ * released or was taken over, and an acquirer that loses its lease between its CAS and its
+ * deadline.
  */
 class OwnerLeaseDeadlineTest {
 
@@ -69,7 +70,11 @@ class OwnerLeaseDeadlineTest {
         // 1.5 ms lasts 2 ms, counted from the acquisition time the record publishes.
         assertThat(OwnerRecord.heartbeat(raw, RECORD)).isEqualTo(lease.acquiredAtNanos());
         assertThat(leaseWordNow())
-                .isEqualTo(leaseWord(lease.token(), expectedDeadline(lease.acquiredAtNanos(), 2), false));
+                .isEqualTo(
+                        leaseWord(
+                                lease.token(),
+                                expectedDeadline(lease.acquiredAtNanos(), 2),
+                                false));
         assertThat(leaseKey(leaseWordNow())).isEqualTo(lease.token());
         assertThat(leases.release(lease)).isIn(true, false); // may have expired already
 
@@ -204,7 +209,8 @@ class OwnerLeaseDeadlineTest {
         Lease lease = leases.tryAcquire("job", PID, MINUTE).orElseThrow();
         long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         assertThat(leases.releaseNoEarlierThan(lease, until)).isTrue();
-        assertThat(leaseWordNow()).isEqualTo(leaseWord(lease.token(), expectedDeadline(until, 0), true));
+        assertThat(leaseWordNow())
+                .isEqualTo(leaseWord(lease.token(), expectedDeadline(until, 0), true));
     }
 
     @Test
@@ -214,8 +220,7 @@ class OwnerLeaseDeadlineTest {
             other.tryAcquire("job", PID, MINUTE).ifPresent(other::release); // bind the name
             StepGate<Optional<Lease>> acquirer =
                     StepGate.holdAt(
-                            Point.HEARTBEAT_PUBLISHED,
-                            () -> leases.tryAcquire("job", PID, MINUTE));
+                            Point.HEARTBEAT_PUBLISHED, () -> leases.tryAcquire("job", PID, MINUTE));
             // Judged dead meanwhile (say): a successor's CAS from the acquirer's word.
             long mine = OwnerRecord.ownerWord(raw, RECORD);
             long successor = OwnerRecord.ownerWord(1, OwnerRecord.key(mine) + 1);

@@ -70,7 +70,12 @@ class OwnerRecordLostCasTest {
                         Point.HEARTBEAT_READ,
                         () ->
                                 OwnerRecord.claim(
-                                        body, RECORD, 0, OwnerRecord.ownerWord(42, 1), 1, () -> 50));
+                                        body,
+                                        RECORD,
+                                        0,
+                                        OwnerRecord.ownerWord(42, 1),
+                                        1,
+                                        () -> 50));
         body.setLongVolatile(RECORD + OwnerRecord.HEARTBEAT_OFFSET, 20); // a late, lower raise
 
         assertThat(owner.release()).isTrue();
