@@ -245,4 +245,19 @@ class OwnerLeaseDeadlineTest {
             assertThat(leases.holder("job").orElseThrow().token()).isEqualTo(winner.token());
         }
     }
+
+    @Test
+    void theLongestLeaseIsAcceptedAndEveryOpIsCountedOnce() {
+        Lease lease = leases.tryAcquire("job", PID, OwnerLease.MAX_AT_MOST).orElseThrow();
+        assertThat(leases.isHeld(lease)).isTrue();
+        assertThat(leases.holder("job")).isPresent();
+        assertThat(leases.holder("unbound")).isEmpty();
+        assertThat(leases.extend(lease, OwnerLease.MAX_AT_MOST)).isTrue();
+        assertThat(leases.release(lease)).isTrue();
+        assertThat(leases.opCounts())
+                .containsEntry("acquire", 1L)
+                .containsEntry("read", 3L)
+                .containsEntry("extend", 1L)
+                .containsEntry("release", 1L);
+    }
 }
