@@ -87,7 +87,16 @@ public final class Interleaving {
          * A region's {@code allocate} took a block out of its process's free cache: before it
          * writes the block's new header.
          */
-        REGION_CACHE_POPPED
+        REGION_CACHE_POPPED,
+        /**
+         * A new owner read the identity word and found the record still its own: before its CAS of
+         * the identity.
+         */
+        IDENTITY_READ,
+        /** A claimant read a heartbeat below the one it publishes: before its raising CAS. */
+        HEARTBEAT_READ,
+        /** A leader stepping down read its own leader word: before its CAS to no leader. */
+        STEP_DOWN_JUDGED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

@@ -273,6 +273,7 @@ public final class OwnerRecord {
                 return;
             }
             // From exactly the value read: a later owner's publication in between wins.
+            Interleaving.at(Point.IDENTITY_READ);
             if (body.compareAndSetLong(record + IDENTITY_OFFSET, current, identity)) {
                 return;
             }
@@ -287,6 +288,7 @@ public final class OwnerRecord {
         int offset = record + HEARTBEAT_OFFSET;
         long current = body.getLongVolatile(offset);
         while (value - current > 0) {
+            Interleaving.at(Point.HEARTBEAT_READ);
             long witness = body.compareAndExchangeLong(offset, current, value);
             if (witness == current) {
                 return;

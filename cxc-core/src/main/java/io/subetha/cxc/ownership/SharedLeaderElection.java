@@ -5,6 +5,8 @@ import static io.subetha.cxc.ownership.LeaderElectionDescriptor.*;
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.internal.EpochPacer;
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
@@ -520,6 +522,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
             if (leaderPid(word) != myPid) {
                 return false;
             }
+            Interleaving.at(Point.STEP_DOWN_JUDGED);
             if (body.compareAndSetLong(
                     LEADER_WORD_OFFSET, word, packLeaderWord(NO_LEADER, term(word)))) {
                 return true;
