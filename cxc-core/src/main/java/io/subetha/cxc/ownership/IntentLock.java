@@ -544,7 +544,10 @@ public final class IntentLock {
         body.setLongRelease(base + INTENT_OFFSET, 0);
     }
 
-    /** Every entry must land inside the body, outside this lock, 8-aligned (copies: in bounds). */
+    /**
+     * Every entry must land inside the body, outside this lock, 8-aligned (a copy shorter than a
+     * word may start anywhere; copies: in bounds): else replaying it would fail half-way.
+     */
     private String checkEntries(long count) {
         if (count > maxEntries) {
             return "entry count " + count + " exceeds the limit " + maxEntries;
@@ -562,7 +565,7 @@ public final class IntentLock {
             }
             if (offset < 0
                     || offset + length > body.capacity()
-                    || (!copy && offset % 8 != 0)
+                    || (offset % 8 != 0 && (!copy || length >= 8)) // copy() stores whole words
                     || (offset < lockEnd && offset + length > base)) {
                 return "entry "
                         + i

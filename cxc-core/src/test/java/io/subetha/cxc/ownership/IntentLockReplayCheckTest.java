@@ -106,6 +106,12 @@ class IntentLockReplayCheckTest {
     }
 
     @Test
+    void aMisalignedCopyOfAWordOrMoreIsRefusedWholeNotHalfReplayed() {
+        plantDeadHolderWithIntent(SEALED | 2, 0, 1, COPY | (LOCK_END + 4), 8);
+        assertRefusedWhole("entry 1 targets offset " + (LOCK_END + 4));
+    }
+
+    @Test
     void aNegativeTargetIsRefused() {
         plantDeadHolderWithIntent(SEALED | 2, 0, 1, Long.MIN_VALUE | 8, 2);
         assertRefusedWhole("entry 1 targets offset " + (Long.MIN_VALUE | 8));
