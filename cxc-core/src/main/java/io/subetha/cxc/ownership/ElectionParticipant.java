@@ -3,6 +3,7 @@ package io.subetha.cxc.ownership;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -90,7 +91,10 @@ public final class ElectionParticipant {
     private long vacantSince;
     private volatile boolean heir;
 
-    /** After a re-join that saw a lower live candidate on the old file: when, else 0. */
+    /**
+     * After a re-join that saw a lower live candidate on the old file: when, else 0. The wait for
+     * it ends when it shows on the new file, dies, or the defer limit passes.
+     */
     private long rejoinedAt;
 
     /** The handle this participant runs on: {@link #origin} until its file is replaced. */
@@ -193,7 +197,7 @@ public final class ElectionParticipant {
             leads = e.tryClaimLeadership(pid, grace); // the fast path: ours
         } else {
             long now = System.nanoTime();
-            if (rejoinedAt != 0 && now - rejoinedAt >= deferLimit().toNanos()) {
+            if (rejoinedAt != 0 && rejoinWaitIsOver(e, leader, now)) {
                 rejoinedAt = 0;
             }
             // Just after a re-join the new file's candidate table may still lack the lower
@@ -251,6 +255,19 @@ public final class ElectionParticipant {
         if (!wantsPoll()) {
             return null;
         }
+        SharedLeaderElection current = election;
+        if (rejoinedAt != 0) {
+            // Waiting for the lower candidate seen on the replaced file: once it shows on this one
+            // (or died), a round now finds who the heir is, so a leader killed meanwhile is seen
+            // within a poll, not at the next tick.
+            return !current.isRetired()
+                            && rejoinWaitIsOver(
+                                    current,
+                                    LeaderElectionDescriptor.leaderPid(current.leaderWord()),
+                                    System.nanoTime())
+                    ? tick()
+                    : null;
+        }
         if (!heir && System.nanoTime() - vacantSince < deferLimit().toNanos()) {
             return null; // still the heir's turn
         }
@@ -274,7 +291,7 @@ public final class ElectionParticipant {
      * the thread that ticks.
      */
     public boolean wantsPoll() {
-        return heir || vacantSince != 0;
+        return heir || vacantSince != 0 || rejoinedAt != 0;
     }
 
     /**
@@ -414,25 +431,45 @@ public final class ElectionParticipant {
         candidateSeat = -1;
         heir = false;
         long now = System.nanoTime();
-        rejoinedAt = lowerOnOldFile ? now : 0;
+        rejoinedAt = lowerOnOldFile != SharedLeaderElection.NO_LEADER ? now : 0;
         vacantSince = now; // a non-heir claims the new file only after the limit
         warnIfSettingsDiffer(next);
         warn("cxc: pid " + pid + " re-joined the leader election on the file now at " + path);
         return next;
     }
 
-    /** Whether a lower live candidate was seen on the file being replaced: it re-joins too. */
-    private boolean lowerOnOldFile;
+    /**
+     * The lowest live candidate below this process seen on the file being replaced (it re-joins
+     * too), else {@link SharedLeaderElection#NO_LEADER}.
+     */
+    private long lowerOnOldFile;
+
+    /**
+     * Whether the wait after a re-join is over: the lower candidate seen on the old file holds a
+     * candidate seat or the seat on this one (the heir is then judged by this file's table), or is
+     * dead, or the defer limit has passed.
+     */
+    private boolean rejoinWaitIsOver(SharedLeaderElection e, long leader, long now) {
+        if (now - rejoinedAt >= deferLimit().toNanos() || leader == lowerOnOldFile) {
+            return true;
+        }
+        for (long candidate : e.candidates()) {
+            if (candidate == lowerOnOldFile) {
+                return true;
+            }
+        }
+        return ProcessProbe.status(lowerOnOldFile, ProcessProbe.UNKNOWN_START_TIME)
+                == ProcessStatus.DEAD;
+    }
 
     private void retire(SharedLeaderElection current, String problem) {
         boolean truncated = problem.startsWith("was truncated");
-        lowerOnOldFile = false;
+        lowerOnOldFile = SharedLeaderElection.NO_LEADER;
         if (!truncated) {
             try {
                 lowerOnOldFile =
                         current.lowestLiveCandidateBelow(
-                                        pid, SharedLeaderElection.NO_LEADER, settings.graceEpochs())
-                                != SharedLeaderElection.NO_LEADER;
+                                pid, SharedLeaderElection.NO_LEADER, settings.graceEpochs());
             } catch (RuntimeException | InternalError unreadable) {
                 // then nobody waits for anybody
             }

@@ -27,14 +27,20 @@ class CollectionLimitsAndCountsTest {
 
     @Test
     void settingsAcceptTheirRangeAndRefuseOnePastEachEnd() {
-        assertThatCode(() -> new SharedVec.Settings(1, FixedCodec.INT64)).doesNotThrowAnyException();
-        assertThatCode(() -> new SharedVec.Settings(SharedVecDescriptor.MAX_CAPACITY, FixedCodec.INT64))
+        assertThatCode(() -> new SharedVec.Settings(1, FixedCodec.INT64))
+                .doesNotThrowAnyException();
+        assertThatCode(
+                        () ->
+                                new SharedVec.Settings(
+                                        SharedVecDescriptor.MAX_CAPACITY, FixedCodec.INT64))
                 .doesNotThrowAnyException();
         assertThatThrownBy(() -> new SharedVec.Settings(0, FixedCodec.INT64))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("capacity 0 is outside 1..");
         assertThatThrownBy(
-                        () -> new SharedVec.Settings(SharedVecDescriptor.MAX_CAPACITY + 1, FixedCodec.INT64))
+                        () ->
+                                new SharedVec.Settings(
+                                        SharedVecDescriptor.MAX_CAPACITY + 1, FixedCodec.INT64))
                 .isInstanceOf(CxcSettingsException.class);
         assertThatThrownBy(() -> new SharedVec.Settings(1 << 20, FixedCodec.bytes(4096)))
                 .isInstanceOf(CxcSettingsException.class)
@@ -43,14 +49,17 @@ class CollectionLimitsAndCountsTest {
         assertThatCode(() -> new SharedLinkedList.Settings(1, FixedCodec.INT64))
                 .doesNotThrowAnyException();
         assertThatCode(
-                        () -> new SharedLinkedList.Settings(
-                                SharedLinkedListDescriptor.MAX_CAPACITY, FixedCodec.INT64))
+                        () ->
+                                new SharedLinkedList.Settings(
+                                        SharedLinkedListDescriptor.MAX_CAPACITY, FixedCodec.INT64))
                 .doesNotThrowAnyException();
         assertThatThrownBy(() -> new SharedLinkedList.Settings(0, FixedCodec.INT64))
                 .isInstanceOf(CxcSettingsException.class);
         assertThatThrownBy(
-                        () -> new SharedLinkedList.Settings(
-                                SharedLinkedListDescriptor.MAX_CAPACITY + 1, FixedCodec.INT64))
+                        () ->
+                                new SharedLinkedList.Settings(
+                                        SharedLinkedListDescriptor.MAX_CAPACITY + 1,
+                                        FixedCodec.INT64))
                 .isInstanceOf(CxcSettingsException.class);
         assertThatThrownBy(() -> new SharedLinkedList.Settings(1 << 20, FixedCodec.bytes(4096)))
                 .isInstanceOf(CxcSettingsException.class)
@@ -62,16 +71,22 @@ class CollectionLimitsAndCountsTest {
         long a = HeaderDescriptor.ALIGNMENT;
         long vec = SharedVecDescriptor.slotsOffset(8) + 3L * SharedVecDescriptor.slotLength(8);
         assertThat(SharedVecDescriptor.bodyLength(3, 8)).isEqualTo((vec + a - 1) / a * a);
-        long list = SharedLinkedListDescriptor.NODES_OFFSET + 3L * SharedLinkedListDescriptor.nodeLength(8);
+        long list =
+                SharedLinkedListDescriptor.NODES_OFFSET
+                        + 3L * SharedLinkedListDescriptor.nodeLength(8);
         assertThat(SharedLinkedListDescriptor.bodyLength(3, 8)).isEqualTo((list + a - 1) / a * a);
         int maxElement = (int) (HeaderDescriptor.MAX_BODY_LENGTH / 2);
-        for (int[] bad : new int[][] {{0, 8}, {SharedVecDescriptor.MAX_CAPACITY + 1, 8}, {1, 0}, {1, maxElement + 1}}) {
+        for (int[] bad :
+                new int[][] {
+                    {0, 8}, {SharedVecDescriptor.MAX_CAPACITY + 1, 8}, {1, 0}, {1, maxElement + 1}
+                }) {
             assertThatThrownBy(() -> SharedVecDescriptor.bodyLength(bad[0], bad[1]))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> SharedLinkedListDescriptor.bodyLength(bad[0], bad[1]))
                     .isInstanceOf(IllegalArgumentException.class);
         }
-        for (int[] good : new int[][] {{1, 1}, {SharedVecDescriptor.MAX_CAPACITY, 1}, {1, maxElement}}) {
+        for (int[] good :
+                new int[][] {{1, 1}, {SharedVecDescriptor.MAX_CAPACITY, 1}, {1, maxElement}}) {
             assertThat(SharedVecDescriptor.bodyLength(good[0], good[1])).isPositive();
             assertThat(SharedLinkedListDescriptor.bodyLength(good[0], good[1])).isPositive();
         }
@@ -90,13 +105,21 @@ class CollectionLimitsAndCountsTest {
             rv.setLongVolatile(SharedVecDescriptor.LENGTH_OFFSET, 4);
             assertThat(vec.len()).isEqualTo(4);
             rv.setLongVolatile(SharedVecDescriptor.LENGTH_OFFSET, 5);
-            assertThatThrownBy(vec::len).isInstanceOf(CxcFormatException.class).hasMessageContaining("length 5");
+            assertThatThrownBy(vec::len)
+                    .isInstanceOf(CxcFormatException.class)
+                    .hasMessageContaining("length 5");
             rv.setLongVolatile(SharedVecDescriptor.LENGTH_OFFSET, -1);
-            assertThatThrownBy(vec::len).isInstanceOf(CxcFormatException.class).hasMessageContaining("length -1");
+            assertThatThrownBy(vec::len)
+                    .isInstanceOf(CxcFormatException.class)
+                    .hasMessageContaining("length -1");
             rl.setLongVolatile(SharedLinkedListDescriptor.SIZE_OFFSET, 5);
-            assertThatThrownBy(list::size).isInstanceOf(CxcFormatException.class).hasMessageContaining("size 5");
+            assertThatThrownBy(list::size)
+                    .isInstanceOf(CxcFormatException.class)
+                    .hasMessageContaining("size 5");
             rl.setLongVolatile(SharedLinkedListDescriptor.SIZE_OFFSET, -1);
-            assertThatThrownBy(list::size).isInstanceOf(CxcFormatException.class).hasMessageContaining("size -1");
+            assertThatThrownBy(list::size)
+                    .isInstanceOf(CxcFormatException.class)
+                    .hasMessageContaining("size -1");
         }
     }
 
@@ -114,7 +137,9 @@ class CollectionLimitsAndCountsTest {
             assertThat(list.popTail()).contains(2L);
             raw.setLongVolatile(SharedLinkedListDescriptor.HEAD_OFFSET, last + nodeLength);
             assertThatThrownBy(list::popHead).isInstanceOf(CxcFormatException.class);
-            raw.setLongVolatile(SharedLinkedListDescriptor.HEAD_OFFSET, SharedLinkedListDescriptor.NODES_OFFSET - nodeLength);
+            raw.setLongVolatile(
+                    SharedLinkedListDescriptor.HEAD_OFFSET,
+                    SharedLinkedListDescriptor.NODES_OFFSET - nodeLength);
             assertThatThrownBy(list::popHead).isInstanceOf(CxcFormatException.class);
             raw.setLongVolatile(SharedLinkedListDescriptor.HEAD_OFFSET, first + 8);
             assertThatThrownBy(list::popHead).isInstanceOf(CxcFormatException.class);
@@ -131,8 +156,12 @@ class CollectionLimitsAndCountsTest {
                 SharedLinkedList<Long> list = SharedLinkedList.create(l, 4, FixedCodec.INT64)) {
             // Another live writer (this PID, under a key no handle here holds) keeps both locks.
             long held = OwnerRecord.ownerWord(Pids.current(), 77);
-            RawBody.of(v).setLongVolatile(SharedVecDescriptor.LOCK_OFFSET + IntentLock.OWNER_OFFSET, held);
-            RawBody.of(l).setLongVolatile(SharedLinkedListDescriptor.LOCK_OFFSET + IntentLock.OWNER_OFFSET, held);
+            RawBody.of(v)
+                    .setLongVolatile(
+                            SharedVecDescriptor.LOCK_OFFSET + IntentLock.OWNER_OFFSET, held);
+            RawBody.of(l)
+                    .setLongVolatile(
+                            SharedLinkedListDescriptor.LOCK_OFFSET + IntentLock.OWNER_OFFSET, held);
             assertThat(vec.writerPid()).isEqualTo(Pids.current());
             assertThat(list.writerPid()).isEqualTo(Pids.current());
             assertThat(vec.pop()).isEmpty();

@@ -42,7 +42,8 @@ class DeadParticipantScanTest {
         path = dir.resolve("fanout.cxc");
         PriorityFanout.Settings settings =
                 new PriorityFanout.Settings(CAPACITY, FixedCodec.INT64, Duration.ofDays(1));
-        scanner = PriorityFanout.create(path, settings, FixedCodec.INT64, CxcFileOptions.defaults());
+        scanner =
+                PriorityFanout.create(path, settings, FixedCodec.INT64, CxcFileOptions.defaults());
         consumer = PriorityFanout.open(path, settings, FixedCodec.INT64, CxcFileOptions.defaults());
         raw = RawBody.of(path);
     }
@@ -54,8 +55,7 @@ class DeadParticipantScanTest {
     }
 
     static int slot(int priority, long position) {
-        return SLOTS_OFFSET
-                + (priority * CAPACITY + (int) (position % CAPACITY)) * slotStride(8);
+        return SLOTS_OFFSET + (priority * CAPACITY + (int) (position % CAPACITY)) * slotStride(8);
     }
 
     int recordHolding(int priority, long position) {
@@ -150,7 +150,11 @@ class DeadParticipantScanTest {
         long word = OwnerRecord.ownerWord(raw, record);
         // The same silent participant also holds a half-written slot at level 0.
         raw.setLongVolatile(
-                slot(0, 0), pack(0, WRITING, participant(raw.getLongVolatile(slot(LEVEL, 0))),
+                slot(0, 0),
+                pack(
+                        0,
+                        WRITING,
+                        participant(raw.getLongVolatile(slot(LEVEL, 0))),
                         generation(raw.getLongVolatile(slot(LEVEL, 0)))));
         raw.setLongVolatile(levelOffset(0) + TAIL_OFFSET, 1);
         raw.setLongVolatile(

@@ -73,7 +73,8 @@ class KilledGraphWriterStepTest {
             g.addEdge(1, 2, 30L);
             assertThat(g.checkIntegrity()).isNull();
             assertThat(g.neighbors(0))
-                    .containsExactly(new SharedGraph.Edge<>(0, 2, 20L), new SharedGraph.Edge<>(0, 1, 10L));
+                    .containsExactly(
+                            new SharedGraph.Edge<>(0, 2, 20L), new SharedGraph.Edge<>(0, 1, 10L));
             assertThat(g.edgeCount()).isEqualTo(3);
             assertThat(g.outDegree(0)).isEqualTo(2);
         }

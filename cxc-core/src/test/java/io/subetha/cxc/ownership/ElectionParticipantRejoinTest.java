@@ -162,6 +162,37 @@ class ElectionParticipantRejoinTest {
     }
 
     @Test
+    void theWaitForTheLowerCandidateEndsWhenItLeadsTheNewFileSoTheHeirPollsFromThen() {
+        // The chaos run's tail: a leader killed just after the file was replaced was seen by the
+        // heir only at its next tick, because it still waited for that leader to re-join.
+        Path path = dir.resolve("l.cxc");
+        try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {
+            int seat = election.registerCandidate(1, 3); // init: the lower candidate, leading
+            assertThat(election.beatCandidate(seat, 1)).isTrue();
+            assertThat(election.tryClaimLeadership(1, 3)).isTrue();
+            var participant = new ElectionParticipant(election, ME, 3, Duration.ofHours(1));
+            assertThat(participant.tick().leader()).isFalse();
+            replace(path, HOUR);
+            assertThat(participant.tick().leader()).isFalse(); // re-joined: waits for PID 1
+            assertThat(participant.isHeir()).isFalse();
+            assertThat(participant.poll()).as("PID 1 not on the new file yet").isNull();
+
+            try (var next = SharedLeaderElection.open(path)) { // PID 1 re-joins and leads it
+                assertThat(next.beatCandidate(next.registerCandidate(1, 3), 1)).isTrue();
+                assertThat(next.tryClaimLeadership(1, 3)).isTrue();
+            }
+            var round = participant.poll();
+            assertThat(round)
+                    .as("a round at once, not at the next tick (an hour away)")
+                    .isNotNull();
+            assertThat(round.leaderPid()).isEqualTo(1);
+            assertThat(participant.isHeir()).as("the lowest candidate but the leader").isTrue();
+            assertThat(participant.wantsPoll()).isTrue();
+            participant.election().close();
+        }
+    }
+
+    @Test
     void aParticipantThatSawNoLowerCandidateClaimsTheNewFileAtOnce() {
         Path path = dir.resolve("l.cxc");
         try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {

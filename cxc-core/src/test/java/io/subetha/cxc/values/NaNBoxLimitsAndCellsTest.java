@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The edges of NaN-boxing (one past each range, each tag refused by the others' unboxers, the
- * names and texts people read) and what a cell file does at its index bounds and counts.
+ * The edges of NaN-boxing (one past each range, each tag refused by the others' unboxers, the names
+ * and texts people read) and what a cell file does at its index bounds and counts.
  */
 class NaNBoxLimitsAndCellsTest {
 
@@ -119,8 +119,7 @@ class NaNBoxLimitsAndCellsTest {
                 .hasMessageContaining("not an user-tagged");
         assertThatThrownBy(() -> SharedNaNTaggedValue.valueOf(NULL))
                 .hasMessageContaining("not an user-tagged");
-        try (SharedNaNTaggedValue cells =
-                SharedNaNTaggedValue.create(dir.resolve("t.cxc"), 2, 5)) {
+        try (SharedNaNTaggedValue cells = SharedNaNTaggedValue.create(dir.resolve("t.cxc"), 2, 5)) {
             assertThat(cells.cells()).isEqualTo(2);
             assertThatThrownBy(() -> cells.get(2)).hasMessageContaining("index 2 is outside 0..1");
             assertThatThrownBy(() -> cells.set(-1, NULL)).hasMessageContaining("index -1");
@@ -128,8 +127,7 @@ class NaNBoxLimitsAndCellsTest {
             assertThat(cells.get(1)).isEqualTo(SharedNaNTaggedValue.box(5, 42));
             assertThat(cells.compareAndSet(1, NULL, box(1.0))).isFalse();
             assertThat(cells.get(1)).isEqualTo(SharedNaNTaggedValue.box(5, 42));
-            assertThat(cells.compareAndSet(1, SharedNaNTaggedValue.box(5, 42), box(1.0)))
-                    .isTrue();
+            assertThat(cells.compareAndSet(1, SharedNaNTaggedValue.box(5, 42), box(1.0))).isTrue();
             assertThat(cells.opCounters().get(SharedNaNTaggedValue.OP_GET)).isEqualTo(2);
             assertThat(cells.opCounters().get(SharedNaNTaggedValue.OP_SET)).isEqualTo(1);
             assertThat(cells.opCounters().get(SharedNaNTaggedValue.OP_COMPARE_AND_SET))

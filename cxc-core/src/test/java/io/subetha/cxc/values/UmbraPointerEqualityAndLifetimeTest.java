@@ -41,7 +41,9 @@ class UmbraPointerEqualityAndLifetimeTest {
             SharedUmbraPointer abc = SharedUmbraPointer.store(region, "abc");
             // Both tails are 0 (nothing past the prefix): only the heads tell them apart.
             assertThat(ab.tail()).isEqualTo(abc.tail());
-            assertThat(SharedUmbraPointer.equals(region, ab.head(), ab.tail(), abc.head(), abc.tail()))
+            assertThat(
+                            SharedUmbraPointer.equals(
+                                    region, ab.head(), ab.tail(), abc.head(), abc.tail()))
                     .isFalse();
             assertThat(ab.contentEquals(abc)).isFalse();
             assertThat(ab.contentEquals(utf8("abc"))).isFalse();
@@ -92,7 +94,8 @@ class UmbraPointerEqualityAndLifetimeTest {
     void orderIsDecidedWithoutTheRegionWhenTheShorterEndsInThePrefix() {
         try (SharedRegion region = region()) {
             SharedUmbraPointer abcd = SharedUmbraPointer.store(region, "abcd");
-            SharedUmbraPointer longer = SharedUmbraPointer.store(region, "abcd, and then much more");
+            SharedUmbraPointer longer =
+                    SharedUmbraPointer.store(region, "abcd, and then much more");
             long before = resolves();
             assertThat(abcd.compareTo(longer)).isNegative();
             assertThat(longer.compareTo(abcd)).isPositive();
@@ -120,7 +123,8 @@ class UmbraPointerEqualityAndLifetimeTest {
         try (SharedRegion region = region()) {
             AtomicBuffer buffer = new AtomicBuffer(ByteBuffer.allocateDirect(48));
             SharedUmbraPointer inline = SharedUmbraPointer.store(region, "twelve bytes");
-            SharedUmbraPointer outOfLine = SharedUmbraPointer.store(region, "more than twelve bytes");
+            SharedUmbraPointer outOfLine =
+                    SharedUmbraPointer.store(region, "more than twelve bytes");
             inline.writeTo(buffer, 8);
             outOfLine.writeTo(buffer, 24);
             assertThat(buffer.getLongAcquire(8)).isEqualTo(inline.head());
@@ -142,7 +146,8 @@ class UmbraPointerEqualityAndLifetimeTest {
     void freeReleasesOnlyAnOutOfLineBlock() {
         try (SharedRegion region = region()) {
             SharedUmbraPointer inline = SharedUmbraPointer.store(region, "short");
-            SharedUmbraPointer outOfLine = SharedUmbraPointer.store(region, "longer than the inline max");
+            SharedUmbraPointer outOfLine =
+                    SharedUmbraPointer.store(region, "longer than the inline max");
             long handle = outOfLine.handle();
             assertThat(region.usedBlocks()).isEqualTo(1);
             inline.free();
