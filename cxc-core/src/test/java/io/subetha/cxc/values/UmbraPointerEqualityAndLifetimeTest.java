@@ -155,6 +155,9 @@ class UmbraPointerEqualityAndLifetimeTest {
             assertThat(region.usedBlocks()).isEqualTo(1);
             outOfLine.free();
             assertThat(region.isAllocated(handle)).isFalse();
+            // A small freed block waits in this handle's free cache, still used to everyone else.
+            assertThat(region.usedBlocks()).isEqualTo(region.cachedBlocks());
+            region.flushCache();
             assertThat(region.usedBlocks()).isZero();
         }
     }
