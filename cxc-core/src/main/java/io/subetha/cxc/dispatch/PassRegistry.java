@@ -581,30 +581,27 @@ public final class PassRegistry extends MappedPrimitive {
             return;
         }
         if (OwnerRecord.isOwnedBy(body, record, word, PID, START_TIME)) {
-            throw new PassOwnedException(
+            throw owned(
                     passId,
                     owner,
-                    "pass "
-                            + passId
-                            + " of "
-                            + file()
-                            + " is already registered by this process (PID "
+                    "already registered by this process (PID "
                             + owner
                             + ") through another handle; one process registers an id once");
         }
         if (!OwnerRecord.isDead(body, record, word)) {
-            throw new PassOwnedException(
+            throw owned(
                     passId,
                     owner,
-                    "pass "
-                            + passId
-                            + " of "
-                            + file()
-                            + " is registered by live process PID "
+                    "registered by live process PID "
                             + owner
                             + "; it is freed when that process unregisters it, closes its registry"
                             + " or dies");
         }
+    }
+
+    private PassOwnedException owned(long passId, long owner, String how) {
+        return new PassOwnedException(
+                passId, owner, "pass " + passId + " of " + file() + " is " + how);
     }
 
     /**
