@@ -115,31 +115,33 @@ import org.jspecify.annotations.Nullable;
  * publication and its read of the announcement: either the blocker's last look sees the work, or
  * the publisher sees the announcement. A blocked round trip so makes the system calls a plain Unix
  * socket's does: the caller writes its poke and waits in one untimed blocking read, which the
- * answer's poke ends; the dispatcher waits in one {@code epoll_wait} and writes its poke (it reads
- * the caller's poke after answering, off the round trip: {@link WakeServer}).
+ * answer's poke ends; the dispatcher waits in one untimed {@code epoll_wait} and writes its poke
+ * (it reads the caller's poke after answering, off the round trip: {@link WakeServer}). Neither
+ * side arms a timer per wait: on an idle virtual machine each armed and cancelled timer is a
+ * reprogramming of the CPU's timer, a trap to the hypervisor.
  *
  * <p>Every wait is still bounded, so a poke lost (socket gone, connection refused, a token the
- * server has not read yet, no Unix sockets here) costs at most a poll interval, never a call: the
- * request and the answer are in the file. A blocked dispatcher's wait times out after {@link
- * Waiting#maxPark()} (at least 1 ms). A blocked caller's read is ended by its handle's
- * <i>ticker</i>, one thread that runs while calls are blocked and looks at each in the file every
- * {@code maxPark}: it closes the connection of a call whose deadline passed (it wakes at the
- * earliest deadline, so timeouts hold), that was answered but not woken at two looks in a row, or
- * whose owner it finds gone at an owner check; the owner's death closes the connection by itself,
- * which the read sees at once. {@link #close()} closes the connections of its blocked calls, which
- * then fail. A crash leaves at worst a stale announcement, which costs the next caller a failed
- * poke; a killed owner's socket file is deleted by the next owner's start (its PID and start time
- * are in the name). Where no socket can be had, both sides park with a back-off up to {@code
- * maxPark} (a park lasts at least the kernel's 50 µs timer slack; a caller's never past its next
- * owner check or its deadline).
+ * server has not read yet, no Unix sockets here) costs at most two poll intervals, never a call:
+ * the request and the answer are in the file. The bound is the handle's <i>ticker</i>, one thread
+ * that runs while a call or its dispatcher is blocked and looks in the file every {@link
+ * Waiting#maxPark()}. It wakes the blocked dispatcher when a request waited at two looks in one
+ * wait (a poke lost) or a pass was taken from it; and it closes the connection of a blocked call
+ * whose deadline passed (it wakes at the earliest deadline, so timeouts hold), that was answered
+ * but not woken at two looks in a row, or whose owner it finds gone at an owner check; the owner's
+ * death closes the connection by itself, which the read sees at once. {@link #close()} closes the
+ * connections of its blocked calls, which then fail. A crash leaves at worst a stale announcement,
+ * which costs the next caller a failed poke; a killed owner's socket file is deleted by the next
+ * owner's start (its PID and start time are in the name). Where no socket can be had, both sides
+ * park with a back-off up to {@code maxPark} (a park lasts at least the kernel's 50 µs timer slack;
+ * a caller's never past its next owner check or its deadline).
  *
  * <p><b>Threads.</b> The first {@link #register} starts this handle's dispatcher threads ({@link
  * #dispatcherThreads(int)}, 1 by default); {@link #close()} unregisters every pass this handle
  * holds and stops them, waiting for a running handler to return. {@link #executeAsync} waits on one
  * completer thread per handle, started on first use, stopped by {@code close}. The ticker is
- * started by the first call that blocks on a wake connection, sleeps while none has for a thousand
- * ticks, and is stopped by {@code close}; calls of a closed handle still pending fail with an
- * {@link IllegalStateException}.
+ * started by the first call or dispatcher that blocks on a wake socket, sleeps once neither has for
+ * a thousand ticks, and is stopped by {@code close}; calls of a closed handle still pending fail
+ * with an {@link IllegalStateException}.
  *
  * <p>Thread-safe.
  */
@@ -206,12 +208,11 @@ public final class PassRegistry extends MappedPrimitive {
     /**
      * How both sides wait: spin ({@code Thread.onSpinWait}) for {@code spin} after the last event,
      * then yield the processor ({@code Thread.yield}) for {@code yield} more, then block on the
-     * owner's wake socket (a dispatcher for at most {@code maxPark} at a time; a caller until
-     * poked, its handle's ticker looking at it every {@code maxPark}), or, without a socket, park
-     * with a back-off from 1 µs doubling up to {@code maxPark}; a waiting caller checks the owner's
-     * liveness every {@code ownerCheck}. A wake through the socket costs about a Unix socket's own
-     * round trip (a park without one at least the kernel's 50 µs timer slack), so a caller that
-     * must answer faster spins.
+     * owner's wake socket (until poked, the handle's ticker looking at the blocked side every
+     * {@code maxPark}), or, without a socket, park with a back-off from 1 µs doubling up to {@code
+     * maxPark}; a waiting caller checks the owner's liveness every {@code ownerCheck}. A wake
+     * through the socket costs about a Unix socket's own round trip (a park without one at least
+     * the kernel's 50 µs timer slack), so a caller that must answer faster spins.
      */
     public record Waiting(Duration spin, Duration yield, Duration maxPark, Duration ownerCheck) {
         /**
@@ -285,7 +286,7 @@ public final class PassRegistry extends MappedPrimitive {
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
     private static final long FIRST_PARK_NANOS = 1_000;
 
-    /** Ticks the ticker makes with no blocked caller before it sleeps until one blocks. */
+    /** Ticks the ticker makes with no blocked side before it sleeps until one blocks. */
     private static final int IDLE_TICKS = 1_000;
 
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
@@ -340,6 +341,18 @@ public final class PassRegistry extends MappedPrimitive {
 
     /** When the ticker next looks, by {@code System.nanoTime()}. */
     private volatile long tickerWakeAt;
+
+    /**
+     * The number of the wait the dispatcher holding the wake socket is blocked in, 0 while none is:
+     * the ticker wakes a wait that leaves a request unserved at two of its looks.
+     */
+    private volatile long dispatcherWait;
+
+    /** The dispatchers' waits on the wake socket so far; with the socket held. */
+    private long dispatcherWaits;
+
+    /** The wait in which the ticker last found a request unserved, 0 if none; the ticker's only. */
+    private long unservedIn;
 
     /** One pass this handle serves. */
     private record Registration(
@@ -1191,8 +1204,7 @@ public final class PassRegistry extends MappedPrimitive {
         while (!closing) {
             boolean served = false;
             for (Registration r : this.served) {
-                if (OwnerRecord.ownerWord(body, r.entryOffset + OWNER_RECORD_OFFSET)
-                        != r.ownerWord) {
+                if (!stillOurs(r)) {
                     lost(r);
                     continue;
                 }
@@ -1216,6 +1228,10 @@ public final class PassRegistry extends MappedPrimitive {
                 waiter.await(blocker);
             }
         }
+    }
+
+    private boolean stillOurs(Registration r) {
+        return OwnerRecord.ownerWord(body, r.entryOffset + OWNER_RECORD_OFFSET) == r.ownerWord;
     }
 
     /** Our word was replaced (we were judged dead, or the file was rewritten): stop serving. */
@@ -1293,11 +1309,11 @@ public final class PassRegistry extends MappedPrimitive {
      * The wake-up channel carries only "look now"; the mailbox stays the data path. Each side that
      * is about to block says so in the file by CAS (the dispatcher in its entries' parked word, a
      * caller in its slot's wake token), then looks at the file once more, then blocks on its socket
-     * for at most one poll interval (maxPark). The other side, after its own CAS that publishes
-     * work (a request, an answer), reads that word and, if set, takes it by CAS and pokes. Both
-     * sides' steps are volatile or CAS, so either the blocker's last look sees the work or the
-     * publisher sees the announcement. A poke lost (a dead or closed socket, a full buffer, a
-     * token not yet known to the server) leaves the blocker to wake at the end of its interval.
+     * until poked. The other side, after its own CAS that publishes work (a request, an answer),
+     * reads that word and, if set, takes it by CAS and pokes. Both sides' steps are volatile or
+     * CAS, so either the blocker's last look sees the work or the publisher sees the announcement.
+     * A poke lost (a dead or closed socket, a full buffer, a token not yet known to the server)
+     * leaves the blocker to the ticker, which wakes it within two poll intervals (maxPark).
      */
 
     private synchronized void startWakeServer() {
@@ -1440,6 +1456,17 @@ public final class PassRegistry extends MappedPrimitive {
         }
     }
 
+    /** Makes sure the ticker runs while the dispatcher blocks. */
+    private void wakeTicker() {
+        Thread thread = ticker;
+        if (thread == null) {
+            startTicker();
+        } else if (tickerIdle) {
+            tickerIdle = false;
+            LockSupport.unpark(thread);
+        }
+    }
+
     private synchronized void startTicker() {
         if (ticker != null || closing) {
             return;
@@ -1466,19 +1493,50 @@ public final class PassRegistry extends MappedPrimitive {
                     next = call.deadline;
                 }
             }
-            if (!blocked.isEmpty()) {
+            lookAtDispatcher();
+            if (!blocked.isEmpty() || dispatcherWait != 0) {
                 quiet = 0;
             } else if (++quiet >= IDLE_TICKS) {
                 quiet = 0;
                 tickerIdle = true;
-                if (blocked.isEmpty() && !closing) {
-                    LockSupport.park(this); // until a call blocks (it sees tickerIdle)
+                if (blocked.isEmpty() && dispatcherWait == 0 && !closing) {
+                    LockSupport.park(
+                            this); // until a call or dispatcher blocks (it sees tickerIdle)
                 }
                 tickerIdle = false;
                 continue;
             }
             tickerWakeAt = next;
             LockSupport.parkNanos(this, Math.max(1, next - System.nanoTime()));
+        }
+    }
+
+    /**
+     * Wakes the blocked dispatcher if a request waited unserved at two looks in its wait (one look
+     * can fall between a request and its poke) or a pass it serves was taken from it. The ticker's
+     * only; a wake-up that comes late only makes the dispatcher look once more.
+     */
+    private void lookAtDispatcher() {
+        long wait = dispatcherWait;
+        WakeServer server = wakeServer;
+        if (wait == 0 || server == null) {
+            unservedIn = 0;
+            return;
+        }
+        Registration[] mine = served;
+        for (Registration r : mine) {
+            if (!stillOurs(r)) {
+                server.wakeup();
+                return;
+            }
+        }
+        if (!hasRequest(mine)) {
+            unservedIn = 0;
+        } else if (unservedIn == wait) {
+            unservedIn = 0;
+            server.wakeup();
+        } else {
+            unservedIn = wait;
         }
     }
 
@@ -1536,7 +1594,13 @@ public final class PassRegistry extends MappedPrimitive {
                 }
             }
             if (!hasRequest(mine)) {
-                server.await(pollMillis());
+                dispatcherWait = ++dispatcherWaits;
+                wakeTicker();
+                try {
+                    server.await();
+                } finally {
+                    dispatcherWait = 0;
+                }
             }
         } finally {
             for (Registration r : mine) {
@@ -1557,11 +1621,6 @@ public final class PassRegistry extends MappedPrimitive {
             }
         }
         return false;
-    }
-
-    /** The poll interval of a blocked side: {@link Waiting#maxPark()}, at least 1 ms. */
-    private long pollMillis() {
-        return Math.max(1, waiting.maxPark().toMillis());
     }
 
     /** The call's connection to the wake socket at {@code address}, or null if none. */

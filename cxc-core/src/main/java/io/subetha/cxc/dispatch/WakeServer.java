@@ -30,8 +30,8 @@ import org.jspecify.annotations.Nullable;
  * The owner's side of a pass registry's wake-up channel: a Unix domain socket server, one per
  * registry handle that registers, through which callers wake its dispatcher and it wakes them. It
  * carries only "look now": every request and answer stays in the mapped file, and every wait on it
- * is bounded (a dispatcher's by its own timeout, a caller's by its handle's ticker: see {@link
- * WakeConnection}), so a poke lost, refused or never sent costs at most a poll interval.
+ * is bounded by its registry handle's ticker (see {@link WakeConnection} for a caller's), so a poke
+ * lost, refused or never sent costs at most two poll intervals.
  *
  * <p><b>Naming.</b> The socket is {@code <registry file>.wake/<pid>-<start time>-<seq>.sock} beside
  * the registry file, in a directory made owner-only ({@code rwx------}) on creation, the socket
@@ -47,13 +47,15 @@ import org.jspecify.annotations.Nullable;
  * the server: they only make the selector return.
  *
  * <p>One dispatcher thread at a time {@linkplain #tryLock holds} the selector and blocks in it;
- * {@link #poke} may be called from any thread. The blocked dispatcher's wait is one {@code
- * epoll_wait} with a timeout (the poll interval: the timer costs no system call of its own). It
- * does not read the pokes that woke it until it is about to block again ({@link #drain}): the read
- * is then off the round trip, done while the caller it answered wakes up. Until drained, a poked
- * connection keeps the selector ready, so the dispatcher drains before it announces itself and
- * looks at its mailboxes for the last time: a poke that arrives after the drain wakes the next
- * wait.
+ * {@link #poke} may be called from any thread. The blocked dispatcher's wait is one untimed {@code
+ * epoll_wait}: a timed one arms a kernel timer at every block and cancels it at every wake, which
+ * on an idle virtual machine reprograms the CPU's timer (a trap to the hypervisor) twice per round
+ * trip. What bounds the wait is the registry's ticker, which {@linkplain #wakeup wakes} it when it
+ * finds a request the dispatcher was not poked for. It does not read the pokes that woke it until
+ * it is about to block again ({@link #drain}): the read is then off the round trip, done while the
+ * caller it answered wakes up. Until drained, a poked connection keeps the selector ready, so the
+ * dispatcher drains before it announces itself and looks at its mailboxes for the last time: a poke
+ * that arrives after the drain wakes the next wait.
  */
 final class WakeServer implements AutoCloseable {
 
@@ -204,18 +206,22 @@ final class WakeServer implements AutoCloseable {
     }
 
     /**
-     * Blocks until a connection arrives, a caller pokes, or {@code millis} pass; takes in new
-     * connections and tokens, and leaves pokes for the next {@link #drain}. With the selector held;
-     * 0 does not block.
+     * Blocks until a connection arrives, a caller pokes, or {@link #wakeup} is called; takes in new
+     * connections and tokens, and leaves pokes for the next {@link #drain}. With the selector held.
      */
-    void await(long millis) {
+    void await() {
         try {
             // The action form: no selected-key set to fill, iterate and clear on the way back.
-            if (millis <= 0) {
-                selector.selectNow(onReady);
-            } else {
-                selector.select(onReady, millis);
-            }
+            selector.select(onReady);
+        } catch (IOException | RuntimeException e) {
+            // A broken selector: the caller's next wait polls.
+        }
+    }
+
+    /** As {@link #await()} without blocking: takes in what has arrived. With the selector held. */
+    void takeIn() {
+        try {
+            selector.selectNow(onReady);
         } catch (IOException | RuntimeException e) {
             // A broken selector: the caller's next wait polls.
         }
@@ -307,7 +313,7 @@ final class WakeServer implements AutoCloseable {
         SocketChannel channel = byToken.get(token);
         if (channel == null && tryLock()) {
             try {
-                await(0); // a connection or token not taken in yet
+                takeIn(); // a connection or token not taken in yet
             } finally {
                 unlock();
             }
@@ -325,7 +331,10 @@ final class WakeServer implements AutoCloseable {
         }
     }
 
-    /** Makes a blocked {@link #await} return now (to stop its dispatcher). */
+    /**
+     * Makes a blocked {@link #await} return now, or the next one at once if none is blocked (to
+     * stop its dispatcher, or to make it look at a request it was not poked for).
+     */
     void wakeup() {
         selector.wakeup();
     }

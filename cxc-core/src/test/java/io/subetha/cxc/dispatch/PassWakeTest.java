@@ -111,6 +111,43 @@ class PassWakeTest {
         assertThat(caller.describe()).containsEntry("blockedCalls", 0);
     }
 
+    /**
+     * The dispatcher waits untimed on its wake socket; a request it is not poked for (its parked
+     * announcement taken from the file before the call, so the caller pokes nobody) is found by the
+     * owner handle's ticker, which wakes it. The caller's connection is made by a first call, so no
+     * new connection wakes the dispatcher either; the caller's own waits are an hour long.
+     */
+    @Test
+    void aRequestTheBlockedDispatcherWasNotPokedForIsServedAfterTheTickersLooks() {
+        PassRegistry owner = open(blockAtOnce(Duration.ofMillis(20), HOUR));
+        owner.register(5, args -> bytes(value(args) + 5));
+        PassRegistry caller = open(blockAtOnce(HOUR, HOUR));
+        assertTimeoutPreemptively(
+                LIMIT, () -> assertThat(value(caller.execute(5, bytes(1), HOUR))).isEqualTo(6));
+
+        AtomicBuffer body = RawBody.of(file());
+        int[] stolen = {0};
+        await().atMost(LIMIT)
+                .until(
+                        () -> {
+                            for (int i = 0; i < 2; i++) {
+                                int parked =
+                                        REGISTRY_HEADER_LENGTH
+                                                + i * (int) entryStride(2, 64)
+                                                + DISPATCHER_PARKED_OFFSET;
+                                long address = body.getLongVolatile(parked);
+                                if (address != 0 && body.compareAndSetLong(parked, address, 0)) {
+                                    stolen[0]++;
+                                }
+                            }
+                            return stolen[0] == 1;
+                        });
+
+        assertTimeoutPreemptively(
+                LIMIT, () -> assertThat(value(caller.execute(5, bytes(2), HOUR))).isEqualTo(7));
+        assertThat(stolen[0]).as("announcements taken: the second call poked nobody").isEqualTo(1);
+    }
+
     /** The answer never comes: the call ends at its deadline, woken in its read by the ticker. */
     @Test
     void aBlockedCallsTimeoutEndsItsRead() {
