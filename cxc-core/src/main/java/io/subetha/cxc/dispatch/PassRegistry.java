@@ -1500,8 +1500,8 @@ public final class PassRegistry extends MappedPrimitive {
                 quiet = 0;
                 tickerIdle = true;
                 if (blocked.isEmpty() && dispatcherWait == 0 && !closing) {
-                    LockSupport.park(
-                            this); // until a call or dispatcher blocks (it sees tickerIdle)
+                    // until a call or a dispatcher blocks (it sees tickerIdle)
+                    LockSupport.park(this);
                 }
                 tickerIdle = false;
                 continue;
