@@ -267,4 +267,41 @@ class PlantedSlotStatesTest {
             assertThat(view.describe()).containsEntry("retained", 3);
         }
     }
+
+    @Test
+    void aRefusedRecordOverADeadRecordersClaimLeavesThePointHidden() {
+        Path path = dir.resolve("d.cxc");
+        try (var tile = SharedTimePointTile.create(path, 0, 2, 2, FixedCodec.string(3))) {
+            AtomicBuffer raw = RawBody.of(path);
+            tile.record(2, "old");
+            int slot = SharedTimePointTileDescriptor.slotOffset(1, STRIDE);
+            long freed = OwnerRecord.ownerWord(raw, slot);
+            // Killed replacing the value: the stamp no longer matches the owner key.
+            raw.setLongVolatile(
+                    slot + OwnerRecord.OWNER_WORD_OFFSET,
+                    OwnerRecord.ownerWord(DEAD_PID, OwnerRecord.nextGeneration(freed)));
+            assertThatThrownBy(() -> tile.record(2, "long"))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(tile.recordedAt(2)).isEmpty(); // half-replaced bytes never published
+            // A refused record over a whole value keeps it (point 0's slot follows the header).
+            tile.record(0, "abc");
+            assertThatThrownBy(() -> tile.record(0, "abcd"))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(tile.recordedAt(0)).contains("abc");
+        }
+    }
+
+    @Test
+    void theMaskNeverFoldsAVersionPastSixtyFourIntoItsLowBits() {
+        Path path = dir.resolve("m.cxc");
+        try (var chain = SharedVersionedChain.create(path, 70, FixedCodec.INT64)) {
+            for (long v = 1; v <= 70; v++) {
+                chain.push(v);
+            }
+            // Version 71 given, not written: bit 0 clear, versions 70..8 in bits 1..63.
+            RawBody.of(path).setLongVolatile(SharedVersionedChainDescriptor.VERSIONS_OFFSET, 71);
+            assertThat(chain.visibleMask()).isEqualTo(-2L);
+            assertThat(chain.current()).contains(70L);
+        }
+    }
 }
