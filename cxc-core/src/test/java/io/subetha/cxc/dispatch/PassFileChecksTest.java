@@ -1,0 +1,147 @@
+package io.subetha.cxc.dispatch;
+
+import static io.subetha.cxc.dispatch.PassRegistryDescriptor.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.testing.RawBody;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Opening a registry checks the settings its body declares against its header and its real length
+ * (each bound refused one past it, accepted at it); the settings, the waits and the dispatcher
+ * count refuse one past each limit, naming it.
+ */
+class PassFileChecksTest {
+
+    @TempDir Path dir;
+    int files;
+
+    /** A fresh registry of 1 pass, 3 slots, 64-byte payloads (576-byte body), damaged, reopened. */
+    void assertRefused(Consumer<AtomicBuffer> damage, String problem) {
+        Path path = dir.resolve("calls" + files++ + ".passes");
+        PassRegistry.create(path, 1, 3, 64).close();
+        damage.accept(RawBody.of(path));
+        assertThatThrownBy(() -> PassRegistry.open(path))
+                .isInstanceOf(CxcFormatException.class)
+                .hasMessageContaining(problem)
+                .hasMessageContaining("the body is corrupt");
+    }
+
+    static Consumer<AtomicBuffer> setInt(int offset, int value) {
+        return body -> body.setIntVolatile(offset, value);
+    }
+
+    @Test
+    void aBodyDeclaringOtherSettingsIsRefused() {
+        assertRefused(setInt(MAX_PASSES_OFFSET, 0), "it declares 0 max passes, outside 1..4096");
+        assertRefused(setInt(MAX_PASSES_OFFSET, MAX_PASSES + 1), "4097 max passes");
+        assertRefused(setInt(MAX_PASSES_OFFSET, -1), "4294967295 max passes");
+        assertRefused(
+                setInt(MAILBOX_SLOTS_OFFSET, 0), "it declares 0 mailbox slots, outside 1..1024");
+        assertRefused(setInt(MAILBOX_SLOTS_OFFSET, MAX_MAILBOX_SLOTS + 1), "1025 mailbox slots");
+        assertRefused(
+                setInt(MAX_PAYLOAD_OFFSET, 0),
+                "it declares a payload of 0 bytes, outside 1..1048576");
+        assertRefused(setInt(MAX_PAYLOAD_OFFSET, MAX_PAYLOAD_BYTES + 1), "a payload of 1048577");
+        assertRefused(
+                setInt(MAX_PAYLOAD_OFFSET, 65),
+                "its settings (1 passes, 3 slots, 65-byte payloads) need a body of 768 bytes, the"
+                        + " file has 576");
+        assertRefused(setInt(MAILBOX_SLOTS_OFFSET, 2), "need a body of 448 bytes");
+        assertRefused(setInt(MAILBOX_SLOTS_OFFSET, 4), "need a body of 704 bytes");
+        // The same body length, split otherwise: the header's numbers tell.
+        assertRefused(
+                body -> {
+                    body.setIntVolatile(MAX_PASSES_OFFSET, 2);
+                    body.setIntVolatile(MAILBOX_SLOTS_OFFSET, 1);
+                },
+                "its body declares 2 passes of 256 bytes, its header 1 of 512");
+    }
+
+    @Test
+    void theLimitsThemselvesAreAccepted() {
+        Path path = dir.resolve("wide.passes");
+        PassRegistry.create(path, MAX_PASSES, 1, 1).close();
+        try (PassRegistry registry = PassRegistry.open(path)) {
+            assertThat(registry.maxPasses()).isEqualTo(MAX_PASSES);
+            assertThat(registry.mailboxSlots()).isEqualTo(1);
+            assertThat(registry.maxPayloadBytes()).isEqualTo(1);
+        }
+        Path deep = dir.resolve("deep.passes");
+        PassRegistry.create(deep, 1, MAX_MAILBOX_SLOTS, 64).close();
+        try (PassRegistry registry = PassRegistry.open(deep)) {
+            assertThat(registry.mailboxSlots()).isEqualTo(MAX_MAILBOX_SLOTS);
+        }
+        assertThat(new PassRegistry.Settings(1, 1, MAX_PAYLOAD_BYTES).maxPayloadBytes())
+                .isEqualTo(MAX_PAYLOAD_BYTES);
+    }
+
+    @Test
+    void settingsOnePastEachLimitNameTheSetting() {
+        assertThatThrownBy(() -> new PassRegistry.Settings(MAX_PASSES + 1, 1, 1))
+                .isInstanceOfSatisfying(
+                        CxcSettingsException.class,
+                        e -> assertThat(e.setting()).isEqualTo("maxPasses"));
+        assertThatThrownBy(() -> new PassRegistry.Settings(1, 0, 1))
+                .isInstanceOfSatisfying(
+                        CxcSettingsException.class,
+                        e -> assertThat(e.setting()).isEqualTo("mailboxSlots"));
+        assertThatThrownBy(() -> new PassRegistry.Settings(1, MAX_MAILBOX_SLOTS + 1, 1))
+                .hasMessageContaining("mailboxSlots must be 1..1024, got 1025");
+        assertThatThrownBy(() -> new PassRegistry.Settings(1, 1, 0))
+                .hasMessageContaining("maxPayloadBytes must be 1..1048576, got 0");
+        assertThatThrownBy(() -> new PassRegistry.Settings(4096, 1024, 1 << 20))
+                .isInstanceOfSatisfying(
+                        CxcSettingsException.class,
+                        e -> assertThat(e.setting()).isEqualTo("maxPasses"))
+                .hasMessageContaining("for 4096 × 1024 × 1048576");
+    }
+
+    @Test
+    void waitsAndDispatcherCountsOutsideTheirRangeAreRefused() {
+        Duration ms = Duration.ofMillis(1);
+        Duration negative = Duration.ofNanos(-1);
+        assertThatThrownBy(() -> new PassRegistry.Waiting(negative, ms, ms, ms))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("spin must be 0 or more, got " + negative);
+        assertThatThrownBy(() -> new PassRegistry.Waiting(ms, negative, ms, ms))
+                .hasMessage("yield must be 0 or more, got " + negative);
+        assertThatThrownBy(() -> new PassRegistry.Waiting(ms, ms, negative, ms))
+                .hasMessage("maxPark must be 0 or more, got " + negative);
+        assertThatThrownBy(() -> new PassRegistry.Waiting(ms, ms, ms, negative))
+                .hasMessage("ownerCheck must be 0 or more, got " + negative);
+        assertThatThrownBy(() -> new PassRegistry.Waiting(ms, ms, Duration.ZERO, ms))
+                .hasMessage("maxPark and ownerCheck must be positive, got PT0S, PT0.001S");
+        assertThatThrownBy(() -> new PassRegistry.Waiting(ms, ms, ms, Duration.ZERO))
+                .hasMessage("maxPark and ownerCheck must be positive, got PT0.001S, PT0S");
+        assertThatThrownBy(() -> new PassRegistry.Waiting(null, ms, ms, ms))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("spin");
+        PassRegistry.Waiting zeroSpin =
+                new PassRegistry.Waiting(Duration.ZERO, Duration.ZERO, ms, ms);
+        PassRegistry.Waiting respun = zeroSpin.spinning(ms, Duration.ofMillis(2));
+        assertThat(respun).isEqualTo(new PassRegistry.Waiting(ms, Duration.ofMillis(2), ms, ms));
+
+        try (PassRegistry registry = PassRegistry.create(dir.resolve("d.passes"), 1, 1, 8)) {
+            assertThatThrownBy(() -> registry.dispatcherThreads(0))
+                    .hasMessage("threads must be 1..64, got 0");
+            assertThatThrownBy(() -> registry.dispatcherThreads(65))
+                    .hasMessage("threads must be 1..64, got 65");
+            assertThat(registry.dispatcherThreads(64)).isSameAs(registry);
+            registry.dispatcherThreads(1);
+            assertThat(registry.waiting(zeroSpin).waiting()).isSameAs(zeroSpin);
+            registry.register(1, args -> args);
+            assertThatThrownBy(() -> registry.dispatcherThreads(2))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("already run; set their number first");
+        }
+    }
+}
