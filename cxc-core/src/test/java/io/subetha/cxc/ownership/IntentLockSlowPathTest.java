@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * that flagged itself and then takes the released lock clears its flag and runs what every
  * acquisition runs (replay, hook); one whose claim there loses to another thread's does not believe
  * it holds the lock; another live waiter's flag outlasts the courtesy while the lock is held; and a
- * sealed copy of no bytes is replayed, not refused.
+ * sealed copy of no bytes, or of fewer than eight onto an odd offset, is replayed, not refused.
  */
 class IntentLockSlowPathTest {
 
@@ -70,7 +70,8 @@ class IntentLockSlowPathTest {
                 StepGate.holdAt(
                         Point.JUDGED,
                         () -> {
-                            mine.lock(300_000_000L);
+                            // Long enough to reach the held step on a loaded machine.
+                            mine.lock(2_000_000_000L);
                             return null;
                         });
         theirs.lock(WAIT); // another thread takes the free lock meanwhile
@@ -110,6 +111,29 @@ class IntentLockSlowPathTest {
         lock.lock(WAIT);
         assertThat(body.getLongVolatile(0)).isEqualTo(41);
         assertThat(body.getLongVolatile(8)).isZero();
+        assertThat(lock.repairs()).isEqualTo(1);
+        lock.unlock();
+    }
+
+    @Test
+    void aSealedCopyShorterThanAWordOntoAnOddOffsetIsReplayedByteByByte() throws Exception {
+        IntentLockTest.plantHolder(body, IntentLockTest.deadPid());
+        IntentLock lock = new IntentLock(body, BASE, 2, 16, "lock");
+        int payload = lock.payloadOffset();
+        for (int i = 0; i < 5; i++) {
+            body.putByte(payload + i, (byte) (0x20 + i));
+        }
+        int entries = BASE + IntentLock.ENTRIES_OFFSET;
+        body.setLongPlain(entries, COPY | 3); // five bytes onto offset 3: byte stores only
+        body.setLongPlain(entries + 8, 5);
+        body.setLongVolatile(BASE + IntentLock.INTENT_OFFSET, SEALED | 1);
+
+        lock.lock(WAIT);
+        for (int i = 0; i < 5; i++) {
+            assertThat(body.getByte(3 + i)).isEqualTo((byte) (0x20 + i));
+        }
+        assertThat(body.getByte(2)).isZero();
+        assertThat(body.getByte(8)).isZero();
         assertThat(lock.repairs()).isEqualTo(1);
         lock.unlock();
     }
