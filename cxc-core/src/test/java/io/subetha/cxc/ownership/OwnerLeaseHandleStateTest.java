@@ -94,4 +94,16 @@ class OwnerLeaseHandleStateTest {
         assertThat(leases.releaseNoEarlierThan(lease, System.nanoTime() - 1)).isFalse();
         assertThat(leases.opCounts()).containsEntry("release", 2L);
     }
+
+    @Test
+    void aLeaseOfAFractionOfAMillisecondLastsTheWholeMillisecondsRoundedUp() {
+        // 2.5 ms lasts 3 ms (2 ms shorter rounded down: a difference the even deadline keeps).
+        Lease lease = leases.tryAcquire("job", PID, Duration.ofNanos(2_500_000)).orElseThrow();
+        assertThat(leaseWordNow())
+                .isEqualTo(
+                        leaseWord(
+                                lease.token(),
+                                OwnerLeaseDeadlineTest.expectedDeadline(lease.acquiredAtNanos(), 3),
+                                false));
+    }
 }
