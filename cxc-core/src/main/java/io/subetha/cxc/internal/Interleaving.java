@@ -96,7 +96,16 @@ public final class Interleaving {
         /** A claimant read a heartbeat below the one it publishes: before its raising CAS. */
         HEARTBEAT_READ,
         /** A leader stepping down read its own leader word: before its CAS to no leader. */
-        STEP_DOWN_JUDGED
+        STEP_DOWN_JUDGED,
+        /** A lease's binder read an empty name slot: before its CAS that claims it. */
+        NAME_SLOT_READ,
+        /**
+         * A lease's holder read the lease word and found the record still its own: before its CAS
+         * of the lease word (publishing, extending or lingering the deadline).
+         */
+        LEASE_WORD_READ,
+        /** A fenced-ledger writer read a fence word of a lower term: before its raising CAS. */
+        FENCE_READ
     }
 
     private static volatile @Nullable Consumer<Point> observer;

@@ -2,6 +2,8 @@ package io.subetha.cxc.ownership;
 
 import static io.subetha.cxc.ownership.FencedLedgerDescriptor.*;
 
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
@@ -138,6 +140,7 @@ public final class FencedLedger extends MappedPrimitive {
                 body.getAndAddLong(ACCEPTED_OFFSET, 1);
                 return WriteOutcome.ACCEPTED;
             }
+            Interleaving.at(Point.FENCE_READ);
             if (body.compareAndSetLong(FENCE_WORD_OFFSET, word, packFenceWord(pid, term))) {
                 body.getAndAddLong(ACCEPTED_OFFSET, 1);
                 return WriteOutcome.ACCEPTED;

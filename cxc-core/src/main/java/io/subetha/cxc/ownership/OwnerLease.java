@@ -272,6 +272,7 @@ public final class OwnerLease extends MappedPrimitive {
                 return false;
             }
             // From exactly the value read: a successor's publication in between wins.
+            Interleaving.at(Point.LEASE_WORD_READ);
             if (body.compareAndSetLong(record + LEASE_WORD_OFFSET, current, leaseWord)) {
                 return true;
             }
@@ -303,6 +304,7 @@ public final class OwnerLease extends MappedPrimitive {
                     || OwnerRecord.ownerWord(body, record) != lease.ownerWord) {
                 return false;
             }
+            Interleaving.at(Point.LEASE_WORD_READ);
             if (body.compareAndSetLong(
                     record + LEASE_WORD_OFFSET, current, leaseWord(key, deadline, linger))) {
                 // A successor that had claimed but not yet published ignores our key's word.
@@ -505,6 +507,7 @@ public final class OwnerLease extends MappedPrimitive {
     private boolean claimNameSlot(int record, byte[] bytes, long bound) {
         long self = Pids.current();
         long binding = bindingWord(self, OwnerRecord.startTimeOf(self));
+        Interleaving.at(Point.NAME_SLOT_READ);
         if (!body.compareAndSetLong(record + BIND_WORD_OFFSET, EMPTY, binding)) {
             return false;
         }
