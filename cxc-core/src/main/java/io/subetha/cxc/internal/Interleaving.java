@@ -96,7 +96,12 @@ public final class Interleaving {
         /** A claimant read a heartbeat below the one it publishes: before its raising CAS. */
         HEARTBEAT_READ,
         /** A leader stepping down read its own leader word: before its CAS to no leader. */
-        STEP_DOWN_JUDGED
+        STEP_DOWN_JUDGED,
+        /**
+         * An election participant read a leader word naming a leader: before it reads the seat
+         * again to judge it vacant (stale or dead).
+         */
+        SEAT_JUDGING
     }
 
     private static volatile @Nullable Consumer<Point> observer;
