@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The election's paths off the fast path that the mutation run found unpinned: a retired handle's
  * claims judged by its successor's rules (and through a chain of two successors), a retire that
- * finds the file retired already, a take-over of a dead holder of this PID that loses its CAS, the
+ * finds the file retired already, the retired term a maximum never lowered, a take-over of a dead
+ * holder of this PID and a candidate seat claim that lose their CAS (held at {@code JUDGED}), the
  * term floor's answer, a full candidate table, and a seat index past the table never written. Live
  * rivals are PID 1 or {@code sleep} children, killed after each test.
  */
@@ -217,6 +218,36 @@ class SharedLeaderElectionRetiredPathsTest {
             assertThat(raw.getLongVolatile(past)).as("the incarnation").isEqualTo(pastWord);
             assertThat(raw.getLongVolatile(before)).as("the pacer's clock").isEqualTo(beforeWord);
             assertThat(SharedLeaderElection.incarnationAt(path)).isEqualTo(election.incarnation());
+        }
+    }
+
+    @Test
+    void aCandidateWhoseSeatClaimLosesItsCasTakesTheNextSeat() throws Exception {
+        Path path = dir.resolve("l.cxc");
+        try (var election = SharedLeaderElection.create(path);
+                var late = SharedLeaderElection.open(path)) {
+            long rival = liveChild();
+            // ME judged seat 0 free and is about to CAS it; the rival takes it first.
+            StepGate<Integer> register =
+                    StepGate.holdAt(Point.JUDGED, () -> late.registerCandidate(ME, GRACE));
+            assertThat(election.registerCandidate(rival, GRACE)).isZero();
+            assertThat(register.release()).as("seat 0 is the rival's").isEqualTo(1);
+            assertThat(election.candidates()).containsExactlyInAnyOrder(rival, ME);
+        }
+    }
+
+    @Test
+    void theRetiredTermIsAMaximumAndIsNeverLowered() {
+        Path path = dir.resolve("l.cxc");
+        try (var election = SharedLeaderElection.create(path)) {
+            assertThat(election.tryClaimLeadership(ME, GRACE)).isTrue();
+            long term = election.electionTerm();
+            AtomicBuffer raw = RawBody.of(path);
+            // A higher term hidden by an earlier retirement of this file, since revived.
+            raw.setLongVolatile(LeaderElectionDescriptor.RETIRED_TERM_OFFSET, term + 100);
+            assertThat(election.retire(ME, false)).isEqualTo(term);
+            assertThat(raw.getLongVolatile(LeaderElectionDescriptor.RETIRED_TERM_OFFSET))
+                    .isEqualTo(term + 100);
         }
     }
 }
