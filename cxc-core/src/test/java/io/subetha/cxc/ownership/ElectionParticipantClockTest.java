@@ -452,6 +452,8 @@ class ElectionParticipantClockTest {
             var outcome = heir.tick();
             assertThat(outcome.leader()).as("dead, though lower and fresh").isTrue();
             assertThat(outcome.term()).isEqualTo(term + 1);
+            assertThat(heir.isHeir()).as("a leader is nobody's heir").isFalse();
+            assertThat(heir.wantsPoll()).isFalse();
         }
     }
 
@@ -469,6 +471,35 @@ class ElectionParticipantClockTest {
             var polled = survivor.poll();
             assertThat(polled).isNotNull();
             assertThat(polled.leader()).isTrue();
+        }
+    }
+
+    @Test
+    void theHeirThatPreemptsAHigherLeaderIsNoLongerTheHeir() throws Exception {
+        try (var election = election()) {
+            long higher = liveChild(); // started after us: a higher PID unless PIDs wrapped
+            assertThat(election.tryClaimLeadership(higher, 3)).isTrue();
+            var heir = participant(election, ME);
+            var outcome = heir.tick();
+            assertThat(outcome.leader()).as("preempts: the lowest live PID").isTrue();
+            assertThat(heir.isHeir()).isFalse();
+            assertThat(heir.wantsPoll()).isFalse();
+        }
+    }
+
+    @Test
+    void aStepDownByAnotherThreadKeepsTheTermYetIsReportedAsALoss() {
+        try (var election = election()) {
+            registerLive(election, 1); // the heir: this process only defers after the loss
+            assertThat(election.tryClaimLeadership(ME, 3)).isTrue();
+            var p = participant(election, ME);
+            long term = p.tick().term();
+            assertThat(election.stepDown(ME)).isTrue(); // the term is kept
+            var outcome = p.tick();
+            assertThat(outcome.leader()).isFalse();
+            assertThat(outcome.term()).as("no new term yet").isEqualTo(term);
+            assertThat(outcome.lost()).isTrue();
+            assertThat(outcome.lostTerm()).isEqualTo(term);
         }
     }
 }
