@@ -105,7 +105,12 @@ public final class Interleaving {
          */
         LEASE_WORD_READ,
         /** A fenced-ledger writer read a fence word of a lower term: before its raising CAS. */
-        FENCE_READ
+        FENCE_READ,
+        /**
+         * An election participant read a leader word naming a leader: before it reads the seat
+         * again to judge it vacant (stale or dead).
+         */
+        SEAT_JUDGING
     }
 
     private static volatile @Nullable Consumer<Point> observer;

@@ -1,5 +1,7 @@
 package io.subetha.cxc.ownership;
 
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.process.Pids;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -84,6 +87,12 @@ public final class ElectionParticipant {
     private final SharedLeaderElection.Settings requested;
     private final Preemption preemption;
 
+    /**
+     * The clock the defer limit and the re-join wait are measured on: {@link System#nanoTime()} but
+     * in tests, which drive it to an exact instant. Never read on {@link #isLeader()}.
+     */
+    private final LongSupplier nanos;
+
     /** The settings in force: the file's. */
     private SharedLeaderElection.Settings settings;
 
@@ -143,6 +152,19 @@ public final class ElectionParticipant {
             Duration tickInterval,
             Preemption preemption,
             Opener opener) {
+        this(election, pid, graceEpochs, tickInterval, preemption, opener, System::nanoTime);
+    }
+
+    /** The public constructor's, on {@code nanos} instead of {@link System#nanoTime()}: tests. */
+    ElectionParticipant(
+            SharedLeaderElection election,
+            long pid,
+            long graceEpochs,
+            Duration tickInterval,
+            Preemption preemption,
+            Opener opener,
+            LongSupplier nanos) {
+        this.nanos = Objects.requireNonNull(nanos, "nanos");
         this.origin = Objects.requireNonNull(election, "election");
         this.opener = Objects.requireNonNull(opener, "opener");
         this.preemption = Objects.requireNonNull(preemption, "preemption");
@@ -196,7 +218,7 @@ public final class ElectionParticipant {
         if (leader == pid) {
             leads = e.tryClaimLeadership(pid, grace); // the fast path: ours
         } else {
-            long now = System.nanoTime();
+            long now = nanos.getAsLong();
             if (rejoinedAt != 0 && rejoinWaitIsOver(e, leader, now)) {
                 rejoinedAt = 0;
             }
@@ -264,11 +286,11 @@ public final class ElectionParticipant {
                             && rejoinWaitIsOver(
                                     current,
                                     LeaderElectionDescriptor.leaderPid(current.leaderWord()),
-                                    System.nanoTime())
+                                    nanos.getAsLong())
                     ? tick()
                     : null;
         }
-        if (!heir && System.nanoTime() - vacantSince < deferLimit().toNanos()) {
+        if (!heir && nanos.getAsLong() - vacantSince < deferLimit().toNanos()) {
             return null; // still the heir's turn
         }
         SharedLeaderElection e = election;
@@ -317,6 +339,7 @@ public final class ElectionParticipant {
         if (leader == SharedLeaderElection.NO_LEADER) {
             return word != LeaderElectionDescriptor.RETIRED_WORD;
         }
+        Interleaving.at(Point.SEAT_JUDGING);
         LeaderSnapshot s = e.snapshot();
         if (s.leaderPid() != leader) { // changed meanwhile
             return s.leaderPid() == SharedLeaderElection.NO_LEADER;
@@ -430,7 +453,7 @@ public final class ElectionParticipant {
         directoryKey = keyOf(directory(path));
         candidateSeat = -1;
         heir = false;
-        long now = System.nanoTime();
+        long now = nanos.getAsLong();
         rejoinedAt = lowerOnOldFile != SharedLeaderElection.NO_LEADER ? now : 0;
         vacantSince = now; // a non-heir claims the new file only after the limit
         warnIfSettingsDiffer(next);
