@@ -113,7 +113,8 @@ class ListLinkWordsAndIntegrityTest {
             RawBody.of(path).setLongVolatile(HEAD_OFFSET, N0 + 8); // inside node 0
             assertThatThrownBy(list::popHead)
                     .isInstanceOf(CxcFormatException.class)
-                    .hasMessageContaining("a link at body offset " + HEAD_OFFSET + " holds " + (N0 + 8));
+                    .hasMessageContaining(
+                            "a link at body offset " + HEAD_OFFSET + " holds " + (N0 + 8));
         }
     }
 
@@ -134,14 +135,16 @@ class ListLinkWordsAndIntegrityTest {
     void aBodyIsItsNodesRoundedUpToWholeAlignmentBlocks() {
         for (int capacity = 1; capacity <= 8; capacity++) {
             long raw = NODES_OFFSET + (long) capacity * NODE;
-            assertThat(bodyLength(capacity, 8)).as("capacity %d", capacity)
+            assertThat(bodyLength(capacity, 8))
+                    .as("capacity %d", capacity)
                     .isEqualTo((raw + 63) / 64 * 64);
         }
         for (int capacity = 1; capacity <= 8; capacity++) {
             long raw =
                     SharedVecDescriptor.slotsOffset(8)
                             + (long) capacity * SharedVecDescriptor.slotLength(8);
-            assertThat(SharedVecDescriptor.bodyLength(capacity, 8)).as("vec capacity %d", capacity)
+            assertThat(SharedVecDescriptor.bodyLength(capacity, 8))
+                    .as("vec capacity %d", capacity)
                     .isEqualTo((raw + 63) / 64 * 64);
         }
     }

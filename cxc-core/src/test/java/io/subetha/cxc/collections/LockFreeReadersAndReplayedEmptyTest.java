@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Readers of a vec take no lock while nothing they read is being written: a live writer holding
- * the lock (held at {@code INTENT_LOCKED}) never delays a {@code get} or a snapshot. A reader that
- * does fall back to the lock gives it back. And a pop that finds the collection emptied by the
- * dead writer's step it replays on taking the lock answers empty.
+ * Readers of a vec take no lock while nothing they read is being written: a live writer holding the
+ * lock (held at {@code INTENT_LOCKED}) never delays a {@code get} or a snapshot. A reader that does
+ * fall back to the lock gives it back. And a pop that finds the collection emptied by the dead
+ * writer's step it replays on taking the lock answers empty.
  */
 class LockFreeReadersAndReplayedEmptyTest {
 

@@ -115,7 +115,10 @@ class WriterWordParityTest {
                 SharedLinkedList.create(path, CAPACITY, FixedCodec.INT64)) {
             AtomicBuffer raw = RawBody.of(path);
             WordReader version =
-                    () -> new long[] {raw.getLongVolatile(SharedLinkedListDescriptor.VERSION_OFFSET)};
+                    () ->
+                            new long[] {
+                                raw.getLongVolatile(SharedLinkedListDescriptor.VERSION_OFFSET)
+                            };
             assertThat(version.read()).containsExactly(0);
 
             Map<Point, long[]> pushTail = wordsAtEachPoint(() -> list.pushTail(1L), version);

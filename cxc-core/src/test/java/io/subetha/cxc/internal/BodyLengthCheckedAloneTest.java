@@ -27,7 +27,8 @@ class BodyLengthCheckedAloneTest {
     /** A file whose header declares {@code bodyLength} (checksum rewritten) and is that long. */
     private Path declaring(long bodyLength) throws Exception {
         Path path = dir.resolve("body-" + bodyLength + ".cxc");
-        MappedFiles.create(path, HeaderValidationTest.spec(2, 64), b -> {}, CxcFileOptions.defaults())
+        MappedFiles.create(
+                        path, HeaderValidationTest.spec(2, 64), b -> {}, CxcFileOptions.defaults())
                 .close();
         try (FileChannel channel =
                 FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {

@@ -70,8 +70,7 @@ class CreationRaceAndInitialisationWaitTest {
             }
         }
         assertThat(once).isTrue();
-        assertThatThrownBy(
-                        () -> MappedFiles.create(path, SPEC, b -> {}, CxcFileOptions.defaults()))
+        assertThatThrownBy(() -> MappedFiles.create(path, SPEC, b -> {}, CxcFileOptions.defaults()))
                 .isInstanceOf(CxcFileAccessException.class)
                 .hasMessageContaining("already exists");
         try (Stream<Path> left = listing()) {

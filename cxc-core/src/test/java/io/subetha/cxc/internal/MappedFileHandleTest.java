@@ -47,7 +47,10 @@ class MappedFileHandleTest {
         Object inode;
         try (MappedFile made =
                 MappedFiles.create(
-                        path, HeaderValidationTest.spec(2, 64), b -> {}, CxcFileOptions.defaults())) {
+                        path,
+                        HeaderValidationTest.spec(2, 64),
+                        b -> {},
+                        CxcFileOptions.defaults())) {
             inode = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
             assertThat(made.path()).isEqualTo(path.toAbsolutePath());
             assertThat(made.created()).isTrue();

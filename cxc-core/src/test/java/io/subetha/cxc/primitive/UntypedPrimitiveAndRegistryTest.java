@@ -79,7 +79,8 @@ class UntypedPrimitiveAndRegistryTest {
     }
 
     private Plain create(String name) {
-        return Plain.TYPE.create(dir.resolve(name), new Plain.Settings(0), CxcFileOptions.defaults());
+        return Plain.TYPE.create(
+                dir.resolve(name), new Plain.Settings(0), CxcFileOptions.defaults());
     }
 
     @Test
@@ -127,10 +128,14 @@ class UntypedPrimitiveAndRegistryTest {
         create("untyped.cxc").close();
         assertThat(Plain.TYPE.isTyped()).isFalse();
         assertThat(TypedCell.TYPE.isTyped()).isTrue();
-        Plain.TYPE.open(dir.resolve("untyped.cxc"), new Plain.Settings(0), CxcFileOptions.defaults())
+        Plain.TYPE
+                .open(dir.resolve("untyped.cxc"), new Plain.Settings(0), CxcFileOptions.defaults())
                 .close();
-        Plain.TYPE.openOrCreate(
-                        dir.resolve("untyped.cxc"), new Plain.Settings(0), CxcFileOptions.defaults())
+        Plain.TYPE
+                .openOrCreate(
+                        dir.resolve("untyped.cxc"),
+                        new Plain.Settings(0),
+                        CxcFileOptions.defaults())
                 .close();
     }
 
@@ -165,7 +170,8 @@ class UntypedPrimitiveAndRegistryTest {
     @Test
     void aOneCodecMismatchNamesTheExpectedLayoutWithoutASeparator() {
         Path path = dir.resolve("typed.cxc");
-        TypedCell.TYPE.create(path, new TypedCell.Settings(FixedCodec.INT64), CxcFileOptions.defaults())
+        TypedCell.TYPE
+                .create(path, new TypedCell.Settings(FixedCodec.INT64), CxcFileOptions.defaults())
                 .close();
         assertThatThrownBy(
                         () ->
