@@ -31,7 +31,8 @@ class LinkTextsAndFixedLayoutTest {
 
     @Test
     void aLinkWithoutBothBracketsOrWithoutANumberIsUnknown() throws Exception {
-        for (String odd : new String[] {"pid:[12", "pid:12]", "]12[", "pid:[]", "pid:[x1]"}) {
+        for (String odd :
+                new String[] {"pid:[12", "pid:12]", "12]", "]12[", "pid:[]", "pid:[x1]"}) {
             assertThat(namespaceOf(odd)).as(odd).isEqualTo(PidNamespace.UNKNOWN);
         }
     }
