@@ -474,22 +474,7 @@ public final class MappedFiles {
                 || bodyLength % ALIGNMENT != 0
                 || bodyLength > MAX_BODY_LENGTH
                 || HEADER_LENGTH + bodyLength != fileSize) {
-            throw format(
-                    path,
-                    expected,
-                    bodyLength <= 0
-                            ? "the header declares a "
-                                    + bodyLength
-                                    + "-byte body, which no file can have, and the file is "
-                                    + fileSize
-                                    + " bytes (corrupt)"
-                            : "the header declares a "
-                                    + bodyLength
-                                    + "-byte body, so the file should be "
-                                    + requiredLength(bodyLength)
-                                    + " bytes, but it is "
-                                    + fileSize
-                                    + " bytes (truncated or corrupt)");
+            throw format(path, expected, badBodyLength(bodyLength, fileSize));
         }
         long layoutLength;
         try {
@@ -575,6 +560,35 @@ public final class MappedFiles {
     /**
      * {@code HEADER_LENGTH + bodyLength} for a positive {@code bodyLength}, without overflowing.
      */
+    /** Why a declared body length is refused: the first of its faults that holds. */
+    private static String badBodyLength(long bodyLength, long fileSize) {
+        String declares = "the header declares a " + bodyLength + "-byte body";
+        if (bodyLength <= 0) {
+            return declares
+                    + ", which no file can have, and the file is "
+                    + fileSize
+                    + " bytes (corrupt)";
+        }
+        if (HEADER_LENGTH + bodyLength != fileSize) {
+            return declares
+                    + ", so the file should be "
+                    + requiredLength(bodyLength)
+                    + " bytes, but it is "
+                    + fileSize
+                    + " bytes (truncated or corrupt)";
+        }
+        if (bodyLength % ALIGNMENT != 0) {
+            return declares
+                    + ", not a multiple of "
+                    + ALIGNMENT
+                    + " bytes as every body is (corrupt)";
+        }
+        return declares
+                + ", more than the largest a file may have ("
+                + MAX_BODY_LENGTH
+                + " bytes) (corrupt)";
+    }
+
     private static String requiredLength(long bodyLength) {
         return java.math.BigInteger.valueOf(bodyLength)
                 .add(java.math.BigInteger.valueOf(HEADER_LENGTH))

@@ -68,14 +68,22 @@ class BodyLengthCheckedAloneTest {
 
     @Test
     void anUnalignedBodyOfTheFilesOwnLengthIsRefused() throws Exception {
-        assertRefused(declaring(129), "declares a 129-byte body");
+        assertRefused(
+                declaring(129),
+                "declares a 129-byte body, not a multiple of 64 bytes as every body is");
     }
 
     @Test
     void anAlignedBodyAboveTheLimitOfTheFilesOwnLengthIsRefused() throws Exception {
         long over = MAX_BODY_LENGTH + ALIGNMENT - MAX_BODY_LENGTH % ALIGNMENT; // 2^31 - 64
         assertThat(over % ALIGNMENT).isZero();
-        assertRefused(declaring(over), "declares a " + over + "-byte body");
+        assertRefused(
+                declaring(over),
+                "declares a "
+                        + over
+                        + "-byte body, more than the largest a file may have ("
+                        + MAX_BODY_LENGTH
+                        + " bytes)");
     }
 
     @Test
