@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * being written with nothing committed behind it (go lower) and with an item committed behind it
  * (return nothing, not a lower item), a head another taker won but did not move past (help it), a
  * slot of the previous lap (not yet written); returned items lowest position first, and the hint
- * left high by a crash (a look behind the head, never an item); a table of live participants (a capacity error); and the
- * depth and description derived from the words.
+ * left high by a crash (a look behind the head, never an item); a table of live participants (a
+ * capacity error); and the depth and description derived from the words.
  */
 class FanoutTakeStepsTest {
 
@@ -170,7 +170,8 @@ class FanoutTakeStepsTest {
             for (int r = 0; r < MAX_PARTICIPANTS; r++) {
                 int record = participantOffset(r);
                 raw.setLongVolatile(record + OwnerRecord.HEARTBEAT_OFFSET, System.nanoTime());
-                raw.setLongVolatile(record + OwnerRecord.OWNER_WORD_OFFSET, OwnerRecord.ownerWord(PID, 1));
+                raw.setLongVolatile(
+                        record + OwnerRecord.OWNER_WORD_OFFSET, OwnerRecord.ownerWord(PID, 1));
             }
             assertThatThrownBy(() -> other.submit(0, 1L))
                     .isInstanceOf(CxcCapacityException.class)
@@ -184,8 +185,10 @@ class FanoutTakeStepsTest {
                     OwnerRecord.ownerWord(DEAD_PID, 1));
             other.submit(0, 1L);
             assertThat(participant(raw.getLongVolatile(slot(0, 0)))).isEqualTo(77);
-            assertThat(OwnerRecord.pid(OwnerRecord.ownerWord(raw, participantOffset(77)))).isEqualTo(PID);
-            assertThat(OwnerRecord.key(OwnerRecord.ownerWord(raw, participantOffset(77)))).isEqualTo(2);
+            assertThat(OwnerRecord.pid(OwnerRecord.ownerWord(raw, participantOffset(77))))
+                    .isEqualTo(PID);
+            assertThat(OwnerRecord.key(OwnerRecord.ownerWord(raw, participantOffset(77))))
+                    .isEqualTo(2);
             for (int r = 0; r < MAX_PARTICIPANTS; r++) {
                 raw.setLongVolatile(participantOffset(r) + OwnerRecord.OWNER_WORD_OFFSET, 0);
             }

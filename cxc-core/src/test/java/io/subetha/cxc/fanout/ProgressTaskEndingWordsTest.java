@@ -92,7 +92,10 @@ class ProgressTaskEndingWordsTest {
             assertThat(writing.completed()).isFalse();
             assertThat(writing.reason()).isEmpty();
             assertThatThrownBy(task::complete)
-                    .hasMessage("cannot complete " + path + ": the task already failed (reason unknown)");
+                    .hasMessage(
+                            "cannot complete "
+                                    + path
+                                    + ": the task already failed (reason unknown)");
             assertThat(task.describe()).containsEntry("state", "failed");
             raw.setLongVolatile(STATE_OFFSET, stateWord(FAILING, DEAD_PID));
             assertThat(task.read().reason())

@@ -39,7 +39,8 @@ class GraphLinksAndIntegrityTest {
 
     SharedGraph<Long, Long> graph() {
         SharedGraph<Long, Long> g =
-                SharedGraph.create(path(), MAX_NODES, MAX_EDGES, FixedCodec.INT64, FixedCodec.INT64);
+                SharedGraph.create(
+                        path(), MAX_NODES, MAX_EDGES, FixedCodec.INT64, FixedCodec.INT64);
         g.addNode(100L);
         g.addNode(101L);
         g.addNode(102L);
@@ -98,7 +99,8 @@ class GraphLinksAndIntegrityTest {
             assertThat(raw.getLongVolatile(edge(0) + EDGE_NEXT_OFFSET)).isEqualTo(edge(4));
             assertThat(raw.getLongVolatile(node(0) + NODE_DEGREE_OFFSET)).isEqualTo(2);
             assertThat(g.edgeCount()).isEqualTo(3);
-            assertThat(g.neighbors(0)).containsExactly(new Edge<>(0, 2, 20L), new Edge<>(0, 1, 11L));
+            assertThat(g.neighbors(0))
+                    .containsExactly(new Edge<>(0, 2, 20L), new Edge<>(0, 1, 11L));
             assertThat(g.checkIntegrity()).isNull();
             // Replacing the head (0 -> 2).
             g.addEdge(0, 2, 21L);
@@ -139,7 +141,8 @@ class GraphLinksAndIntegrityTest {
             assertThat(g.checkIntegrity()).isNull();
 
             raw.setLongVolatile(node(1) + NODE_GENERATION_OFFSET, 3);
-            assertThat(g.checkIntegrity()).isEqualTo("node 1's generation is odd with no step under way");
+            assertThat(g.checkIntegrity())
+                    .isEqualTo("node 1's generation is odd with no step under way");
             raw.setLongVolatile(node(1) + NODE_GENERATION_OFFSET, 2);
 
             raw.setLongVolatile(node(0) + NODE_DEGREE_OFFSET, 5);
@@ -157,7 +160,8 @@ class GraphLinksAndIntegrityTest {
 
             long ends = raw.getLongVolatile(edge(0) + EDGE_ENDS_OFFSET);
             raw.setLongVolatile(edge(0) + EDGE_ENDS_OFFSET, (1L << 32) | 1);
-            assertThat(g.checkIntegrity()).isEqualTo("edge slot 0 on node 0's list has ends 100000001");
+            assertThat(g.checkIntegrity())
+                    .isEqualTo("edge slot 0 on node 0's list has ends 100000001");
             raw.setLongVolatile(edge(0) + EDGE_ENDS_OFFSET, 2); // a second edge 0 -> 2
             assertThat(g.checkIntegrity()).isEqualTo("edge slot 0 on node 0's list has ends 2");
             raw.setLongVolatile(edge(0) + EDGE_ENDS_OFFSET, 3); // to a node not yet added
@@ -215,8 +219,17 @@ class GraphLinksAndIntegrityTest {
                 assertThatThrownBy(() -> g.neighbors(0))
                         .as("link %d", link)
                         .isInstanceOf(CxcFormatException.class)
-                        .hasMessageContaining("a link at body offset " + (node(0) + NODE_HEAD_OFFSET) + " holds " + link)
-                        .hasMessageContaining("not an edge offset (" + EDGES + " + j * " + STRIDE + ", j below 6)");
+                        .hasMessageContaining(
+                                "a link at body offset "
+                                        + (node(0) + NODE_HEAD_OFFSET)
+                                        + " holds "
+                                        + link)
+                        .hasMessageContaining(
+                                "not an edge offset ("
+                                        + EDGES
+                                        + " + j * "
+                                        + STRIDE
+                                        + ", j below 6)");
                 assertThatThrownBy(() -> g.neighborIds(0, new int[4]))
                         .isInstanceOf(CxcFormatException.class);
             }
@@ -248,7 +261,11 @@ class GraphLinksAndIntegrityTest {
             assertThatThrownBy(() -> g.neighborIds(3, four))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage(
-                            "node 3 is not a node of " + g.kind() + " " + path() + " (ids 0..2, 3 nodes)");
+                            "node 3 is not a node of "
+                                    + g.kind()
+                                    + " "
+                                    + path()
+                                    + " (ids 0..2, 3 nodes)");
         }
     }
 
@@ -263,7 +280,11 @@ class GraphLinksAndIntegrityTest {
             assertThatThrownBy(() -> SharedGraph.TYPE.open(path(), CxcFileOptions.defaults()))
                     .isInstanceOf(CxcFormatException.class)
                     .hasMessageContaining(
-                            "max nodes " + c[0] + " and max edges " + c[1] + " do not add up to the header's 10 slots");
+                            "max nodes "
+                                    + c[0]
+                                    + " and max edges "
+                                    + c[1]
+                                    + " do not add up to the header's 10 slots");
         }
         raw.setIntVolatile(MAX_NODES_OFFSET, MAX_NODES);
         raw.setIntVolatile(MAX_EDGES_OFFSET, MAX_EDGES);
@@ -274,7 +295,11 @@ class GraphLinksAndIntegrityTest {
             assertThatThrownBy(() -> SharedGraph.TYPE.open(path(), CxcFileOptions.defaults()))
                     .isInstanceOf(CxcFormatException.class)
                     .hasMessageContaining(
-                            "payload sizes " + s[0] + " and " + s[1] + " bytes do not give the header's slot size 32");
+                            "payload sizes "
+                                    + s[0]
+                                    + " and "
+                                    + s[1]
+                                    + " bytes do not give the header's slot size 32");
         }
         raw.setIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET, 1);
         raw.setIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET + 4, 1);
@@ -297,8 +322,7 @@ class GraphLinksAndIntegrityTest {
         raw.setIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET, 8);
         raw.setIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET + 4, 8);
         // Same total of slots, another split: the graph's own terms, the file closed again.
-        assertThatThrownBy(
-                        () -> SharedGraph.open(path(), 3, 7, FixedCodec.INT64, FixedCodec.INT64))
+        assertThatThrownBy(() -> SharedGraph.open(path(), 3, 7, FixedCodec.INT64, FixedCodec.INT64))
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessage(
                         path()
@@ -313,9 +337,19 @@ class GraphLinksAndIntegrityTest {
         assertThatThrownBy(() -> new SharedGraph.Settings(1, 0, c, c))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessage("maxEdges 0 is outside 1.." + SharedGraphDescriptor.MAX_EDGES);
-        assertThatThrownBy(() -> new SharedGraph.Settings(SharedGraphDescriptor.MAX_NODES + 1, 1, c, c))
-                .hasMessage("maxNodes " + (SharedGraphDescriptor.MAX_NODES + 1) + " is outside 1.." + SharedGraphDescriptor.MAX_NODES);
-        assertThatThrownBy(() -> new SharedGraph.Settings(1, SharedGraphDescriptor.MAX_EDGES + 1, c, c))
+        assertThatThrownBy(
+                        () ->
+                                new SharedGraph.Settings(
+                                        SharedGraphDescriptor.MAX_NODES + 1, 1, c, c))
+                .hasMessage(
+                        "maxNodes "
+                                + (SharedGraphDescriptor.MAX_NODES + 1)
+                                + " is outside 1.."
+                                + SharedGraphDescriptor.MAX_NODES);
+        assertThatThrownBy(
+                        () ->
+                                new SharedGraph.Settings(
+                                        1, SharedGraphDescriptor.MAX_EDGES + 1, c, c))
                 .hasMessageContaining("is outside 1..");
         assertThat(new SharedGraph.Settings(SharedGraphDescriptor.MAX_NODES, 1, c, c).maxNodes())
                 .isEqualTo(SharedGraphDescriptor.MAX_NODES);
@@ -334,10 +368,14 @@ class GraphLinksAndIntegrityTest {
         assertThat(stride(1, 17)).isEqualTo(40);
         assertThat(stride(9, 1)).isEqualTo(40);
         assertThat(bodyLength(2, 24)).isEqualTo((SLOTS_OFFSET + 48 + 63) / 64 * 64);
-        assertThatThrownBy(() -> bodyLength(1, 24)).hasMessageContaining("capacity 1 (max nodes + max edges) is outside 2..");
-        assertThatThrownBy(() -> bodyLength(2, 16)).hasMessage("slot size 16 is not a graph stride");
-        assertThatThrownBy(() -> bodyLength(2, 28)).hasMessage("slot size 28 is not a graph stride");
-        assertThatThrownBy(() -> bodyLength(2, (1 << 20) + 8)).hasMessageContaining("is not a graph stride");
+        assertThatThrownBy(() -> bodyLength(1, 24))
+                .hasMessageContaining("capacity 1 (max nodes + max edges) is outside 2..");
+        assertThatThrownBy(() -> bodyLength(2, 16))
+                .hasMessage("slot size 16 is not a graph stride");
+        assertThatThrownBy(() -> bodyLength(2, 28))
+                .hasMessage("slot size 28 is not a graph stride");
+        assertThatThrownBy(() -> bodyLength(2, (1 << 20) + 8))
+                .hasMessageContaining("is not a graph stride");
         assertThat(bodyLength(2, 1 << 20)).isPositive();
     }
 }

@@ -87,8 +87,10 @@ class TopologySlotAndWeightWordsTest {
             map.record(max, max, 9);
             map.record(0, max, 4);
             map.record(max, 0, 2);
-            assertThat(map.fanOut(max)).containsExactly(new Link(max, max, 9, 1), new Link(max, 0, 2, 1));
-            assertThat(map.fanIn(max)).containsExactly(new Link(max, max, 9, 1), new Link(0, max, 4, 1));
+            assertThat(map.fanOut(max))
+                    .containsExactly(new Link(max, max, 9, 1), new Link(max, 0, 2, 1));
+            assertThat(map.fanIn(max))
+                    .containsExactly(new Link(max, max, 9, 1), new Link(0, max, 4, 1));
             assertThat(source(key(max, 3))).isEqualTo(max);
             assertThat(destination(key(max, 3))).isEqualTo(3);
             assertThat(key(0, 0)).isEqualTo(USED);
@@ -112,7 +114,8 @@ class TopologySlotAndWeightWordsTest {
             assertThat(weight(2, 13)).isEqualTo((2L << LOAD_BITS) | 13);
             assertThat(epochOf(weight(2, 13))).isEqualTo(2);
             assertThat(loadOf(weight(2, 13))).isEqualTo(13);
-            assertThat(weight(EPOCH_MASK + 3, MAX_LOAD + 5)).isEqualTo((2L << LOAD_BITS) | MAX_LOAD);
+            assertThat(weight(EPOCH_MASK + 3, MAX_LOAD + 5))
+                    .isEqualTo((2L << LOAD_BITS) | MAX_LOAD);
         }
     }
 
@@ -256,9 +259,7 @@ class TopologySlotAndWeightWordsTest {
             map.record(1, 6, 0); // held, never loaded
             map.record(3, 5, 4);
             map.record(0, 5, 4);
-            assertThat(map.fanOut(1))
-                    .extracting(Link::destination)
-                    .containsExactly(5, 2, 9);
+            assertThat(map.fanOut(1)).extracting(Link::destination).containsExactly(5, 2, 9);
             assertThat(map.fanIn(5)).extracting(Link::source).containsExactly(1, 0, 3);
             assertThat(map.fanIn(6)).isEmpty();
             assertThat(map.linkCount()).isEqualTo(6);

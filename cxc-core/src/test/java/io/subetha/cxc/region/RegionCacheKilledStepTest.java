@@ -144,7 +144,8 @@ class RegionCacheKilledStepTest {
             int block = (int) offset(again);
             assertThat(block).isEqualTo((int) offset(first));
             assertThat(generation(again)).isNotZero().isNotEqualTo(generation(first));
-            assertThat(raw.getLongVolatile(block + TAG_WORD)).isEqualTo(tag(generation(again), PID));
+            assertThat(raw.getLongVolatile(block + TAG_WORD))
+                    .isEqualTo(tag(generation(again), PID));
             assertThat(length(raw.getLongVolatile(block + META_WORD))).isEqualTo(33);
             assertThat(isCachedMeta(raw.getLongVolatile(block + META_WORD))).isFalse();
             assertThat(region.sizeOf(again)).isEqualTo(33);

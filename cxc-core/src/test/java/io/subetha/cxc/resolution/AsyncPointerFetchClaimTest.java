@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * owner word given a PID above every kernel's pid_max, so {@code /proc} proves it dead): a dead
  * fetcher replaced by one CAS from the judged word and counted as a takeover; one killed after
  * publishing left alone; a claimant that finds the cell resolved after winning (held at {@code
- * WON}); a claimant that loses its CAS (held at {@code JUDGED}) waiting on the winner; the
- * words a fetch and a release leave; a corrupt resolved value; the epoch's wrap; body checks.
+ * WON}); a claimant that loses its CAS (held at {@code JUDGED}) waiting on the winner; the words a
+ * fetch and a release leave; a corrupt resolved value; the epoch's wrap; body checks.
  */
 class AsyncPointerFetchClaimTest {
 
@@ -58,7 +58,8 @@ class AsyncPointerFetchClaimTest {
             AtomicBuffer raw = RawBody.of(path);
             long dead = OwnerRecord.ownerWord(DEAD_PID, 5);
             raw.setLongVolatile(FETCHER_RECORD_OFFSET, dead);
-            raw.setLongVolatile(FETCHER_RECORD_OFFSET + OwnerRecord.HEARTBEAT_OFFSET, System.nanoTime());
+            raw.setLongVolatile(
+                    FETCHER_RECORD_OFFSET + OwnerRecord.HEARTBEAT_OFFSET, System.nanoTime());
             assertThat(pointer.fetcher()).hasValue(DEAD_PID);
             assertThat(pointer.describe())
                     .containsEntry("state", "FETCHING")
@@ -161,8 +162,7 @@ class AsyncPointerFetchClaimTest {
                     Point.JUDGED,
                     () -> {
                         // Another thread of this process won the record first: it is alive.
-                        raw.setLongVolatile(
-                                FETCHER_RECORD_OFFSET, OwnerRecord.ownerWord(PID, 1));
+                        raw.setLongVolatile(FETCHER_RECORD_OFFSET, OwnerRecord.ownerWord(PID, 1));
                         raw.setLongVolatile(
                                 FETCHER_RECORD_OFFSET + OwnerRecord.HEARTBEAT_OFFSET,
                                 System.nanoTime());
@@ -175,7 +175,8 @@ class AsyncPointerFetchClaimTest {
                                                             Duration.ofMillis(50)))
                                     .isInstanceOf(CxcTimeoutException.class)
                                     .hasMessageContaining("timed out after PT0.05S")
-                                    .hasMessageContaining("by PID " + PID + " (this process, another thread)")
+                                    .hasMessageContaining(
+                                            "by PID " + PID + " (this process, another thread)")
                                     .hasMessageContaining("ms and still alive"));
             assertThat(calls).hasValue(0);
             assertThat(pointer.fetches()).isZero();
@@ -239,7 +240,9 @@ class AsyncPointerFetchClaimTest {
             assertThat(raw.getLongVolatile(STATE_OFFSET)).isEqualTo(stateWord(0, EMPTY));
             pointer.reset(); // an empty cell's reset still moves the epoch
             assertThat(raw.getLongVolatile(STATE_OFFSET)).isEqualTo(stateWord(1, EMPTY));
-            assertThat(pointer.describe()).containsEntry("resets", 2L).containsEntry("state", "EMPTY");
+            assertThat(pointer.describe())
+                    .containsEntry("resets", 2L)
+                    .containsEntry("state", "EMPTY");
             assertThat(epoch(stateWord(0x1_2345_6789L, RESOLVED))).isEqualTo(0x2345_6789L);
             assertThat(state(stateWord(3, RESOLVED))).isEqualTo(RESOLVED);
             assertThat(state(0xFFFF_FFFF_0000_0001L)).isEqualTo(1);
@@ -270,7 +273,8 @@ class AsyncPointerFetchClaimTest {
             assertThat(OwnerRecord.pid(raw.getLongVolatile(FETCHER_RECORD_OFFSET))).isZero();
             assertThat(raw.getLongVolatile(STATE_OFFSET)).isEqualTo(stateWord(0, EMPTY));
             // A timeout too long for nanoseconds waits as long as it can: here not at all.
-            assertThat(pointer.getOrFetch(() -> 5L, Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(5L);
+            assertThat(pointer.getOrFetch(() -> 5L, Duration.ofSeconds(Long.MAX_VALUE)))
+                    .isEqualTo(5L);
         }
     }
 
@@ -291,9 +295,11 @@ class AsyncPointerFetchClaimTest {
         assertThat(bodyLength(64)).isEqualTo(256);
         assertThat(bodyLength(65)).isEqualTo(320);
         assertThat(bodyLength(9)).isEqualTo(256);
-        assertThatThrownBy(() -> new SharedAsyncPointer.Settings(FixedCodec.string(MAX_VALUE_BYTES)))
+        assertThatThrownBy(
+                        () -> new SharedAsyncPointer.Settings(FixedCodec.string(MAX_VALUE_BYTES)))
                 .hasMessageContaining("codec must be 1.." + MAX_VALUE_BYTES);
-        assertThat(new SharedAsyncPointer.Settings(FixedCodec.INT64).codec()).isEqualTo(FixedCodec.INT64);
+        assertThat(new SharedAsyncPointer.Settings(FixedCodec.INT64).codec())
+                .isEqualTo(FixedCodec.INT64);
         try (SharedAsyncPointer<?> view =
                 SharedAsyncPointer.TYPE.open(path, CxcFileOptions.defaults())) {
             assertThat(view.isResolved()).isTrue();

@@ -19,11 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shared level's slots as another process reads them: the hash and home slot every process
- * must agree on, the window wrapping at the table's end, a get stopping at a never-used slot and
- * passing removed and held ones, a put finding its key past a removed slot, a dead writer's slot
- * taken as free, a duplicate copy removed by the next put's cleanup, a window held by live
- * writers dropping the put, and the counters each step adds to.
+ * The shared level's slots as another process reads them: the hash and home slot every process must
+ * agree on, the window wrapping at the table's end, a get stopping at a never-used slot and passing
+ * removed and held ones, a put finding its key past a removed slot, a dead writer's slot taken as
+ * free, a duplicate copy removed by the next put's cleanup, a window held by live writers dropping
+ * the put, and the counters each step adds to.
  */
 class CascadeSlotWordsTest {
 
@@ -118,7 +118,9 @@ class CascadeSlotWordsTest {
             raw.setLongVolatile(slot(5), stable);
             // An entry planted beyond a never-used slot is never reached.
             for (int i = 0; i < 3; i++) {
-                raw.setLongVolatile(slot(8) + i * 8 + HASH_OFFSET, raw.getLongVolatile(slot(6) + i * 8 + HASH_OFFSET));
+                raw.setLongVolatile(
+                        slot(8) + i * 8 + HASH_OFFSET,
+                        raw.getLongVolatile(slot(6) + i * 8 + HASH_OFFSET));
             }
             raw.setLongVolatile(slot(6) + HASH_OFFSET, NEVER_USED);
             assertThat(level.get(keys.get(2))).isNull();
@@ -189,7 +191,9 @@ class CascadeSlotWordsTest {
             level.insert(keys.get(1), 2L);
             // Plant a second stable copy of key 0 two slots on, as a put racing another left it.
             for (int i = 0; i < 3; i++) {
-                raw.setLongVolatile(slot(22) + HASH_OFFSET + i * 8, raw.getLongVolatile(slot(20) + HASH_OFFSET + i * 8));
+                raw.setLongVolatile(
+                        slot(22) + HASH_OFFSET + i * 8,
+                        raw.getLongVolatile(slot(20) + HASH_OFFSET + i * 8));
             }
             raw.setLongVolatile(slot(22) + KEY_OFFSET + 8, 99L);
             assertThat(level.copies(keys.get(0))).isEqualTo(2);
@@ -200,7 +204,9 @@ class CascadeSlotWordsTest {
             assertThat(level.get(keys.get(0))).isEqualTo(5L);
             assertThat(level.describe()).containsEntry("duplicatesRemoved", 1L);
             for (int i = 0; i < 3; i++) {
-                raw.setLongVolatile(slot(22) + HASH_OFFSET + i * 8, raw.getLongVolatile(slot(20) + HASH_OFFSET + i * 8));
+                raw.setLongVolatile(
+                        slot(22) + HASH_OFFSET + i * 8,
+                        raw.getLongVolatile(slot(20) + HASH_OFFSET + i * 8));
             }
             assertThat(level.remove(keys.get(0))).isTrue();
             assertThat(level.copies(keys.get(0))).isZero();

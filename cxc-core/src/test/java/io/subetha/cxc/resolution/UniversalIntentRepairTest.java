@@ -80,7 +80,9 @@ class UniversalIntentRepairTest {
             intent(raw, INTENT_REMOVE, 20, 4, 1, 2);
             raw.getAndAddLong(VERSION_OFFSET, 1);
             plantDeadHolder(raw);
-            assertThat(set.describe()).containsEntry("inFlight", "removing").containsEntry("writerPid", DEAD_PID);
+            assertThat(set.describe())
+                    .containsEntry("inFlight", "removing")
+                    .containsEntry("writerPid", DEAD_PID);
             assertThat(set.containsKey(20L)).isFalse();
             assertThat(set.keys()).containsExactly(10L, 30L, 40L);
             assertThat(set.size()).isEqualTo(3);
@@ -222,16 +224,21 @@ class UniversalIntentRepairTest {
                     .isInstanceOf(CxcTimeoutException.class)
                     .hasMessageContaining("timed out after PT0.03S waiting for a look-up of ")
                     .hasMessageContaining(
-                            ": PID " + PID + " (this process) holds the writer lock, inserting,"
+                            ": PID "
+                                    + PID
+                                    + " (this process) holds the writer lock, inserting,"
                                     + " and is alive");
-            assertThat(set.describe()).containsEntry("writerPid", PID).containsEntry("inFlight", "inserting");
+            assertThat(set.describe())
+                    .containsEntry("writerPid", PID)
+                    .containsEntry("inFlight", "inserting");
             raw.setLongVolatile(INTENT_OP_OFFSET, INTENT_MIGRATE);
             assertThat(set.describe()).containsEntry("inFlight", "migrating");
             raw.setLongVolatile(INTENT_OP_OFFSET, INTENT_NONE);
             raw.getAndAddLong(VERSION_OFFSET, 1);
             raw.setLongVolatile(LOCK_OFFSET, OwnerRecord.freed(held));
             assertThat(set.containsKey(5L)).isTrue();
-            set.waitLimit(Duration.ofSeconds(Long.MAX_VALUE)); // too long for nanoseconds: the longest
+            set.waitLimit(
+                    Duration.ofSeconds(Long.MAX_VALUE)); // too long for nanoseconds: the longest
             assertThat(set.insert(6L)).isTrue();
             assertThatThrownBy(() -> set.waitLimit(Duration.ofMillis(-1)))
                     .hasMessageContaining("wait limit must be positive, got PT-0.001S");
