@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.testing.LogCapture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -15,14 +16,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,31 +39,8 @@ class ElectionParticipantFileCheckTest {
 
     @TempDir Path dir;
 
-    final List<String> warnings = new CopyOnWriteArrayList<>();
-    final Logger logger = Logger.getLogger(ElectionParticipant.class.getName());
-    final Handler capture =
-            new Handler() {
-                @Override
-                public void publish(LogRecord record) {
-                    warnings.add(record.getMessage());
-                }
-
-                @Override
-                public void flush() {}
-
-                @Override
-                public void close() {}
-            };
-
-    @BeforeEach
-    void listen() {
-        logger.addHandler(capture);
-    }
-
-    @AfterEach
-    void stopListening() {
-        logger.removeHandler(capture);
-    }
+    @RegisterExtension final LogCapture log = new LogCapture(ElectionParticipant.class);
+    final List<String> warnings = log.messages;
 
     private Path path() {
         return dir.resolve("l.cxc");

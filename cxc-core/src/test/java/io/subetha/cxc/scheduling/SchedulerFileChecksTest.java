@@ -11,6 +11,7 @@ import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.testing.RawBody;
+import io.subetha.cxc.testing.SizedCodec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Consumer;

@@ -1,10 +1,10 @@
-package io.subetha.cxc.eventlog;
+package io.subetha.cxc.testing;
 
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.AtomicBuffer;
 
 /** A codec that only declares a size: for the settings' value-size limit, never written. */
-record SizedCodec(int size) implements FixedCodec<Long> {
+public record SizedCodec(int size) implements FixedCodec<Long> {
 
     @Override
     public void write(AtomicBuffer buffer, int offset, Long value) {
