@@ -477,9 +477,12 @@ class ElectionParticipantClockTest {
     @Test
     void theHeirThatPreemptsAHigherLeaderIsNoLongerTheHeir() throws Exception {
         try (var election = election()) {
-            long higher = liveChild(); // started after us: a higher PID unless PIDs wrapped
+            // Two live processes, whichever way PIDs wrapped: the lower one's participant preempts.
+            long a = liveChild();
+            long b = liveChild();
+            long higher = Math.max(a, b);
             assertThat(election.tryClaimLeadership(higher, 3)).isTrue();
-            var heir = participant(election, ME);
+            var heir = participant(election, Math.min(a, b));
             var outcome = heir.tick();
             assertThat(outcome.leader()).as("preempts: the lowest live PID").isTrue();
             assertThat(heir.isHeir()).isFalse();
