@@ -1447,21 +1447,20 @@ public final class PassRegistry extends MappedPrimitive {
 
     /** Makes sure the ticker looks at {@code call} by its deadline. */
     private void wakeTicker(Call call) {
-        Thread thread = ticker;
-        if (thread == null) {
-            startTicker();
-        } else if (tickerIdle || call.deadline - tickerWakeAt < 0) {
-            tickerIdle = false;
-            LockSupport.unpark(thread);
-        }
+        wakeTicker(call.deadline - tickerWakeAt < 0);
     }
 
     /** Makes sure the ticker runs while the dispatcher blocks. */
     private void wakeTicker() {
+        wakeTicker(false);
+    }
+
+    /** Starts the ticker, or unparks it if it sleeps or {@code sooner} says it must look now. */
+    private void wakeTicker(boolean sooner) {
         Thread thread = ticker;
         if (thread == null) {
             startTicker();
-        } else if (tickerIdle) {
+        } else if (tickerIdle || sooner) {
             tickerIdle = false;
             LockSupport.unpark(thread);
         }
