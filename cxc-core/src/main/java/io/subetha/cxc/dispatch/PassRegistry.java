@@ -115,10 +115,11 @@ import org.jspecify.annotations.Nullable;
  * publication and its read of the announcement: either the blocker's last look sees the work, or
  * the publisher sees the announcement. A blocked round trip so makes the system calls a plain Unix
  * socket's does: the caller writes its poke and waits in one untimed blocking read, which the
- * answer's poke ends; the dispatcher waits in one untimed {@code epoll_wait} and writes its poke
- * (it reads the caller's poke after answering, off the round trip: {@link WakeServer}). Neither
- * side arms a timer per wait: on an idle virtual machine each armed and cancelled timer is a
- * reprogramming of the CPU's timer, a trap to the hypervisor.
+ * answer's poke ends; the dispatcher waits in one untimed blocking read of its only caller's
+ * connection, the caller's poke ending it, and writes its poke (with more than one connection it
+ * waits in {@code epoll_wait} and reads the pokes after answering, off the round trip: {@link
+ * WakeServer}). Neither side arms a timer per wait: on an idle virtual machine each armed and
+ * cancelled timer is a reprogramming of the CPU's timer, a trap to the hypervisor.
  *
  * <p>Every wait is still bounded, so a poke lost (socket gone, connection refused, a token the
  * server has not read yet, no Unix sockets here) costs at most two poll intervals, never a call:
@@ -1356,6 +1357,12 @@ public final class PassRegistry extends MappedPrimitive {
         if (call.future != null) {
             giveBack(call); // the completer parks, it does not block on a connection
         }
+    }
+
+    /** Whether this handle's dispatcher waits in a blocking read of its only caller (tests). */
+    boolean waitsSolo() {
+        WakeServer server = wakeServer;
+        return server != null && server.waitsSolo();
     }
 
     private static boolean blocksAtOnce(Waiting waiting) {
