@@ -133,6 +133,23 @@ class WatchdogClaimStepsTest {
     }
 
     @Test
+    void aCompletionLeavesAHeldClaimAloneEvenWhenThePidEqualsTheGenerationAndTheIdMatches() {
+        try (HeartbeatTable table = table(1);
+                FailoverWatchdog watchdog = watchdog(table, 2)) {
+            int slot = registerUnderGeneration(table, 0, ME, ME);
+            watchdog.assign(slot, 9);
+            assertThat(watchdog.complete(slot, 9)).isTrue();
+            // Entry 0 is claimed again, its work-id field still 9 and its claim word naming the
+            // slot and, where an owned word has the generation, this PID: only the state differs.
+            try (StepGate<Void> held = assignHeld(watchdog, slot, 5)) {
+                assertThat(watchdog.complete(slot, 9)).isFalse();
+                held.release();
+            }
+            assertThat(watchdog.workOf(slot)).containsExactly(5L);
+        }
+    }
+
+    @Test
     void anEntryWrittenUnderAHeldClaimFailsTheAssignNamingTheForeignWriter() {
         try (HeartbeatTable table = table(1);
                 FailoverWatchdog watchdog = watchdog(table, 2)) {
