@@ -110,7 +110,13 @@ public final class Interleaving {
          * An election participant read a leader word naming a leader: before it reads the seat
          * again to judge it vacant (stale or dead).
          */
-        SEAT_JUDGING
+        SEAT_JUDGING,
+        /**
+         * A watchdog assigner, completer or scanner read a work entry's owner word and judged it
+         * (free to claim, this holder's to complete, an abandoned claim to free, work to move):
+         * before its CAS on that word.
+         */
+        WATCHDOG_ENTRY_JUDGED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

@@ -363,6 +363,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
             }
             int tag = tag(word) + 1;
             long claiming = packClaimWord(tag, slot, Pids.current());
+            Interleaving.at(Point.WATCHDOG_ENTRY_JUDGED);
             if (!body.compareAndSetLong(entryOffset(entry) + OWNER_WORD_OFFSET, word, claiming)) {
                 continue;
             }
@@ -413,12 +414,14 @@ public final class FailoverWatchdog extends MappedPrimitive {
             if (state(word) == STATE_OWNED
                     && FailoverWatchdogDescriptor.slot(word) == slot
                     && FailoverWatchdogDescriptor.generation(word) == generation
-                    && workId(entry) == workId
-                    && body.compareAndSetLong(
-                            entryOffset(entry) + OWNER_WORD_OFFSET,
-                            word,
-                            packOwnerWord(tag(word), STATE_FREE, 0, 0))) {
-                return true;
+                    && workId(entry) == workId) {
+                Interleaving.at(Point.WATCHDOG_ENTRY_JUDGED);
+                if (body.compareAndSetLong(
+                        entryOffset(entry) + OWNER_WORD_OFFSET,
+                        word,
+                        packOwnerWord(tag(word), STATE_FREE, 0, 0))) {
+                    return true;
+                }
             }
         }
         return false;
@@ -473,10 +476,12 @@ public final class FailoverWatchdog extends MappedPrimitive {
                 // Only a dead assigner's claim is freed: a slow one still writes its work id here.
                 // Its assign never returned, so no work id was handed out.
                 if (ProcessProbe.status(claimant(word), ProcessProbe.UNKNOWN_START_TIME)
-                                == ProcessStatus.DEAD
-                        && body.compareAndSetLong(
-                                offset, word, packOwnerWord(tag(word), STATE_FREE, 0, 0))) {
-                    abandonedClaims++;
+                        == ProcessStatus.DEAD) {
+                    Interleaving.at(Point.WATCHDOG_ENTRY_JUDGED);
+                    if (body.compareAndSetLong(
+                            offset, word, packOwnerWord(tag(word), STATE_FREE, 0, 0))) {
+                        abandonedClaims++;
+                    }
                 }
                 continue;
             }
@@ -489,6 +494,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
                 continue;
             }
             long moved = packOwnerWord(tag(word), STATE_OWNED, to, generations[to]);
+            Interleaving.at(Point.WATCHDOG_ENTRY_JUDGED);
             if (body.compareAndSetLong(offset, word, moved)) {
                 load[to]++;
                 long fromPid =
