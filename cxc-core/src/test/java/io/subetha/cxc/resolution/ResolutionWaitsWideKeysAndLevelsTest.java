@@ -122,6 +122,27 @@ class ResolutionWaitsWideKeysAndLevelsTest {
             assertThat(got.get()).isEqualTo(7L);
             assertThat(pointer.takeovers()).isZero();
 
+            // The same with a limit of a minute: waited for, not given up at once.
+            pointer.reset();
+            long again = OwnerRecord.ownerWord(1, OwnerRecord.nextGeneration(init));
+            // As planted first: no identity recorded (the last claim's was this process's).
+            raw.setLongVolatile(
+                    AsyncPointerDescriptor.FETCHER_RECORD_OFFSET + OwnerRecord.IDENTITY_OFFSET, 0);
+            raw.setLongVolatile(AsyncPointerDescriptor.FETCHER_RECORD_OFFSET, again);
+            Thread minute =
+                    parked(
+                            () -> {
+                                try {
+                                    got.set(pointer.getOrFetch(() -> 8L, Duration.ofMinutes(1)));
+                                } catch (RuntimeException e) {
+                                    got.set(e);
+                                }
+                            });
+            raw.setLongVolatile(
+                    AsyncPointerDescriptor.FETCHER_RECORD_OFFSET, OwnerRecord.freed(again));
+            minute.join(Duration.ofSeconds(30).toMillis());
+            assertThat(got.get()).isEqualTo(8L);
+
             for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofNanos(-1)}) {
                 assertThatThrownBy(() -> pointer.getOrFetch(() -> 1L, bad))
                         .isInstanceOf(IllegalArgumentException.class)
@@ -169,6 +190,32 @@ class ResolutionWaitsWideKeysAndLevelsTest {
             raw.getAndAddLong(UniversalDescriptor.VERSION_OFFSET, 1);
             raw.setLongVolatile(UniversalDescriptor.LOCK_OFFSET, OwnerRecord.freed(held));
             waiter.join(Duration.ofSeconds(30).toMillis());
+            assertThat(got.get()).isEqualTo(true);
+
+            // The same with a limit of a minute.
+            long word2 = OwnerRecord.ownerWord(raw, UniversalDescriptor.LOCK_OFFSET);
+            long held2 = OwnerRecord.ownerWord(1, OwnerRecord.nextGeneration(word2));
+            raw.setLongVolatile(UniversalDescriptor.LOCK_OFFSET + OwnerRecord.IDENTITY_OFFSET, 0);
+            raw.setLongVolatile(UniversalDescriptor.LOCK_OFFSET, held2);
+            raw.setLongVolatile(
+                    UniversalDescriptor.INTENT_OP_OFFSET, UniversalDescriptor.INTENT_INSERT);
+            raw.getAndAddLong(UniversalDescriptor.VERSION_OFFSET, 1);
+            set.waitLimit(Duration.ofMinutes(1));
+            got.set(null);
+            Thread minute =
+                    parked(
+                            () -> {
+                                try {
+                                    got.set(set.containsKey(5L));
+                                } catch (RuntimeException e) {
+                                    got.set(e);
+                                }
+                            });
+            raw.setLongVolatile(
+                    UniversalDescriptor.INTENT_OP_OFFSET, UniversalDescriptor.INTENT_NONE);
+            raw.getAndAddLong(UniversalDescriptor.VERSION_OFFSET, 1);
+            raw.setLongVolatile(UniversalDescriptor.LOCK_OFFSET, OwnerRecord.freed(held2));
+            minute.join(Duration.ofSeconds(30).toMillis());
             assertThat(got.get()).isEqualTo(true);
         }
     }
@@ -331,6 +378,27 @@ class ResolutionWaitsWideKeysAndLevelsTest {
             assertThat(level.opCounts())
                     .containsEntry("insert", 18L)
                     .containsEntry("get", 16L + 1 + 1 + 14 + 1 + 1);
+        }
+    }
+
+    @Test
+    void aFullWindowWithARemovedSlotStoresThereWithoutEvicting() {
+        List<Long> keys = CascadeSlotWordsTest.keysHomedAt(5, 64, 17);
+        try (CascadeSharedLevel<Long, Long> level =
+                CascadeSharedLevel.create(
+                        dir.resolve("r.cxc"), 64, FixedCodec.INT64, FixedCodec.INT64)) {
+            for (int i = 0; i < 16; i++) {
+                assertThat(level.insert(keys.get(i), (long) i)).isTrue();
+            }
+            assertThat(level.remove(keys.get(3))).isTrue(); // slot 8 marked removed, stamped now
+
+            assertThat(level.insert(keys.get(16), 16L)).isTrue();
+
+            assertThat(level.describe()).containsEntry("evictions", 0L);
+            assertThat(level.get(keys.get(16))).isEqualTo(16L);
+            for (int i = 0; i < 16; i++) {
+                assertThat(level.get(keys.get(i))).isEqualTo(i == 3 ? null : (Long) (long) i);
+            }
         }
     }
 
