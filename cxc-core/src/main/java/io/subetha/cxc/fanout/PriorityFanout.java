@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -69,7 +70,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Claims and drains scan on their own at most every {@link #SCAN_INTERVAL}. The returned-items
  * hint is raised before the CAS that returns an item and lowered after the CAS that takes it, so a
- * crash can only leave it too high, which costs a takers' look behind the head, never an item.
+ * crash can only leave it too high, which costs a taker's look behind the head, never an item. A
+ * handle whose look found nothing looks again only once the hint differs from what that look read:
+ * an item returned since and not yet taken keeps it above that. (A return whose raise came before
+ * the look read the hint and whose CAS came after the look passed its position is seen at the
+ * hint's next change or the handle's next scan.)
  *
  * <p>Thread-safe: a handle's threads share its participant record.
  */
@@ -83,6 +88,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /** The longest a claim or drain waits between two scans of its own. */
     public static final Duration SCAN_INTERVAL = Duration.ofMillis(100);
+
+    private static final long NOT_LOOKED = -1;
 
     public static final int OP_SUBMIT = 1;
     public static final int OP_DRAIN_HIGHEST = 2;
@@ -176,7 +183,19 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     private volatile long participantWord;
     private volatile long lastBeat;
     private volatile long lastScan = System.nanoTime();
-    private volatile boolean lookBehindHead = true;
+    // Per level, the returned-items hint this handle read before a look behind the head that found
+    // nothing (a hint left high by a crash, or items another taker took first); NOT_LOOKED until
+    // then. The handle looks again once the hint differs, so an item another handle returns since
+    // is still taken ahead of the level's later items, and a hint a crash left high costs one look.
+    private final AtomicLongArray emptyLookAt = notLooked();
+
+    private static AtomicLongArray notLooked() {
+        AtomicLongArray a = new AtomicLongArray(MAX_PRIORITIES);
+        for (int p = 0; p < MAX_PRIORITIES; p++) {
+            a.set(p, NOT_LOOKED);
+        }
+        return a;
+    }
 
     private PriorityFanout(MappedFile file) {
         super(file, TYPE);
@@ -381,8 +400,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         FixedCodec<T> c = requireCodec();
         int level = levelOffset(priority);
         int taken = 0;
-        if (lookBehindHead && body.getLongVolatile(level + RETURNED_OFFSET) > 0) {
-            taken = takeReturned(priority, max, claim, out, held);
+        long hint = body.getLongVolatile(level + RETURNED_OFFSET);
+        if (hint > 0 && hint != emptyLookAt.get(priority)) {
+            taken = takeReturned(priority, max, claim, out, held, hint);
         }
         long me = -1;
         int spins = 0;
@@ -442,7 +462,12 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /** Takes returned items behind the head, lowest position first. */
     private int takeReturned(
-            int priority, int max, boolean claim, List<T> out, @Nullable List<long[]> held) {
+            int priority,
+            int max,
+            boolean claim,
+            List<T> out,
+            @Nullable List<long[]> held,
+            long hint) {
         FixedCodec<T> c = requireCodec();
         int level = levelOffset(priority);
         long h = body.getLongVolatile(level + HEAD_OFFSET);
@@ -464,7 +489,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             }
         }
         if (taken == 0) {
-            lookBehindHead = false; // a hint left high by a crash: look again after a scan
+            emptyLookAt.set(priority, hint);
         }
         return taken;
     }
@@ -564,7 +589,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                 dead++;
             }
         }
-        lookBehindHead = true;
+        for (int p = 0; p < MAX_PRIORITIES; p++) {
+            emptyLookAt.set(p, NOT_LOOKED); // a look missed by a return racing it: look again
+        }
         return new ScanReport(dead, repaired[0], repaired[1], repaired[2]);
     }
 

@@ -170,7 +170,11 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     private volatile long participantWord;
     private volatile long lastBeat;
     private volatile long lastScan = System.nanoTime();
-    private volatile boolean lookBehindHead = true;
+    // The re-queued-jobs hint this handle read before a look behind the head that found nothing (a
+    // hint left high by a crash, or jobs another worker took first); -1 until then. The handle
+    // looks again once the hint differs, so a job re-queued since is still received ahead of later
+    // jobs, and a hint a crash left high costs one look.
+    private volatile long emptyLookAt = -1;
 
     private BackgroundScheduler(MappedFile file) {
         super(file, TYPE);
@@ -374,8 +378,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             watchdogScan();
         }
         long me = self();
-        if (lookBehindHead && body.getLongVolatile(REQUEUED_HINT_OFFSET) > 0) {
-            Job<J> requeued = receiveRequeued(codec, me);
+        long hint = body.getLongVolatile(REQUEUED_HINT_OFFSET);
+        if (hint > 0 && hint != emptyLookAt) {
+            Job<J> requeued = receiveRequeued(codec, me, hint);
             if (requeued != null) {
                 return Optional.of(requeued);
             }
@@ -417,7 +422,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         }
     }
 
-    private @Nullable Job<J> receiveRequeued(FixedCodec<J> codec, long me) {
+    private @Nullable Job<J> receiveRequeued(FixedCodec<J> codec, long me, long hint) {
         long h = body.getLongVolatile(HEAD_OFFSET);
         for (long id = Math.max(0, h - capacity); id < h; id++) {
             long lap = id / capacity;
@@ -433,7 +438,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 return new Job<>(id, attempt, codec.read(body, slot + JOB_OFFSET), running);
             }
         }
-        lookBehindHead = false; // a hint left high by a crash: look again after a scan
+        emptyLookAt = hint;
         return null;
     }
 
@@ -579,7 +584,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (!requeued.isEmpty()) {
             body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
         }
-        lookBehindHead = true;
+        emptyLookAt = -1; // a look missed by a re-queue racing it: look again
         return new ReclaimReport(requeued, abandoned[0], dead);
     }
 
