@@ -3,9 +3,7 @@ package io.subetha.cxc.region;
 import static io.subetha.cxc.region.SharedRegionDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.process.Pids;
-import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,92 +27,28 @@ class RegionCoalescingWordsTest {
     @TempDir Path dir;
 
     SharedRegion region;
-    AtomicBuffer raw;
+    RegionHeap heap;
 
-    /**
-     * A heap laid out by {@code spec}, blocks in address order: {@code U} used, {@code F} free,
-     * {@code X} used (the block the test frees), each followed by its size, except the first,
-     * {@code *}, which takes what the others leave. The region's cache is off, so every free takes
-     * the lock.
-     */
-    final class Heap {
-        final int[] offsets;
-        final int[] sizes;
-        final long[] handles;
-
-        Heap(String spec) {
-            Path path = dir.resolve("h" + System.nanoTime() + ".region");
-            region = SharedRegion.create(path, CAPACITY).freeCache(false);
-            raw = RawBody.of(path);
-            String[] tokens = spec.trim().split("\\s+");
-            int n = tokens.length;
-            offsets = new int[n];
-            sizes = new int[n];
-            handles = new long[n];
-            int end = HEAP_OFFSET + CAPACITY;
-            for (int i = n - 1; i >= 1; i--) {
-                sizes[i] = Integer.parseInt(tokens[i].substring(1));
-                end -= sizes[i];
-                offsets[i] = end;
-            }
-            assertThat(tokens[0].substring(1)).isEqualTo("*");
-            sizes[0] = end - HEAP_OFFSET;
-            offsets[0] = HEAP_OFFSET;
-            // Split from the end of the one free block: the highest block first.
-            for (int i = n - 1; i >= 0; i--) {
-                handles[i] = region.allocate(sizes[i] - OVERHEAD);
-                assertThat((int) offset(handles[i])).as("block %d", i).isEqualTo(offsets[i]);
-                assertThat(size(raw.getLongVolatile(offsets[i] + SIZE_WORD))).isEqualTo(sizes[i]);
-            }
-            assertThat(region.freeBytes()).isZero();
-            for (int i = 0; i < n; i++) {
-                if (tokens[i].charAt(0) == 'F') {
-                    region.free(handles[i]);
-                }
-            }
-        }
-
-        int at(int i) {
-            return offsets[i];
-        }
-
-        long word(int offset) {
-            return raw.getLongVolatile(offset);
-        }
-
-        long[] snapshot(int i) {
-            return IntStream.of(0, TAG_WORD, META_WORD, sizes[i] - 8)
-                    .mapToLong(w -> word(offsets[i] + w))
-                    .toArray();
-        }
+    RegionHeap heap(String spec) {
+        heap = new RegionHeap(dir.resolve("h" + System.nanoTime() + ".region"), CAPACITY, spec);
+        region = heap.region;
+        return heap;
     }
 
-    /** The words of a free block: size word, links, meta 0, boundary tag. */
     void assertFreeBlock(int block, int size, int previous, int next) {
-        assertThat(raw.getLongVolatile(block + SIZE_WORD))
-                .as("size word of %d", block)
-                .isEqualTo(sizeWord(size, false));
-        assertThat(raw.getLongVolatile(block + TAG_WORD))
-                .as("links of %d", block)
-                .isEqualTo(link(previous, next));
-        assertThat(raw.getLongVolatile(block + META_WORD)).as("meta of %d", block).isZero();
-        assertThat(raw.getLongVolatile(block + size - 8))
-                .as("boundary tag of %d", block)
-                .isEqualTo(sizeWord(size, false));
+        heap.assertFreeBlock(block, size, previous, next);
     }
 
     void assertUsedWord(long bytes, long blocks) {
-        assertThat(raw.getLongVolatile(USED_OFFSET)).isEqualTo(used(bytes, blocks));
-        assertThat(region.usedBytes()).isEqualTo(bytes);
-        assertThat(region.usedBlocks()).isEqualTo(blocks);
+        heap.assertUsedWord(bytes, blocks);
     }
 
-    void assertUnchanged(Heap heap, int i, long[] before) {
-        assertThat(heap.snapshot(i)).as("block %d's words", heap.at(i)).containsExactly(before);
+    void assertUnchanged(RegionHeap heap, int i, long[] before) {
+        heap.assertUnchanged(i, before);
     }
 
     long head() {
-        return raw.getLongVolatile(FREE_HEAD_OFFSET);
+        return heap.head();
     }
 
     void close() {
@@ -134,7 +68,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeBetweenUsedBlocksIsLinkedBetweenTheFreeBlocksAroundItInAddressOrder() {
         //                 0  1   2   3   4   5   6   7   8    9
-        Heap heap = new Heap("F* U48 F64 U48 X96 U48 F80 U48 F112 U48");
+        RegionHeap heap = heap("F* U48 F64 U48 X96 U48 F80 U48 F112 U48");
         long used = region.usedBytes();
         long[] first = heap.snapshot(0);
         long[] last = heap.snapshot(8);
@@ -155,7 +89,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeBeforeEveryFreeBlockBecomesTheListHead() {
         //                 0  1   2   3   4   5
-        Heap heap = new Heap("U* X96 U48 F64 U48 F80");
+        RegionHeap heap = heap("U* X96 U48 F64 U48 F80");
         long used = region.usedBytes();
         long[] tail = heap.snapshot(5);
         region.free(heap.handles[1]);
@@ -170,7 +104,7 @@ class RegionCoalescingWordsTest {
     @Test
     void theFirstBlockOfTheHeapFreedBetweenUsedOnesBecomesTheListHead() {
         //                 0  1   2   3
-        Heap heap = new Heap("X* U48 F64 U48");
+        RegionHeap heap = heap("X* U48 F64 U48");
         long used = region.usedBytes();
         int size = heap.sizes[0];
         region.free(heap.handles[0]);
@@ -184,7 +118,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeAfterEveryFreeBlockBecomesTheListTail() {
         //                 0  1   2   3   4   5
-        Heap heap = new Heap("F* U48 F64 U48 X96 U48");
+        RegionHeap heap = heap("F* U48 F64 U48 X96 U48");
         long used = region.usedBytes();
         long[] first = heap.snapshot(0);
         region.free(heap.handles[4]);
@@ -199,7 +133,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeInAHeapWithNoFreeBlockIsTheWholeList() {
         //                 0  1   2
-        Heap heap = new Heap("U* X96 U48");
+        RegionHeap heap = heap("U* X96 U48");
         assertThat(head()).isZero();
         region.free(heap.handles[1]);
         assertThat(head()).isEqualTo(heap.at(1));
@@ -213,7 +147,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeAfterAFreeBlockGrowsItAndLeavesTheListAsItWas() {
         //                 0  1   2   3   4   5   6   7   8
-        Heap heap = new Heap("F* U48 F64 X96 U48 F80 U48 F112 U48");
+        RegionHeap heap = heap("F* U48 F64 X96 U48 F80 U48 F112 U48");
         long used = region.usedBytes();
         long[] first = heap.snapshot(0);
         long[] after = heap.snapshot(5);
@@ -234,7 +168,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeAfterTheSmallestFreeBlockMergesWithIt() {
         //                 0  1   2   3
-        Heap heap = new Heap("U* F80 U48 U48");
+        RegionHeap heap = heap("U* F80 U48 U48");
         // A 48-byte block split from the 80-byte one's end leaves the smallest free block, 32.
         long split = region.allocate(16);
         int block = (int) offset(split);
@@ -252,7 +186,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeAfterTheFirstBlockOfTheHeapMergesWithIt() {
         //                 0  1   2   3
-        Heap heap = new Heap("F* X96 U48 F64");
+        RegionHeap heap = heap("F* X96 U48 F64");
         long used = region.usedBytes();
         int size = heap.sizes[0];
         region.free(heap.handles[1]);
@@ -268,7 +202,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeBeforeAFreeBlockTakesItsPlaceInTheList() {
         //                 0  1   2   3   4   5   6    7   8   9
-        Heap heap = new Heap("F* U48 F64 U48 X96 F80 U48 F112 U48 F48");
+        RegionHeap heap = heap("F* U48 F64 U48 X96 F80 U48 F112 U48 F48");
         long used = region.usedBytes();
         long[] first = heap.snapshot(0);
         long[] last = heap.snapshot(9);
@@ -290,7 +224,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeBeforeTheListHeadBecomesTheHead() {
         //                 0  1   2   3   4
-        Heap heap = new Heap("U* X96 F80 U48 F64");
+        RegionHeap heap = heap("U* X96 F80 U48 F64");
         long used = region.usedBytes();
         region.free(heap.handles[1]);
         assertThat(head()).isEqualTo(heap.at(1));
@@ -304,7 +238,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeBeforeTheListTailBecomesTheTail() {
         //                 0  1   2   3   4
-        Heap heap = new Heap("F* U48 X96 F80 U48");
+        RegionHeap heap = heap("F* U48 X96 F80 U48");
         long used = region.usedBytes();
         region.free(heap.handles[2]);
         assertFreeBlock(heap.at(2), 96 + 80, HEAP_OFFSET, 0);
@@ -319,7 +253,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeBetweenTwoFreeBlocksJoinsThemAndTheSecondLeavesTheList() {
         //                 0  1   2   3   4   5   6    7   8   9
-        Heap heap = new Heap("F* U48 F64 X96 F80 U48 F112 U48 F48 U48");
+        RegionHeap heap = heap("F* U48 F64 X96 F80 U48 F112 U48 F48 U48");
         long used = region.usedBytes();
         long[] first = heap.snapshot(0);
         long[] last = heap.snapshot(8);
@@ -340,7 +274,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeBetweenTheHeadAndTheTailLeavesOneFreeBlock() {
         //                 0  1   2   3   4
-        Heap heap = new Heap("U* F64 X96 F80 U48");
+        RegionHeap heap = heap("U* F64 X96 F80 U48");
         long used = region.usedBytes();
         region.free(heap.handles[2]);
         assertThat(head()).isEqualTo(heap.at(1));
@@ -355,7 +289,7 @@ class RegionCoalescingWordsTest {
     @Test
     void aFreeOfTheWholeHeapsMiddleLeavesOneBlockOfTheWholeHeap() {
         //                 0  1   2
-        Heap heap = new Heap("F* X96 F80");
+        RegionHeap heap = heap("F* X96 F80");
         region.free(heap.handles[1]);
         assertThat(head()).isEqualTo(HEAP_OFFSET);
         assertFreeBlock(HEAP_OFFSET, CAPACITY, 0, 0);
@@ -368,15 +302,15 @@ class RegionCoalescingWordsTest {
     @Test
     void reclaimDeadCoalescesEachDeadBlockInItsCaseAndWalksOnFromTheMergedBlock() {
         //                 0  1   2   3   4   5   6   7   8   9  10  11  12  13  14  15
-        Heap heap = new Heap("F* U48 F64 D96 U48 D80 F64 U48 D64 U48 F80 D48 F64 U48 D96 U64");
+        RegionHeap heap = heap("F* U48 F64 D96 U48 D80 F64 U48 D64 U48 F80 D48 F64 U48 D96 U64");
         List<Integer> dead = new ArrayList<>();
         String[] tokens =
                 "F* U48 F64 D96 U48 D80 F64 U48 D64 U48 F80 D48 F64 U48 D96 U64".split(" ");
         for (int i = 0; i < tokens.length; i++) {
             if (tokens[i].charAt(0) == 'D') {
                 int block = heap.at(i);
-                long tag = raw.getLongVolatile(block + TAG_WORD);
-                raw.setLongVolatile(block + TAG_WORD, tag(generation(tag), DEAD_PID));
+                long tag = heap.raw.getLongVolatile(block + TAG_WORD);
+                heap.raw.setLongVolatile(block + TAG_WORD, tag(generation(tag), DEAD_PID));
                 dead.add(i);
             }
         }
