@@ -4,12 +4,14 @@ import static io.subetha.cxc.region.SharedRegionDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import io.subetha.cxc.testing.StepGate;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A handle's block freed between a step's check and its use, each step held at its {@code
  * Interleaving} point while another handle of the file (as another process would) frees it through
  * its free cache: a reader refuses the bytes it copied, a locked free and a disown lose the tag's
- * CAS and are refused, and the block is freed exactly once.
+ * CAS and are refused, and the block is freed exactly once; a buffer {@code set} held after its
+ * check keeps the lock until it has written.
  */
 class RegionHandleRacesTest {
 
@@ -162,6 +165,34 @@ class RegionHandleRacesTest {
                 disowner.release();
             }
             assertThat(a.ownerOf(kept)).isZero();
+        }
+    }
+
+    @Test
+    void aBufferSetHeldAfterItsCheckHoldsTheLockUntilItHasWritten() {
+        try (SharedRegion region = SharedRegion.create(dir.resolve("set.region"), CAPACITY)) {
+            long handle = region.allocate(8);
+            long other = region.allocate(300);
+            ByteBuffer source = ByteBuffer.wrap(new byte[] {1, 2, 3});
+            try (StepGate<Void> writer =
+                    StepGate.holdAt(
+                            Point.REGION_SET_CHECKED,
+                            () -> {
+                                region.set(handle, 5, source);
+                                return null;
+                            })) {
+                assertThat(region.lockHolder()).isEqualTo(Pids.current());
+                region.lockTimeout(Duration.ofMillis(50));
+                assertThatThrownBy(() -> region.free(other))
+                        .isInstanceOf(CxcTimeoutException.class);
+                writer.release();
+            }
+            assertThat(source.position()).isEqualTo(3);
+            byte[] out = new byte[3];
+            region.get(handle, 5, out, 0, 3);
+            assertThat(out).containsExactly(1, 2, 3);
+            region.free(other);
+            RegionInvariants.check(region);
         }
     }
 }
