@@ -89,6 +89,16 @@ public final class Interleaving {
          */
         REGION_CACHE_POPPED,
         /**
+         * A region's {@code free} under the lock, or its {@code disown}, checked its handle: before
+         * it reads the block's tag word for its CAS (a cached free elsewhere may win meanwhile).
+         */
+        REGION_HANDLE_CHECKED,
+        /**
+         * A region's reader copied (or compared) a block's payload: before it checks the handle
+         * again (a free meanwhile makes it refuse what it read).
+         */
+        REGION_PAYLOAD_READ,
+        /**
          * A new owner read the identity word and found the record still its own: before its CAS of
          * the identity.
          */

@@ -457,6 +457,7 @@ public final class SharedRegion extends MappedPrimitive {
         lock();
         try {
             int block = checkedBlock(handle, "free");
+            Interleaving.at(Point.REGION_HANDLE_CHECKED);
             take(handle, block, "free");
             freeLocked(block);
         } finally {
@@ -698,6 +699,7 @@ public final class SharedRegion extends MappedPrimitive {
      */
     public void disown(long handle) {
         int block = checkedBlock(handle, "disown");
+        Interleaving.at(Point.REGION_HANDLE_CHECKED);
         long tag = body.getLongAcquire(block + TAG_WORD);
         // One word, by CAS from the generation checked: a free (cached or not) meanwhile wins.
         if (generation(tag) != generation(handle)
@@ -1242,6 +1244,7 @@ public final class SharedRegion extends MappedPrimitive {
     }
 
     private void recheck(long handle, int block) {
+        Interleaving.at(Point.REGION_PAYLOAD_READ);
         VarHandle.acquireFence();
         if (generation(body.getLongAcquire(block + TAG_WORD)) != generation(handle)
                 || !isUsed(body.getLongAcquire(block + SIZE_WORD))) {

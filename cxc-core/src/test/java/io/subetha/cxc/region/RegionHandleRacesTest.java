@@ -1,0 +1,198 @@
+package io.subetha.cxc.region;
+
+import static io.subetha.cxc.region.SharedRegionDescriptor.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.testing.RawBody;
+import io.subetha.cxc.testing.StepGate;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A handle's block freed between a step's check and its use, each step held at its {@code
+ * Interleaving} point while another handle of the file (as another process would) frees it through
+ * its free cache: a reader refuses the bytes it copied, a locked free and a disown lose the tag's
+ * CAS and are refused, and the block is freed exactly once; a buffer {@code set} held after its
+ * check keeps the lock until it has written.
+ */
+class RegionHandleRacesTest {
+
+    static final long CAPACITY = 64 * 1024;
+
+    @TempDir Path dir;
+
+    @Test
+    void aReaderWhoseBlockIsFreedAfterItCopiedRefusesWhatItRead() {
+        Path path = dir.resolve("read.region");
+        try (SharedRegion region = SharedRegion.create(path, CAPACITY)) {
+            byte[] bytes = RegionChild.pattern(7, 40);
+            long other = region.allocate(40);
+            region.set(other, bytes);
+            for (int reader = 0; reader < 5; reader++) {
+                long handle = region.allocate(40);
+                region.set(handle, bytes);
+                Supplier<Object> read = reader(region, reader, handle, other, bytes);
+                try (StepGate<Object> gate = StepGate.holdAt(Point.REGION_PAYLOAD_READ, read)) {
+                    region.free(handle);
+                    assertThatThrownBy(gate::release)
+                            .as("reader %d", reader)
+                            .isInstanceOf(IllegalArgumentException.class)
+                            .hasMessageContaining("was freed while it was read");
+                }
+                // Freed and allocated again (a new generation) while it was read: refused too.
+                long again = region.allocate(40);
+                region.set(again, bytes);
+                Supplier<Object> late = reader(region, reader, again, other, bytes);
+                try (StepGate<Object> gate = StepGate.holdAt(Point.REGION_PAYLOAD_READ, late)) {
+                    region.free(again);
+                    long reused = region.allocate(40);
+                    assertThat(offset(reused)).isEqualTo(offset(again));
+                    assertThatThrownBy(gate::release)
+                            .as("reader %d", reader)
+                            .hasMessageContaining("was freed while it was read");
+                    region.free(reused);
+                }
+                // Not freed: the bytes are returned.
+                long kept = region.allocate(40);
+                region.set(kept, bytes);
+                try (StepGate<Object> gate =
+                        StepGate.holdAt(
+                                Point.REGION_PAYLOAD_READ,
+                                reader(region, reader, kept, other, bytes))) {
+                    assertThat(gate.release()).isNotNull();
+                }
+                region.free(kept);
+            }
+            RegionInvariants.check(region);
+        }
+    }
+
+    private static Supplier<Object> reader(
+            SharedRegion region, int kind, long handle, long other, byte[] bytes) {
+        return switch (kind) {
+            case 0 -> () -> region.get(handle);
+            case 1 ->
+                    () -> {
+                        byte[] into = new byte[4];
+                        region.get(handle, 2, into, 0, 4);
+                        return into;
+                    };
+            case 2 ->
+                    () -> {
+                        ByteBuffer into = ByteBuffer.allocate(4);
+                        region.get(handle, 2, into, 4);
+                        return into;
+                    };
+            case 3 -> () -> region.payloadEquals(handle, other) ? "equal" : "unequal";
+            default -> () -> region.payloadEquals(handle, bytes, 0) ? "equal" : "unequal";
+        };
+    }
+
+    @Test
+    void aLockedFreeThatLosesTheBlockToACachedFreeElsewhereIsRefused() {
+        Path path = dir.resolve("free.region");
+        try (SharedRegion a = SharedRegion.create(path, CAPACITY).freeCache(false);
+                SharedRegion b = SharedRegion.open(path)) {
+            long handle = a.allocate(40);
+            int block = (int) offset(handle);
+            try (StepGate<Void> locked =
+                    StepGate.holdAt(
+                            Point.REGION_HANDLE_CHECKED,
+                            () -> {
+                                a.free(handle);
+                                return null;
+                            })) {
+                b.free(handle); // the cache: no lock, one CAS of the tag
+                assertThat(b.cachedBlocks()).isEqualTo(1);
+                assertThatThrownBy(locked::release)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("free refused in region")
+                        .hasMessageContaining("names no allocated block");
+            }
+            assertThat(RawBody.of(path).getLongVolatile(block + TAG_WORD))
+                    .as("still b's cached block")
+                    .isEqualTo(tag(0, Pids.current()));
+            assertThat(a.freeList()).doesNotContain(block);
+            assertThat(b.flushCache()).isEqualTo(1);
+            assertThat(a.usedBlocks()).isZero();
+            assertThat(a.freeList()).hasSize(1);
+            RegionInvariants.check(a);
+        }
+    }
+
+    @Test
+    void aDisownThatLosesTheBlockToACachedFreeElsewhereIsRefused() {
+        Path path = dir.resolve("disown.region");
+        try (SharedRegion a = SharedRegion.create(path, CAPACITY);
+                SharedRegion b = SharedRegion.open(path)) {
+            long handle = a.allocate(40);
+            int block = (int) offset(handle);
+            try (StepGate<Void> disowner =
+                    StepGate.holdAt(
+                            Point.REGION_HANDLE_CHECKED,
+                            () -> {
+                                a.disown(handle);
+                                return null;
+                            })) {
+                b.free(handle);
+                assertThatThrownBy(disowner::release)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("disown refused in region");
+            }
+            assertThat(RawBody.of(path).getLongVolatile(block + TAG_WORD))
+                    .isEqualTo(tag(0, Pids.current()));
+            assertThat(b.cachedBlocks()).isEqualTo(1);
+            b.flushCache();
+            assertThat(a.usedBlocks()).isZero();
+            RegionInvariants.check(a);
+            // Not raced: the disown wins and the block is nobody's.
+            long kept = a.allocate(40);
+            try (StepGate<Void> disowner =
+                    StepGate.holdAt(
+                            Point.REGION_HANDLE_CHECKED,
+                            () -> {
+                                a.disown(kept);
+                                return null;
+                            })) {
+                disowner.release();
+            }
+            assertThat(a.ownerOf(kept)).isZero();
+        }
+    }
+
+    @Test
+    void aBufferSetHeldAfterItsCheckHoldsTheLockUntilItHasWritten() {
+        try (SharedRegion region = SharedRegion.create(dir.resolve("set.region"), CAPACITY)) {
+            long handle = region.allocate(8);
+            long other = region.allocate(300);
+            ByteBuffer source = ByteBuffer.wrap(new byte[] {1, 2, 3});
+            try (StepGate<Void> writer =
+                    StepGate.holdAt(
+                            Point.REGION_SET_CHECKED,
+                            () -> {
+                                region.set(handle, 5, source);
+                                return null;
+                            })) {
+                assertThat(region.lockHolder()).isEqualTo(Pids.current());
+                region.lockTimeout(Duration.ofMillis(50));
+                assertThatThrownBy(() -> region.free(other))
+                        .isInstanceOf(CxcTimeoutException.class);
+                writer.release();
+            }
+            assertThat(source.position()).isEqualTo(3);
+            byte[] out = new byte[3];
+            region.get(handle, 5, out, 0, 3);
+            assertThat(out).containsExactly(1, 2, 3);
+            region.free(other);
+            RegionInvariants.check(region);
+        }
+    }
+}
