@@ -352,6 +352,69 @@ class LeaderTickerTest {
     }
 
     @Test
+    void aStopInterruptedWhileAListenerRunsReturnsWithTheInterruptKept() throws Exception {
+        CountDownLatch inListener = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ApplicationEventPublisher record = recorder();
+        LeaderTicker ticker =
+                ticker(
+                        HOUR,
+                        2,
+                        event -> {
+                            record.publishEvent(event);
+                            inListener.countDown();
+                            try {
+                                release.await(30, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        true,
+                        List.of());
+        AtomicBoolean interruptKept = new AtomicBoolean();
+        try {
+            ticker.start();
+            assertThat(inListener.await(30, TimeUnit.SECONDS)).isTrue();
+            Thread stopper =
+                    new Thread(
+                            () -> {
+                                ticker.stop();
+                                interruptKept.set(Thread.currentThread().isInterrupted());
+                            },
+                            "stopper");
+            stopper.start();
+            stopper.interrupt();
+            stopper.join(30_000);
+            assertThat(stopper.isAlive()).isFalse();
+        } finally {
+            release.countDown();
+        }
+        assertThat(interruptKept).isTrue();
+        assertThat(ticker.isRunning()).isFalse();
+        assertThat(log.lines()).noneMatch(l -> l.contains("still running after"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> events.size() == 2); // the loss follows
+    }
+
+    @Test
+    void itsThreadsAreDaemonsThatNeverKeepTheJvmUp() {
+        LeaderTicker ticker = ticker();
+        ticker.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !events.isEmpty());
+        List<Thread> threads =
+                Thread.getAllStackTraces().keySet().stream()
+                        .filter(
+                                t ->
+                                        t.getName().equals("cxc-leader-ticker")
+                                                || t.getName().equals(LeaderTicker.EVENTS_THREAD))
+                        .filter(Thread::isAlive)
+                        .toList();
+        assertThat(threads)
+                .extracting(Thread::getName)
+                .contains("cxc-leader-ticker", LeaderTicker.EVENTS_THREAD);
+        assertThat(threads).allMatch(Thread::isDaemon);
+    }
+
+    @Test
     void aRunningTickerTicksAtItsFixedRateNeverFaster() {
         Duration interval = Duration.ofMillis(20);
         LeaderTicker ticker = ticker(interval, 3, recorder(), true, List.of());
