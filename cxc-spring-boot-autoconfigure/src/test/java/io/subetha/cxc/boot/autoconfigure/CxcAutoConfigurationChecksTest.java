@@ -176,6 +176,36 @@ class CxcAutoConfigurationChecksTest {
     }
 
     @Test
+    void aBadLeaderValueIsRefusedByNameBeforeTheElectionFileIsWritten() {
+        runner().withPropertyValues("cxc.heartbeat.enabled=false", "cxc.leader.grace-epochs=-1")
+                .run(
+                        context ->
+                                assertStartupRefused(
+                                        context,
+                                        "cxc.leader.grace-epochs",
+                                        -1L,
+                                        "it must be 0 or more"));
+        assertThat(temp.resolve("cxc").resolve("leader.cxc")).doesNotExist();
+    }
+
+    @Test
+    void theTickerChecksItsOwnValuesOverAnApplicationsElectionBean() {
+        Path file = temp.resolve("mine.cxc");
+        runner().withPropertyValues("cxc.heartbeat.enabled=false", "cxc.leader.tick-interval=0s")
+                .withBean(
+                        SharedLeaderElection.class,
+                        () -> SharedLeaderElection.openOrCreate(file),
+                        definition -> definition.setDestroyMethodName("close"))
+                .run(
+                        context ->
+                                assertStartupRefused(
+                                        context,
+                                        "cxc.leader.tick-interval",
+                                        Duration.ZERO,
+                                        "it must be positive"));
+    }
+
+    @Test
     void theShutdownTimeoutMustBeZeroOrMoreAndShorterThanTheShutdownPhase() {
         runner().withPropertyValues("cxc.leader.shutdown-timeout=30s")
                 .run(
