@@ -2,14 +2,15 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /**
  * The lines one class logs, caught by a real Logback appender on its logger, as {@code "LEVEL
- * message"} (with {@code " [exception]"} when one was logged with it): for tests that assert what a
- * lifecycle bean says, not that it called its logger.
+ * message"} (with {@code " [exception suppressing ...]"} when one was logged with it): for tests
+ * that assert what a lifecycle bean says, not that it called its logger.
  */
 final class LogLines implements AutoCloseable {
 
@@ -40,10 +41,17 @@ final class LogLines implements AutoCloseable {
                                         + e.getFormattedMessage()
                                         + (e.getThrowableProxy() == null
                                                 ? ""
-                                                : " ["
-                                                        + e.getThrowableProxy().getClassName()
-                                                        + "]"))
+                                                : " [" + thrown(e.getThrowableProxy()) + "]"))
                 .toList();
+    }
+
+    /** The class name, and {@code " suppressing "} each suppressed one's. */
+    private static String thrown(IThrowableProxy proxy) {
+        StringBuilder text = new StringBuilder(proxy.getClassName());
+        for (IThrowableProxy suppressed : proxy.getSuppressed()) {
+            text.append(" suppressing ").append(suppressed.getClassName());
+        }
+        return text.toString();
     }
 
     @Override

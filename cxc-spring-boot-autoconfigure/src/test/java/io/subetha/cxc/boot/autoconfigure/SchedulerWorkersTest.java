@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class SchedulerWorkersTest {
     }
 
     /** The handler of scheduler "jobs": the test's body; a failure records -1. */
-    static final class Handler implements JobHandler<Long, Long> {
+    static class Handler implements JobHandler<Long, Long> {
         final Body body;
         final List<Exception> failures = new CopyOnWriteArrayList<>();
 
@@ -291,6 +292,131 @@ class SchedulerWorkersTest {
         assertThat(workers.isRunning()).isFalse();
         assertThat(poolThreads()).isZero(); // each ended within the timeout
         assertThat(log.lines()).isEmpty();
+    }
+
+    @Test
+    void aPoolStartedFromADaemonThreadStillRunsNonDaemonWorkersAndARestartMakesNoExtraOnes()
+            throws Exception {
+        Handler doubler = new Handler(j -> j.payload() * 2);
+        BackgroundScheduler<Long, Long> jobs = open(Duration.ofSeconds(2), List.of(doubler));
+        SchedulerWorkers workers = workers(jobs, 2, Duration.ofSeconds(30), List.of(doubler));
+        Thread starter = new Thread(workers::start, "daemon-starter");
+        starter.setDaemon(true);
+        starter.start();
+        starter.join(30_000);
+        List<Thread> pool =
+                Thread.getAllStackTraces().keySet().stream()
+                        .filter(t -> t.getName().startsWith("cxc-scheduler-jobs-") && t.isAlive())
+                        .toList();
+        assertThat(pool).hasSize(2).noneMatch(Thread::isDaemon); // it keeps the JVM up
+        workers.stop();
+        workers.start();
+        assertThat(workers.counts().get("jobs")).containsEntry("workers", 2L);
+        assertThat(poolThreads()).isEqualTo(2);
+        jobs.submit(4L);
+        assertThat(results(jobs, 1)).extracting(JobResult::result).containsExactly(8L);
+    }
+
+    @Test
+    void aJobThatWrapsItsShutdownInterruptKeepingTheFlagIsNotCountedAsFailed() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        Handler handler =
+                new Handler(
+                        j -> {
+                            running.countDown();
+                            try {
+                                new CountDownLatch(1).await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                throw new IllegalStateException("cancelled", e);
+                            }
+                            return j.payload();
+                        });
+        BackgroundScheduler<Long, Long> jobs = open(Duration.ofSeconds(2), List.of(handler));
+        SchedulerWorkers workers = workers(jobs, 1, Duration.ZERO, List.of(handler));
+        workers.start();
+        jobs.submit(6L);
+        assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+        workers.stop();
+        await().atMost(Duration.ofSeconds(30)).until(() -> poolThreads() == 0);
+        assertThat(log.lines())
+                .last()
+                .asString()
+                .endsWith(
+                        " interrupted by shutdown; it goes back to the queue as the scheduler"
+                                + " closes");
+        assertThat(workers.counts().get("jobs"))
+                .containsEntry("failed", 0L)
+                .containsEntry("held", 0L);
+        assertThat(handler.failures).isEmpty();
+    }
+
+    @Test
+    void aJobWhoseOnFailureThrowsTooIsHeldAndLoggedWithBothFailures() {
+        Handler hopeless =
+                new Handler(
+                        j -> {
+                            throw new IllegalStateException("no");
+                        }) {
+                    @Override
+                    public Long onFailure(Job<Long> job, Exception failure) {
+                        throw new IllegalArgumentException("nor this");
+                    }
+                };
+        BackgroundScheduler<Long, Long> jobs = open(Duration.ofSeconds(2), List.of(hopeless));
+        SchedulerWorkers workers = workers(jobs, 1, Duration.ofSeconds(30), List.of(hopeless));
+        workers.start();
+        jobs.submit(9L);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !log.lines().isEmpty());
+        assertThat(workers.counts().get("jobs"))
+                .containsEntry("failed", 1L)
+                .containsEntry("held", 1L);
+        assertThat(log.lines())
+                .singleElement()
+                .asString()
+                .endsWith(
+                        " is held by this process until it stops: its handler threw, and onFailure"
+                                + " threw too [java.lang.IllegalArgumentException suppressing"
+                                + " java.lang.IllegalStateException]");
+    }
+
+    @Test
+    void aStopInterruptedWhileItWaitsForTheJobsKeepsTheInterruptAndInterruptsThem()
+            throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        Handler handler =
+                new Handler(
+                        j -> {
+                            running.countDown();
+                            try {
+                                new CountDownLatch(1).await();
+                            } catch (InterruptedException e) {
+                                interrupted.countDown();
+                                throw e;
+                            }
+                            return j.payload();
+                        });
+        BackgroundScheduler<Long, Long> jobs = open(Duration.ofSeconds(2), List.of(handler));
+        SchedulerWorkers workers = workers(jobs, 1, Duration.ofSeconds(60), List.of(handler));
+        workers.start();
+        jobs.submit(6L);
+        assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+        AtomicBoolean kept = new AtomicBoolean();
+        Thread stopper =
+                new Thread(
+                        () -> {
+                            workers.stop();
+                            kept.set(Thread.currentThread().isInterrupted());
+                        });
+        stopper.start();
+        await().atMost(Duration.ofSeconds(30)).until(workers::isStopping);
+        stopper.interrupt();
+        stopper.join(30_000);
+        assertThat(stopper.isAlive()).isFalse(); // not the 60 s
+        assertThat(kept).isTrue();
+        assertThat(interrupted.await(30, TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(30)).until(() -> poolThreads() == 0);
     }
 
     @Test
