@@ -688,6 +688,10 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     }
 
     private synchronized long register() {
+        if (isClosed()) { // close freed this handle's record: claiming another would leak it
+            throw new IllegalStateException(
+                    file() + " is closed: this fan-out handle takes part no more; open a new one");
+        }
         if (participant >= 0
                 && OwnerRecord.ownerWord(body, participantOffset(participant)) == participantWord) {
             return self(participant, participantWord);
@@ -765,7 +769,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /**
      * Returns this handle's claims to their levels and frees its participant record. The mapping
-     * stays valid until the handle is unreachable.
+     * stays valid until the handle is unreachable; a submit or take on it afterwards is an {@link
+     * IllegalStateException} (it would take a record no close frees).
      */
     @Override
     public synchronized void close() {

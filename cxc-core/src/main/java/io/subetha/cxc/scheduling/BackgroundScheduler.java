@@ -652,6 +652,11 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     private synchronized long register() {
+        if (isClosed()) { // close freed this handle's record: claiming another would leak it
+            throw new IllegalStateException(
+                    file()
+                            + " is closed: this scheduler handle takes part no more; open a new one");
+        }
         if (participant >= 0
                 && OwnerRecord.ownerWord(body, participantOffset(participant)) == participantWord) {
             return ((long) participant << 32) | OwnerRecord.key(participantWord);
@@ -728,7 +733,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /**
      * Puts this handle's running jobs back in the queue and frees its participant record. The
-     * mapping stays valid until the handle is unreachable.
+     * mapping stays valid until the handle is unreachable; a submit, receive or complete on it
+     * afterwards is an {@link IllegalStateException} (it would take a record no close frees).
      */
     @Override
     public synchronized void close() {

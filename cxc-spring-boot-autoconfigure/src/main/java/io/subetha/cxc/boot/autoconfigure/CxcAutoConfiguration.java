@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -151,11 +152,13 @@ public class CxcAutoConfiguration {
                 CxcProperties properties,
                 Environment environment) {
             Duration timeout = properties.getLeader().getShutdownTimeout();
+            // Bound as Boot binds it ("20s", "PT20S", "20000"): the environment's own conversion
+            // knows no Duration outside a SpringApplication (ApplicationContextRunner, plain
+            // contexts).
             Duration phase =
-                    environment.getProperty(
-                            "spring.lifecycle.timeout-per-shutdown-phase",
-                            Duration.class,
-                            Duration.ofSeconds(30));
+                    Binder.get(environment)
+                            .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+                            .orElse(Duration.ofSeconds(30));
             if (timeout == null || timeout.isNegative() || timeout.compareTo(phase) >= 0) {
                 throw new InvalidCxcPropertyException(
                         "cxc.leader.shutdown-timeout",

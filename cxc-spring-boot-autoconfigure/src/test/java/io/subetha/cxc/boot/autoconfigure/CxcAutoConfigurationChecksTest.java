@@ -16,10 +16,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.core.convert.support.ConfigurableConversionService;
 
 /**
  * The core auto-configuration's own checks, each at its edge: the leader's tick and grace bounds
@@ -229,17 +227,8 @@ class CxcAutoConfigurationChecksTest {
                                                 + " spring.lifecycle.timeout-per-shutdown-phase"
                                                 + " (PT30S), within which the whole shutdown phase"
                                                 + " must end"));
-        // Read with the environment's conversion service: a Boot application's, as
-        // SpringApplication
-        // sets it (a bare context's cannot convert "31s" to a Duration).
-        runner().withInitializer(
-                        context ->
-                                context.getEnvironment()
-                                        .setConversionService(
-                                                (ConfigurableConversionService)
-                                                        ApplicationConversionService
-                                                                .getSharedInstance()))
-                .withPropertyValues(
+        // Bound as Boot binds it, in a bare context too (its environment converts no Duration).
+        runner().withPropertyValues(
                         "cxc.leader.shutdown-timeout=30s",
                         "spring.lifecycle.timeout-per-shutdown-phase=31s")
                 .run(
@@ -247,6 +236,19 @@ class CxcAutoConfigurationChecksTest {
                                 assertThat(context)
                                         .hasNotFailed()
                                         .hasSingleBean(LeaderOnlyDrain.class));
+        runner().withPropertyValues(
+                        "cxc.leader.shutdown-timeout=10s",
+                        "spring.lifecycle.timeout-per-shutdown-phase=5s")
+                .run(
+                        context ->
+                                assertStartupRefused(
+                                        context,
+                                        "cxc.leader.shutdown-timeout",
+                                        Duration.ofSeconds(10),
+                                        "it must be 0 or more and shorter than"
+                                                + " spring.lifecycle.timeout-per-shutdown-phase"
+                                                + " (PT5S), within which the whole shutdown phase"
+                                                + " must end"));
         runner().withPropertyValues("cxc.leader.shutdown-timeout=0s")
                 .run(
                         context ->
