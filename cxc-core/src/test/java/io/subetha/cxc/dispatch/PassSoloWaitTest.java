@@ -89,7 +89,10 @@ class PassSoloWaitTest {
 
         calls(caller, 0, 3);
         assertThat(owner.waitsSolo()).as("after 3 calls, still the selector").isFalse();
-        assertThat(callUntilSolo(owner, caller)).isGreaterThanOrEqualTo(WakeServer.SOLO_AFTER - 3);
+        // Each call costs the dispatcher at least one wait, and a wait that ends with nothing to do
+        // (woken early under load) counts too, so the run is some calls short of SOLO_AFTER; never
+        // near the three above (63 calls were once enough on a loaded machine).
+        assertThat(callUntilSolo(owner, caller)).isGreaterThanOrEqualTo(WakeServer.SOLO_AFTER / 2);
 
         // The owner's ticker looks once an hour: only the caller's pokes, read in blocking mode,
         // can have served these.
