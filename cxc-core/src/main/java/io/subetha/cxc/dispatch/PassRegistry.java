@@ -925,6 +925,7 @@ public final class PassRegistry extends MappedPrimitive {
                 continue;
             }
             long claimed = packState(STATE_CLAIMED, nextGeneration(word), PID);
+            Interleaving.at(Point.PASS_SLOT_JUDGED);
             if (!body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, claimed)) {
                 continue;
             }
