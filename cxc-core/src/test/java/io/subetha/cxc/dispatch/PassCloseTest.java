@@ -195,6 +195,44 @@ class PassCloseTest {
         assertThat(dispatcher.isAlive()).isFalse();
     }
 
+    /** A call waiting for a free slot when its handle closes fails at once, not at its timeout. */
+    @Test
+    void aCallWaitingForASlotFailsWhenItsHandleCloses() {
+        PassRegistry caller = open();
+        io.subetha.cxc.mmf.AtomicBuffer raw = RawBody.of(file());
+        int e = entry(0, 2, 64);
+        bind(raw, e, 7, 1, 3); // PID 1: alive, never serves
+        long self = io.subetha.cxc.process.Pids.current();
+        long start = io.subetha.cxc.ownership.OwnerRecord.startTimeOf(self);
+        for (int i = 0; i < 2; i++) { // both slots claimed by this process, alive: never reclaimed
+            int s = PassPlantedStatesTest.slot(e, i, 64);
+            raw.setLongVolatile(
+                    s + PassRegistryDescriptor.CALLER_IDENTITY_OFFSET,
+                    PassRegistryDescriptor.callerIdentity(5, start));
+            raw.setLongVolatile(
+                    s + PassRegistryDescriptor.STATE_WORD_OFFSET,
+                    PassRegistryDescriptor.packState(
+                            PassRegistryDescriptor.STATE_CLAIMED, 5, self));
+        }
+        Thread[] calling = new Thread[1];
+        CompletableFuture<byte[]> call =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            calling[0] = Thread.currentThread();
+                            return caller.execute(7, new byte[1], HOUR);
+                        });
+        soon(LONG).until(() -> calling[0] != null && waitsIn(calling[0], "execute"));
+
+        caller.close();
+
+        assertThat(call)
+                .failsWithin(LONG)
+                .withThrowableThat()
+                .havingCause()
+                .isInstanceOf(IllegalStateException.class)
+                .withMessageEndingWith(" is closed");
+    }
+
     /** Awaitility polling every millisecond from the start (its default waits 100 ms first). */
     private static org.awaitility.core.ConditionFactory soon(Duration atMost) {
         return await().atMost(atMost).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1));
