@@ -51,13 +51,24 @@ class PassTickerTest {
 
     /** Pass 7 in a handle of this process: one dispatcher, a handler that waits for release. */
     private void gatedOwner() {
-        open(PassRegistry.Waiting.DEFAULT)
-                .register(
-                        7,
-                        args -> {
-                            release.await();
-                            return args;
-                        });
+        PassRegistry owner = open(PassRegistry.Waiting.DEFAULT);
+        owner.register(
+                7,
+                args -> {
+                    release.await();
+                    return args;
+                });
+        // Its dispatcher blocks (and starts the owner's own ticker) before any call.
+        soon().until(() -> owner.describe().get("passes") != null && ownerTickerStarted(owner));
+    }
+
+    private static boolean ownerTickerStarted(PassRegistry owner) {
+        return java.util.Arrays.stream(Thread.getAllStackTraces().keySet().toArray(new Thread[0]))
+                .anyMatch(
+                        t ->
+                                t.getName().equals("cxc-pass-ticker-calls.passes")
+                                        && t.isAlive()
+                                        && t.getState() == Thread.State.TIMED_WAITING);
     }
 
     private static void assertTimesOutByTheTicker(PassRegistry caller, Duration timeout) {
@@ -73,11 +84,12 @@ class PassTickerTest {
     @Test
     void aBlockedCallWithAnEarlierDeadlineWakesATickerThatLooksHourly() throws Exception {
         gatedOwner();
+        java.util.Set<Thread> before = tickers();
         PassRegistry caller = open(blockAtOnce(HOUR));
         CompletableFuture<byte[]> first =
                 CompletableFuture.supplyAsync(() -> caller.execute(7, new byte[1], HOUR));
         soon().until(() -> caller.describe().get("blockedCalls").equals(1));
-        Thread ticker = thread("cxc-pass-ticker-");
+        Thread ticker = startedSince(before);
         soon().until(() -> ticker.getState() == Thread.State.TIMED_WAITING);
 
         assertTimesOutByTheTicker(caller, Duration.ofMillis(100));
@@ -90,9 +102,10 @@ class PassTickerTest {
     @Test
     void aTickerAsleepAfterAThousandQuietTicksIsWokenByTheNextBlockedCall() {
         gatedOwner();
+        java.util.Set<Thread> before = tickers();
         PassRegistry caller = open(blockAtOnce(Duration.ofMillis(1)));
         assertTimesOutByTheTicker(caller, Duration.ofMillis(20));
-        Thread ticker = thread("cxc-pass-ticker-");
+        Thread ticker = startedSince(before);
         soon().until(
                         () ->
                                 ticker.getState() == Thread.State.WAITING
@@ -103,16 +116,21 @@ class PassTickerTest {
         assertThat(caller.describe()).containsEntry("blockedCalls", 0);
     }
 
-    /**
-     * The caller's ticker: the newest of that name (the owner's started when its dispatcher first
-     * blocked, before any call).
-     */
-    private Thread thread(String prefix) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals(prefix + "calls.passes") && t.isAlive())
-                .filter(t -> !t.getState().equals(Thread.State.TERMINATED))
-                .reduce((a, b) -> a.getId() > b.getId() ? a : b)
-                .orElseThrow();
+    private static java.util.Set<Thread> tickers() {
+        java.util.Set<Thread> found = new java.util.HashSet<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("cxc-pass-ticker-calls.passes") && t.isAlive()) {
+                found.add(t);
+            }
+        }
+        return found;
+    }
+
+    /** The caller's ticker: the one ticker started since {@code before} (the owner's may be). */
+    private static Thread startedSince(java.util.Set<Thread> before) {
+        java.util.Set<Thread> now = tickers();
+        now.removeAll(before);
+        return now.stream().reduce((a, b) -> a.getId() > b.getId() ? a : b).orElseThrow();
     }
 
     /** Awaitility polling every millisecond from the start (its default waits 100 ms first). */
