@@ -128,9 +128,17 @@ class PassTickerTest {
 
     /** The caller's ticker: the one ticker started since {@code before} (the owner's may be). */
     private static Thread startedSince(java.util.Set<Thread> before) {
+        // The call is counted blocked just before it starts the ticker: wait for the thread.
+        soon().until(() -> !startedAfter(before).isEmpty());
+        return startedAfter(before).stream()
+                .reduce((a, b) -> a.getId() > b.getId() ? a : b)
+                .orElseThrow();
+    }
+
+    private static java.util.Set<Thread> startedAfter(java.util.Set<Thread> before) {
         java.util.Set<Thread> now = tickers();
         now.removeAll(before);
-        return now.stream().reduce((a, b) -> a.getId() > b.getId() ? a : b).orElseThrow();
+        return now;
     }
 
     /** Awaitility polling every millisecond from the start (its default waits 100 ms first). */
