@@ -774,6 +774,9 @@ public final class PassRegistry extends MappedPrimitive {
 
     /** One call in progress, owned by the thread that polls it. */
     private static final class Call {
+        /** The longest wait a call makes: a quarter of {@code nanoTime}'s range, no overflow. */
+        private static final Duration LONGEST_WAIT = Duration.ofNanos(Long.MAX_VALUE / 4);
+
         final long passId;
         final int entryOffset;
         final byte[] args;
@@ -816,7 +819,12 @@ public final class PassRegistry extends MappedPrimitive {
             this.args = args;
             this.timeout = timeout;
             long now = System.nanoTime();
-            this.deadline = now + Math.max(0, Math.min(timeout.toNanos(), Long.MAX_VALUE / 4));
+            // Saturated first: toNanos() overflows past ~292 years (ofSeconds(Long.MAX_VALUE)).
+            long nanos =
+                    timeout.compareTo(LONGEST_WAIT) > 0
+                            ? LONGEST_WAIT.toNanos()
+                            : timeout.toNanos();
+            this.deadline = now + Math.max(0, nanos);
             this.addressed = addressed;
             this.ownerStartTime = ownerStartTime;
             this.future = future;
@@ -925,6 +933,7 @@ public final class PassRegistry extends MappedPrimitive {
                 continue;
             }
             long claimed = packState(STATE_CLAIMED, nextGeneration(word), PID);
+            Interleaving.at(Point.PASS_SLOT_JUDGED);
             if (!body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, claimed)) {
                 continue;
             }

@@ -126,7 +126,12 @@ public final class Interleaving {
          * (free to claim, this holder's to complete, an abandoned claim to free, work to move):
          * before its CAS on that word.
          */
-        WATCHDOG_ENTRY_JUDGED
+        WATCHDOG_ENTRY_JUDGED,
+        /**
+         * A pass registry caller read a free mailbox slot's state word: before its CAS that claims
+         * the slot.
+         */
+        PASS_SLOT_JUDGED
     }
 
     private static volatile @Nullable Consumer<Point> observer;
