@@ -9,6 +9,7 @@ import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
+import io.subetha.cxc.internal.Waits;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
@@ -774,9 +775,6 @@ public final class PassRegistry extends MappedPrimitive {
 
     /** One call in progress, owned by the thread that polls it. */
     private static final class Call {
-        /** The longest wait a call makes: a quarter of {@code nanoTime}'s range, no overflow. */
-        private static final Duration LONGEST_WAIT = Duration.ofNanos(Long.MAX_VALUE / 4);
-
         final long passId;
         final int entryOffset;
         final byte[] args;
@@ -819,12 +817,7 @@ public final class PassRegistry extends MappedPrimitive {
             this.args = args;
             this.timeout = timeout;
             long now = System.nanoTime();
-            // Saturated first: toNanos() overflows past ~292 years (ofSeconds(Long.MAX_VALUE)).
-            long nanos =
-                    timeout.compareTo(LONGEST_WAIT) > 0
-                            ? LONGEST_WAIT.toNanos()
-                            : timeout.toNanos();
-            this.deadline = now + Math.max(0, nanos);
+            this.deadline = now + Math.max(0, Waits.nanos(timeout));
             this.addressed = addressed;
             this.ownerStartTime = ownerStartTime;
             this.future = future;

@@ -10,6 +10,7 @@ import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
+import io.subetha.cxc.internal.Waits;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
@@ -500,7 +501,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     }
 
     private long claimTurn(Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
+        long deadline = System.nanoTime() + Waits.nanos(wait);
         long parkNanos = 1_000;
         while (true) {
             long word = OwnerRecord.ownerWord(body, DRAIN_TURN_OFFSET);

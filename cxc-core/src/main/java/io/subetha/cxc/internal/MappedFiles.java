@@ -375,7 +375,7 @@ public final class MappedFiles {
     private static FileHeader awaitValidHeader(
             Path path, FileChannel channel, FileSpec expected, CxcFileOptions options)
             throws IOException {
-        long deadline = System.nanoTime() + options.initialisationTimeout().toNanos();
+        long deadline = System.nanoTime() + Waits.nanos(options.initialisationTimeout());
         long parkNanos = 50_000;
         while (true) {
             long size = channel.size();

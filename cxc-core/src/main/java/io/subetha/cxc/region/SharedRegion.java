@@ -9,6 +9,7 @@ import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
+import io.subetha.cxc.internal.Waits;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
@@ -973,7 +974,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** Takes the allocator lock; a dead holder's sealed step is completed first. */
     private void lock() {
-        lock.lock(lockTimeout.toNanos());
+        lock.lock(Waits.nanos(lockTimeout));
     }
 
     private void unlock() {

@@ -1,0 +1,81 @@
+package io.subetha.cxc.badinput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.eventlog.EventStateLog;
+import io.subetha.cxc.internal.Waits;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.region.SharedRegion;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The ways a caller says "no limit" ({@code Duration.ofSeconds(Long.MAX_VALUE)}, {@code
+ * ChronoUnit.FOREVER}) are long waits, not an {@link ArithmeticException} from {@link
+ * Duration#toNanos()}, wherever a caller's wait becomes a deadline.
+ */
+class NoLimitWaitsTest {
+
+    static final List<Duration> NO_LIMITS =
+            List.of(Duration.ofSeconds(Long.MAX_VALUE), ChronoUnit.FOREVER.getDuration());
+
+    @TempDir Path dir;
+
+    @Test
+    void aWaitPastTheNanosecondRangeIsTheLongestWaitAndShorterOnesAreExact() {
+        for (Duration forever : NO_LIMITS) {
+            assertThat(Waits.nanos(forever)).isEqualTo(Long.MAX_VALUE / 4);
+        }
+        assertThat(Waits.nanos(Waits.LONGEST)).isEqualTo(Long.MAX_VALUE / 4);
+        assertThat(Waits.nanos(Waits.LONGEST.plusNanos(1))).isEqualTo(Long.MAX_VALUE / 4);
+        assertThat(Waits.nanos(Duration.ofSeconds(3, 7))).isEqualTo(3_000_000_007L);
+        assertThat(Waits.nanos(Duration.ZERO)).isZero();
+        assertThat(System.nanoTime() + Waits.nanos(NO_LIMITS.get(0))).isPositive();
+    }
+
+    @Test
+    void aDrainTurnWaitedForWithoutLimitIsTaken() {
+        try (EventStateLog<Long, Long> log =
+                EventStateLog.create(
+                        dir.resolve("events.cxc"), 8, FixedCodec.INT64, FixedCodec.INT64, 0L)) {
+            log.emit(5L);
+            for (Duration forever : NO_LIMITS) {
+                log.emit(1L);
+                assertThat(log.drainAndFold((s, e) -> s + e, forever)).isPositive();
+            }
+            assertThat(log.readCurrent()).isEqualTo(7L);
+        }
+    }
+
+    @Test
+    void aRegionLockWaitedForWithoutLimitIsTaken() {
+        try (SharedRegion region = SharedRegion.create(dir.resolve("heap.cxc"), 8192)) {
+            for (Duration forever : NO_LIMITS) {
+                region.lockTimeout(forever);
+                long handle =
+                        region.allocate(1000); // above the cache's largest block: the lock's path
+                region.free(handle);
+            }
+            assertThat(region.lockTimeout()).isEqualTo(NO_LIMITS.get(1));
+        }
+    }
+
+    @Test
+    void aFileOpenedWithoutAnInitialisationLimitOpens() {
+        Path path = dir.resolve("election.cxc");
+        SharedLeaderElection.create(path).close();
+        for (Duration forever : NO_LIMITS) {
+            try (SharedLeaderElection election =
+                    SharedLeaderElection.open(
+                            path, CxcFileOptions.defaults().withInitialisationTimeout(forever))) {
+                assertThat(election.isClosed()).isFalse();
+            }
+        }
+    }
+}
