@@ -769,8 +769,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /**
      * Returns this handle's claims to their levels and frees its participant record. The mapping
-     * stays valid until the handle is unreachable; a submit or take on it afterwards is an {@link
-     * IllegalStateException} (it would take a record no close frees).
+     * stays valid until the handle is unreachable; a submit on it afterwards, or a take that finds
+     * an item, is an {@link IllegalStateException} (it would take a record no close frees).
      */
     @Override
     public synchronized void close() {

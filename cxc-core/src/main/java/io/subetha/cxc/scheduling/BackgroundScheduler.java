@@ -733,8 +733,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /**
      * Puts this handle's running jobs back in the queue and frees its participant record. The
-     * mapping stays valid until the handle is unreachable; a submit, receive or complete on it
-     * afterwards is an {@link IllegalStateException} (it would take a record no close frees).
+     * mapping stays valid until the handle is unreachable; a submit or receive on it afterwards is
+     * an {@link IllegalStateException} (it would take a record no close frees), and a complete of a
+     * job it held answers false (the job was re-queued).
      */
     @Override
     public synchronized void close() {
