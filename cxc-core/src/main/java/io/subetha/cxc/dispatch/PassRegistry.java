@@ -500,7 +500,7 @@ public final class PassRegistry extends MappedPrimitive {
         Objects.requireNonNull(handler, "handler");
         counters.increment(OP_REGISTER);
         synchronized (this) {
-            requireOpen();
+            requireNotClosed();
             if (registrations.containsKey(passId)) {
                 throw new IllegalStateException(
                         "pass "
@@ -727,7 +727,7 @@ public final class PassRegistry extends MappedPrimitive {
         try {
             Waiter waiter = new Waiter(waiting);
             while (!trySubmit(call)) {
-                requireOpen();
+                requireNotClosed();
                 waiter.await();
             }
             waiter = new Waiter(waiting);
@@ -863,7 +863,7 @@ public final class PassRegistry extends MappedPrimitive {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must be 0 or more, got " + timeout);
         }
-        requireOpen();
+        requireNotClosed();
         counters.increment(OP_EXECUTE);
         Binding binding = bindingOf(passId);
         if (binding == null) {
@@ -1871,7 +1871,7 @@ public final class PassRegistry extends MappedPrimitive {
         }
     }
 
-    private void requireOpen() {
+    private void requireNotClosed() {
         if (closing || isClosed()) {
             throw new IllegalStateException(file() + " is closed");
         }

@@ -688,10 +688,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     }
 
     private synchronized long register() {
-        if (isClosed()) { // close freed this handle's record: claiming another would leak it
-            throw new IllegalStateException(
-                    file() + " is closed: this fan-out handle takes part no more; open a new one");
-        }
+        requireOpen(); // close freed this handle's record: claiming another would leak it
         if (participant >= 0
                 && OwnerRecord.ownerWord(body, participantOffset(participant)) == participantWord) {
             return self(participant, participantWord);

@@ -91,6 +91,20 @@ public abstract class MappedPrimitive implements ObservedPrimitive, AutoCloseabl
     }
 
     /**
+     * Refuses what would make a closed handle take part again (claim a participant record no close
+     * will free): call it where a primitive claims one.
+     */
+    protected final void requireOpen() {
+        if (isClosed()) {
+            throw new IllegalStateException(
+                    file()
+                            + " is closed: this "
+                            + type.name()
+                            + " handle takes part no more; open a new one");
+        }
+    }
+
+    /**
      * Marks this handle closed. The mapping stays valid until the handle is unreachable; what a
      * primitive holds in the file (leadership, a slot) is released only where its own close says.
      */

@@ -652,11 +652,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     private synchronized long register() {
-        if (isClosed()) { // close freed this handle's record: claiming another would leak it
-            throw new IllegalStateException(
-                    file()
-                            + " is closed: this scheduler handle takes part no more; open a new one");
-        }
+        requireOpen(); // close freed this handle's record: claiming another would leak it
         if (participant >= 0
                 && OwnerRecord.ownerWord(body, participantOffset(participant)) == participantWord) {
             return ((long) participant << 32) | OwnerRecord.key(participantWord);
