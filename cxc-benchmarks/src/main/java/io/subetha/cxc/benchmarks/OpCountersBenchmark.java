@@ -48,6 +48,6 @@ public class OpCountersBenchmark {
 
     @Benchmark
     public void increment() {
-        counters.increment(SharedLeaderElection.OP_TRY_CLAIM);
+        counters.increment(SharedLeaderElection.Op.TRY_CLAIM);
     }
 }

@@ -46,20 +46,26 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedLinkedList<T> extends MappedPrimitive {
 
-    public static final int OP_PUSH_HEAD = 1;
-    public static final int OP_PUSH_TAIL = 2;
-    public static final int OP_POP_HEAD = 3;
-    public static final int OP_POP_TAIL = 4;
-
     /** The longest a writer waits for another live writer's step. */
     public static final Duration WRITER_WAIT = Duration.ofSeconds(10);
 
     /** The ops a list counts, exported under these names. */
     public enum Op implements OpKind {
-        PUSH_HEAD,
-        PUSH_TAIL,
-        POP_HEAD,
-        POP_TAIL
+        PUSH_HEAD(1),
+        PUSH_TAIL(2),
+        POP_HEAD(3),
+        POP_TAIL(4);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -182,7 +188,7 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
      * @throws CxcCapacityException if the list holds {@link #capacity()} elements
      */
     public void pushHead(T value) {
-        counters.increment(OP_PUSH_HEAD);
+        counters.increment(Op.PUSH_HEAD);
         push(value, true);
     }
 
@@ -192,19 +198,19 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
      * @throws CxcCapacityException if the list holds {@link #capacity()} elements
      */
     public void pushTail(T value) {
-        counters.increment(OP_PUSH_TAIL);
+        counters.increment(Op.PUSH_TAIL);
         push(value, false);
     }
 
     /** Removes and returns the first element; empty if the list is. */
     public Optional<T> popHead() {
-        counters.increment(OP_POP_HEAD);
+        counters.increment(Op.POP_HEAD);
         return pop(true);
     }
 
     /** Removes and returns the last element; empty if the list is. */
     public Optional<T> popTail() {
-        counters.increment(OP_POP_TAIL);
+        counters.increment(Op.POP_TAIL);
         return pop(false);
     }
 

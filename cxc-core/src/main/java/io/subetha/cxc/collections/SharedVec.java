@@ -59,13 +59,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedVec<T> extends MappedPrimitive {
 
-    public static final int OP_PUSH = 1;
-    public static final int OP_POP = 2;
-    public static final int OP_GET = 3;
-    public static final int OP_SET = 4;
-    public static final int OP_LEN = 5;
-    public static final int OP_CLONE = 6;
-
     /** The longest a writer waits for another live writer's step. */
     public static final Duration WRITER_WAIT = Duration.ofSeconds(10);
 
@@ -73,12 +66,23 @@ public final class SharedVec<T> extends MappedPrimitive {
 
     /** The ops a vec counts, exported under these names. */
     public enum Op implements OpKind {
-        PUSH,
-        POP,
-        GET,
-        SET,
-        LEN,
-        CLONE
+        PUSH(1),
+        POP(2),
+        GET(3),
+        SET(4),
+        LEN(5),
+        CLONE(6);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -199,7 +203,7 @@ public final class SharedVec<T> extends MappedPrimitive {
     public long push(T value) {
         FixedCodec<T> c = codec();
         Objects.requireNonNull(value, "value");
-        counters.increment(OP_PUSH);
+        counters.increment(Op.PUSH);
         lockForWrite();
         try {
             long n = length();
@@ -228,7 +232,7 @@ public final class SharedVec<T> extends MappedPrimitive {
     /** Removes and returns the last element; empty if the vec is. */
     public Optional<T> pop() {
         FixedCodec<T> c = codec();
-        counters.increment(OP_POP);
+        counters.increment(Op.POP);
         if (length() == 0) {
             return Optional.empty(); // empty at this read; no lock taken for it
         }
@@ -258,7 +262,7 @@ public final class SharedVec<T> extends MappedPrimitive {
     public void set(long index, T value) {
         FixedCodec<T> c = codec();
         Objects.requireNonNull(value, "value");
-        counters.increment(OP_SET);
+        counters.increment(Op.SET);
         lockForWrite();
         try {
             long n = length();
@@ -287,7 +291,7 @@ public final class SharedVec<T> extends MappedPrimitive {
      */
     public T get(long index) {
         FixedCodec<T> c = codec();
-        counters.increment(OP_GET);
+        counters.increment(Op.GET);
         for (int attempt = 0; attempt < OPTIMISTIC_TRIES; attempt++) {
             checkIndex(index, length());
             int slot = slot((int) index);
@@ -321,7 +325,7 @@ public final class SharedVec<T> extends MappedPrimitive {
 
     /** Elements now in the vec, as every process sees them. */
     public long len() {
-        counters.increment(OP_LEN);
+        counters.increment(Op.LEN);
         return length();
     }
 
@@ -333,7 +337,7 @@ public final class SharedVec<T> extends MappedPrimitive {
     /** A consistent snapshot: the elements as they were at one instant, in index order. */
     public List<T> cloneToList() {
         FixedCodec<T> c = codec();
-        counters.increment(OP_CLONE);
+        counters.increment(Op.CLONE);
         for (int attempt = 0; attempt < OPTIMISTIC_TRIES; attempt++) {
             long before = body.getLongAcquire(VERSION_OFFSET);
             if ((before & 1) == 0) {

@@ -149,19 +149,24 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PassRegistry extends MappedPrimitive {
 
-    public static final int OP_REGISTER = 1;
-    public static final int OP_UNREGISTER = 2;
-    public static final int OP_EXECUTE = 3;
-    public static final int OP_SERVE = 4;
-    public static final int OP_READ = 5;
-
     /** The ops a pass registry counts, exported under these names. */
     public enum Op implements OpKind {
-        REGISTER,
-        UNREGISTER,
-        EXECUTE,
-        SERVE,
-        READ
+        REGISTER(1),
+        UNREGISTER(2),
+        EXECUTE(3),
+        SERVE(4),
+        READ(5);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -498,7 +503,7 @@ public final class PassRegistry extends MappedPrimitive {
     public void register(long passId, PassHandler handler) {
         requirePassId(passId);
         Objects.requireNonNull(handler, "handler");
-        counters.increment(OP_REGISTER);
+        counters.increment(Op.REGISTER);
         synchronized (this) {
             requireNotClosed();
             if (registrations.containsKey(passId)) {
@@ -662,7 +667,7 @@ public final class PassRegistry extends MappedPrimitive {
      */
     public void unregister(long passId) {
         requirePassId(passId);
-        counters.increment(OP_UNREGISTER);
+        counters.increment(Op.UNREGISTER);
         synchronized (this) {
             Registration r = registrations.remove(passId);
             if (r == null) {
@@ -677,14 +682,14 @@ public final class PassRegistry extends MappedPrimitive {
     /** Whether a live process has {@code passId} registered (probes {@code /proc}, ~10 µs). */
     public boolean isRegistered(long passId) {
         requirePassId(passId);
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         Binding binding = bindingOf(passId);
         return binding != null && ownerIsLive(binding.entryOffset, binding.ownerWord);
     }
 
     /** The pass ids registered by live processes, in every process (probes each owner). */
     public int registeredCount() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         int count = 0;
         for (int entry = 0; entry < maxPasses; entry++) {
             int offset = entryOffset(entry);
@@ -864,7 +869,7 @@ public final class PassRegistry extends MappedPrimitive {
             throw new IllegalArgumentException("timeout must be 0 or more, got " + timeout);
         }
         requireNotClosed();
-        counters.increment(OP_EXECUTE);
+        counters.increment(Op.EXECUTE);
         Binding binding = bindingOf(passId);
         if (binding == null) {
             throw new PassNotRegisteredException(
@@ -1245,7 +1250,7 @@ public final class PassRegistry extends MappedPrimitive {
     }
 
     private void serve(Registration r, int slot, long running) {
-        counters.increment(OP_SERVE);
+        counters.increment(Op.SERVE);
         int length = body.getIntAcquire(slot + LENGTH_OFFSET);
         byte[] result;
         boolean failed = false;

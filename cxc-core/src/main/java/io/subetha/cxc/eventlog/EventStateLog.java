@@ -87,17 +87,22 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EventStateLog<E, S> extends MappedPrimitive {
 
-    /** Op kinds of the event-log family (the seed's numbering). */
-    public static final int OP_EMIT = 1;
-
-    public static final int OP_DRAIN_FOLD = 2;
-    public static final int OP_READ_CURRENT = 3;
-
     /** The ops a log counts, exported under these names. */
     public enum Op implements OpKind {
-        EMIT,
-        DRAIN_FOLD,
-        READ_CURRENT
+        EMIT(1),
+        DRAIN_FOLD(2),
+        READ_CURRENT(3);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /** How long {@link #drainAndFold(BiFunction)} waits for another live drainer to finish. */
@@ -334,7 +339,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
         if (event == null) {
             throw new IllegalArgumentException("event must not be null");
         }
-        counters.increment(OP_EMIT);
+        counters.increment(Op.EMIT);
         return tryAppend(codec, event) >= 0;
     }
 
@@ -400,7 +405,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
         Objects.requireNonNull(fold, "fold");
         FixedCodec<E> eventCodec = eventsCodec();
         FixedCodec<S> stateCodec = stateCodec();
-        counters.increment(OP_DRAIN_FOLD);
+        counters.increment(Op.DRAIN_FOLD);
         long turn = claimTurn(wait);
         try {
             long generation = body.getLongVolatile(GENERATION_OFFSET);
@@ -539,7 +544,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     /** The published state: the fold of every event before {@link #foldedCount()}. */
     public S readCurrent() {
         FixedCodec<S> stateCodec = stateCodec();
-        counters.increment(OP_READ_CURRENT);
+        counters.increment(Op.READ_CURRENT);
         while (true) {
             long generation = body.getLongVolatile(GENERATION_OFFSET);
             S value;

@@ -91,21 +91,25 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     private static final long NOT_LOOKED = -1;
 
-    public static final int OP_SUBMIT = 1;
-    public static final int OP_DRAIN_HIGHEST = 2;
-    public static final int OP_DRAIN_PRIORITY = 3;
-    public static final int OP_CLAIM = 4;
-    public static final int OP_ACK = 5;
-    public static final int OP_SCAN = 6;
-
     /** The ops a fan-out counts. */
     public enum Op implements OpKind {
-        SUBMIT,
-        DRAIN_HIGHEST,
-        DRAIN_PRIORITY,
-        CLAIM,
-        ACK,
-        SCAN
+        SUBMIT(1),
+        DRAIN_HIGHEST(2),
+        DRAIN_PRIORITY(3),
+        CLAIM(4),
+        ACK(5),
+        SCAN(6);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -308,7 +312,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         if (item == null) {
             throw new IllegalArgumentException("item must not be null");
         }
-        counters.increment(OP_SUBMIT);
+        counters.increment(Op.SUBMIT);
         long me = participantTag();
         int level = levelOffset(priority);
         while (true) {
@@ -346,7 +350,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     /** Up to {@code max} items from the highest non-empty level, taken at most once. */
     public List<T> drainHighest(int max) {
         checkMax(max);
-        counters.increment(OP_DRAIN_HIGHEST);
+        counters.increment(Op.DRAIN_HIGHEST);
         List<T> out = new ArrayList<>();
         takeHighest(max, false, out, null);
         return out;
@@ -356,7 +360,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     public List<T> drainPriority(int priority, int max) {
         checkPriority("priority", priority);
         checkMax(max);
-        counters.increment(OP_DRAIN_PRIORITY);
+        counters.increment(Op.DRAIN_PRIORITY);
         List<T> out = new ArrayList<>();
         scanIfDue();
         takeFrom(priority, max, false, out, null);
@@ -370,7 +374,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      */
     public Claim<T> claimHighest(int max) {
         checkMax(max);
-        counters.increment(OP_CLAIM);
+        counters.increment(Op.CLAIM);
         List<T> items = new ArrayList<>();
         List<long[]> held = new ArrayList<>();
         int level = takeHighest(max, true, items, held);
@@ -521,7 +525,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /** Acknowledges what {@code claim} still holds; the count of items it no longer held. */
     int ack(List<long[]> held) {
-        counters.increment(OP_ACK);
+        counters.increment(Op.ACK);
         int refused = 0;
         for (long[] h : held) {
             if (!body.compareAndSetLong((int) h[0], h[1], empty(h[2] + 1))) {
@@ -568,7 +572,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      * record freed; a silent one's claims are returned.
      */
     public ScanReport scan() {
-        counters.increment(OP_SCAN);
+        counters.increment(Op.SCAN);
         lastScan = System.nanoTime();
         int dead = 0;
         int[] repaired = new int[3];

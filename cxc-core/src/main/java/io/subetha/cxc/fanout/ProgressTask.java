@@ -38,17 +38,23 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ProgressTask extends MappedPrimitive {
 
-    public static final int OP_ADVANCE = 1;
-    public static final int OP_READ = 2;
-    public static final int OP_COMPLETE = 3;
-    public static final int OP_FAIL = 4;
-
     /** The ops a progress task counts. */
     public enum Op implements OpKind {
-        ADVANCE,
-        READ,
-        COMPLETE,
-        FAIL
+        ADVANCE(1),
+        READ(2),
+        COMPLETE(3),
+        FAIL(4);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -159,7 +165,7 @@ public final class ProgressTask extends MappedPrimitive {
             throw new IllegalArgumentException("n must be 0 or more units, got " + n);
         }
         requireRunning("advance");
-        counters.increment(OP_ADVANCE);
+        counters.increment(Op.ADVANCE);
         body.getAndAddLong(DONE_OFFSET, n);
         touch();
     }
@@ -170,7 +176,7 @@ public final class ProgressTask extends MappedPrimitive {
      * @throws IllegalStateException if it failed
      */
     public void complete() {
-        counters.increment(OP_COMPLETE);
+        counters.increment(Op.COMPLETE);
         long running = stateWord(RUNNING, 0);
         if (body.compareAndSetLong(STATE_OFFSET, running, stateWord(COMPLETED, OWN_PID))) {
             touch();
@@ -192,7 +198,7 @@ public final class ProgressTask extends MappedPrimitive {
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException("reason must say why the task failed, got none");
         }
-        counters.increment(OP_FAIL);
+        counters.increment(Op.FAIL);
         if (!body.compareAndSetLong(
                 STATE_OFFSET, stateWord(RUNNING, 0), stateWord(FAILING, OWN_PID))) {
             return false;
@@ -243,7 +249,7 @@ public final class ProgressTask extends MappedPrimitive {
 
     /** The task's progress now; never blocks a worker. */
     public ProgressSnapshot read() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         long done = body.getLongVolatile(DONE_OFFSET);
         long word = body.getLongAcquire(STATE_OFFSET);
         int state = state(word);

@@ -55,11 +55,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedGraph<N, E> extends MappedPrimitive {
 
-    public static final int OP_ADD_NODE = 1;
-    public static final int OP_ADD_EDGE = 2;
-    public static final int OP_NEIGHBORS = 3;
-    public static final int OP_REMOVE_EDGE = 4;
-
     /** The longest a writer waits for another live writer's step. */
     public static final Duration WRITER_WAIT = Duration.ofSeconds(10);
 
@@ -67,10 +62,21 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
 
     /** The ops a graph counts, exported under these names. */
     public enum Op implements OpKind {
-        ADD_NODE,
-        ADD_EDGE,
-        NEIGHBORS,
-        REMOVE_EDGE
+        ADD_NODE(1),
+        ADD_EDGE(2),
+        NEIGHBORS(3),
+        REMOVE_EDGE(4);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /** One out-edge, as {@link #neighbors} returns it. */
@@ -313,7 +319,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
     public int addNode(N payload) {
         FixedCodec<N> c = nodeCodec();
         Objects.requireNonNull(payload, "payload");
-        counters.increment(OP_ADD_NODE);
+        counters.increment(Op.ADD_NODE);
         lock();
         try {
             int id = nodeCount();
@@ -340,7 +346,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
     public void addEdge(int from, int to, E payload) {
         FixedCodec<E> c = edgeCodec();
         Objects.requireNonNull(payload, "payload");
-        counters.increment(OP_ADD_EDGE);
+        counters.increment(Op.ADD_EDGE);
         checkNode("from", from);
         checkNode("to", to);
         lock();
@@ -397,7 +403,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * @throws IllegalArgumentException if either node does not exist
      */
     public boolean removeEdge(int from, int to) {
-        counters.increment(OP_REMOVE_EDGE);
+        counters.increment(Op.REMOVE_EDGE);
         checkNode("from", from);
         checkNode("to", to);
         lock();
@@ -452,7 +458,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      */
     public List<Edge<E>> neighbors(int node) {
         FixedCodec<E> c = edgeCodec();
-        counters.increment(OP_NEIGHBORS);
+        counters.increment(Op.NEIGHBORS);
         checkNode("node", node);
         int slot = nodeSlot(node);
         List<Edge<E>> out = new ArrayList<>();
@@ -504,7 +510,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * Counted as a {@code neighbors} op.
      */
     public int neighborIds(int node, int[] into) {
-        counters.increment(OP_NEIGHBORS);
+        counters.increment(Op.NEIGHBORS);
         checkNode("node", node);
         int slot = nodeSlot(node);
         for (int attempt = 0; ; attempt++) {

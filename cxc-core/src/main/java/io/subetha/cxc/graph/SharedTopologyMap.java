@@ -53,19 +53,24 @@ import java.util.Map;
  */
 public final class SharedTopologyMap extends MappedPrimitive {
 
-    public static final int OP_RECORD = 1;
-    public static final int OP_FAN_OUT = 2;
-    public static final int OP_FAN_IN = 3;
-    public static final int OP_RECOMMEND = 4;
-    public static final int OP_ADVANCE_EPOCH = 5;
-
     /** The ops a topology map counts, exported under these names. */
     public enum Op implements OpKind {
-        RECORD,
-        FAN_OUT,
-        FAN_IN,
-        RECOMMEND,
-        ADVANCE_EPOCH
+        RECORD(1),
+        FAN_OUT(2),
+        FAN_IN(3),
+        RECOMMEND(4),
+        ADVANCE_EPOCH(5);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /** A routing mode. */
@@ -180,7 +185,7 @@ public final class SharedTopologyMap extends MappedPrimitive {
                                             : "destination " + destination)
                             + " is negative; node ids and loads are 0 or more");
         }
-        counters.increment(OP_RECORD);
+        counters.increment(Op.RECORD);
         long epoch = body.getLongAcquire(EPOCH_OFFSET);
         int slot = claim(key(source, destination));
         int offset = slot + WEIGHT_OFFSET;
@@ -204,7 +209,7 @@ public final class SharedTopologyMap extends MappedPrimitive {
 
     /** Ends the current epoch: every load recorded so far counts half from now on. */
     public long advanceEpoch() {
-        counters.increment(OP_ADVANCE_EPOCH);
+        counters.increment(Op.ADVANCE_EPOCH);
         return body.getAndAddLong(EPOCH_OFFSET, 1) + 1;
     }
 
@@ -223,7 +228,7 @@ public final class SharedTopologyMap extends MappedPrimitive {
             throw new IllegalArgumentException(
                     "epoch " + epoch + " is negative; epochs count up from 0");
         }
-        counters.increment(OP_ADVANCE_EPOCH);
+        counters.increment(Op.ADVANCE_EPOCH);
         long current = body.getLongVolatile(EPOCH_OFFSET);
         while (current < epoch) {
             long witness = body.compareAndExchangeLong(EPOCH_OFFSET, current, epoch);
@@ -244,19 +249,19 @@ public final class SharedTopologyMap extends MappedPrimitive {
 
     /** {@code source}'s outgoing links with load left, heaviest first (ties: lowest id). */
     public List<Link> fanOut(int source) {
-        counters.increment(OP_FAN_OUT);
+        counters.increment(Op.FAN_OUT);
         return links(source, true);
     }
 
     /** {@code destination}'s incoming links with load left, heaviest first (ties: lowest id). */
     public List<Link> fanIn(int destination) {
-        counters.increment(OP_FAN_IN);
+        counters.increment(Op.FAN_IN);
         return links(destination, false);
     }
 
     /** The mode the class comment's rule picks for {@code node}, with its figures. */
     public Recommendation recommend(int node) {
-        counters.increment(OP_RECOMMEND);
+        counters.increment(Op.RECOMMEND);
         long epoch = epoch();
         List<Link> out = links(node, true);
         List<Link> in = links(node, false);

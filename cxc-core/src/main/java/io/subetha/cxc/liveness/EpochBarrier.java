@@ -93,21 +93,25 @@ public final class EpochBarrier extends MappedPrimitive {
     private static final long NO_DEADLINE = Long.MAX_VALUE;
     private static final long MAX_INTERVAL = Duration.ofHours(1).toNanos();
 
-    public static final int OP_BEAT = LivenessOps.OP_BEAT;
-    public static final int OP_REGISTER = LivenessOps.OP_REGISTER;
-    public static final int OP_WAIT = LivenessOps.OP_WAIT;
-    public static final int OP_SCAN = LivenessOps.OP_SCAN;
-    public static final int OP_UNREGISTER = LivenessOps.OP_UNREGISTER;
-    public static final int OP_READ = LivenessOps.OP_READ;
-
     /** The ops a barrier counts, exported under these names. */
     public enum Op implements OpKind {
-        BEAT,
-        REGISTER,
-        WAIT,
-        SCAN,
-        UNREGISTER,
-        READ
+        BEAT(1),
+        REGISTER(2),
+        WAIT(3),
+        SCAN(5),
+        UNREGISTER(6),
+        READ(7);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -273,7 +277,7 @@ public final class EpochBarrier extends MappedPrimitive {
             throw new IllegalStateException(
                     "this handle already joined " + file.path() + " as slot " + slot);
         }
-        counters.increment(OP_REGISTER);
+        counters.increment(Op.REGISTER);
         long pid = Pids.current();
         for (int pass = 0; pass < 2; pass++) {
             for (int s = 0; s < capacity; s++) {
@@ -324,7 +328,7 @@ public final class EpochBarrier extends MappedPrimitive {
         if (s < 0) {
             return false;
         }
-        counters.increment(OP_UNREGISTER);
+        counters.increment(Op.UNREGISTER);
         slot = -1;
         return OwnerRecord.release(body, slotOffset(s), ownerWord);
     }
@@ -343,7 +347,7 @@ public final class EpochBarrier extends MappedPrimitive {
      */
     public void beat() {
         int s = requireParticipant();
-        counters.increment(OP_BEAT);
+        counters.increment(Op.BEAT);
         OwnerRecord.beat(body, slotOffset(s), System.nanoTime());
     }
 
@@ -392,7 +396,7 @@ public final class EpochBarrier extends MappedPrimitive {
     private void arriveAndAwait(
             int myEpoch, int quorum, long deadline, @Nullable Duration timeout) {
         int s = requireParticipant();
-        counters.increment(OP_WAIT);
+        counters.increment(Op.WAIT);
         int current = currentEpochRaw();
         checkEpoch(myEpoch, current);
         if (myEpoch - current < 0) {
@@ -602,7 +606,7 @@ public final class EpochBarrier extends MappedPrimitive {
 
     /** The epoch the barrier waits at now. */
     public int currentEpoch() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return currentEpochRaw();
     }
 
@@ -615,7 +619,7 @@ public final class EpochBarrier extends MappedPrimitive {
      * shared memory only; a killed participant counts until a waiter drops it or its grace ends.
      */
     public int livePeerCount() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         long now = System.nanoTime();
         int live = 0;
         for (int peer = 0; peer < capacity; peer++) {
@@ -630,7 +634,7 @@ public final class EpochBarrier extends MappedPrimitive {
 
     /** Every joined participant, in slot order. Reads shared memory only. */
     public List<BarrierParticipant> participants() {
-        counters.increment(OP_SCAN);
+        counters.increment(Op.SCAN);
         long now = System.nanoTime();
         List<BarrierParticipant> participants = new ArrayList<>();
         for (int peer = 0; peer < capacity; peer++) {

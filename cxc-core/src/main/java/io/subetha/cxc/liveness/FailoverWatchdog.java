@@ -61,17 +61,23 @@ public final class FailoverWatchdog extends MappedPrimitive {
     /** The table a watchdog created without one watches: the Spring Boot starter's. */
     public static final Path DEFAULT_HEARTBEAT_TABLE = Path.of("participants.heartbeat");
 
-    public static final int OP_SCAN = LivenessOps.OP_SCAN;
-    public static final int OP_READ = LivenessOps.OP_READ;
-    public static final int OP_ASSIGN = LivenessOps.OP_ASSIGN;
-    public static final int OP_COMPLETE = LivenessOps.OP_COMPLETE;
-
     /** The ops a watchdog counts, exported under these names. */
     public enum Op implements OpKind {
-        SCAN,
-        READ,
-        ASSIGN,
-        COMPLETE
+        SCAN(5),
+        READ(7),
+        ASSIGN(8),
+        COMPLETE(9);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -314,7 +320,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
      */
     public void assign(int slot, long workId) {
         checkSlot(slot);
-        counters.increment(OP_ASSIGN);
+        counters.increment(Op.ASSIGN);
         int generation = holderGeneration(slot, "assign work to it");
         int owned = 0;
         for (int entry = 0; entry < entries; entry++) {
@@ -407,7 +413,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
      */
     public boolean complete(int slot, long workId) {
         checkSlot(slot);
-        counters.increment(OP_COMPLETE);
+        counters.increment(Op.COMPLETE);
         int generation = holderGeneration(slot, "complete its work");
         for (int entry = 0; entry < entries; entry++) {
             long word = ownerWord(entry);
@@ -441,7 +447,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
      */
     public ReclaimReport scan(long graceEpochs) {
         HeartbeatTable.requireGrace(graceEpochs);
-        counters.increment(OP_SCAN);
+        counters.increment(Op.SCAN);
         boolean[] live = new boolean[capacity];
         int[] generations = new int[capacity];
         long[] pids = new long[capacity];
@@ -528,7 +534,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
     /** The work ids the current holder of {@code slot} owns, in pool order. */
     public List<Long> workOf(int slot) {
         checkSlot(slot);
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         Optional<HeartbeatSnapshot> holder = table.snapshot(slot);
         List<Long> work = new ArrayList<>();
         if (holder.isEmpty()) {
@@ -544,7 +550,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
 
     /** The slot owning {@code workId}, if any (whether or not its holder is alive). */
     public OptionalInt ownerOf(long workId) {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         for (WorkAssignment assignment : assignments()) {
             if (assignment.workId() == workId) {
                 return OptionalInt.of(assignment.slot());
@@ -555,7 +561,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
 
     /** Every owned work id with its owner, in pool order. */
     public List<WorkAssignment> assignments() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return readAssignments();
     }
 

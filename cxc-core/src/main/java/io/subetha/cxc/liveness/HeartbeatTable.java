@@ -1,7 +1,6 @@
 package io.subetha.cxc.liveness;
 
 import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.*;
-import static io.subetha.cxc.liveness.LivenessOps.*;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcSettingsException;
@@ -56,23 +55,25 @@ public final class HeartbeatTable extends MappedPrimitive {
     /** Epochs a slot's beat may lag the global epoch before the slot counts as stale. */
     public static final long DEFAULT_GRACE_EPOCHS = 3;
 
-    /** Op kinds, numbered family-wide by {@link LivenessOps}. */
-    public static final int OP_BEAT = LivenessOps.OP_BEAT;
-
-    public static final int OP_REGISTER = LivenessOps.OP_REGISTER;
-    public static final int OP_TICK_EPOCH = LivenessOps.OP_TICK_EPOCH;
-    public static final int OP_SCAN = LivenessOps.OP_SCAN;
-    public static final int OP_UNREGISTER = LivenessOps.OP_UNREGISTER;
-    public static final int OP_READ = LivenessOps.OP_READ;
-
     /** The ops a heartbeat table counts, exported under these names. */
     public enum Op implements OpKind {
-        BEAT,
-        REGISTER,
-        TICK_EPOCH,
-        SCAN,
-        UNREGISTER,
-        READ
+        BEAT(1),
+        REGISTER(2),
+        TICK_EPOCH(4),
+        SCAN(5),
+        UNREGISTER(6),
+        READ(7);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -180,7 +181,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     public int register(long pid, long graceEpochs) {
         Pids.requireValid(pid);
         requireGrace(graceEpochs);
-        counters.increment(OP_REGISTER);
+        counters.increment(Op.REGISTER);
         for (int round = 0; round < CLAIM_ROUNDS; round++) {
             boolean contended = false;
             for (int slot = 0; slot < capacity; slot++) {
@@ -243,7 +244,7 @@ public final class HeartbeatTable extends MappedPrimitive {
      */
     public boolean unregister(int slot) {
         checkSlot(slot);
-        counters.increment(OP_UNREGISTER);
+        counters.increment(Op.UNREGISTER);
         long mine = held.getAndSet(slot, 0);
         if (mine == 0) {
             return false;
@@ -263,7 +264,7 @@ public final class HeartbeatTable extends MappedPrimitive {
      */
     public void beat(int slot) {
         checkSlot(slot);
-        counters.increment(OP_BEAT);
+        counters.increment(Op.BEAT);
         long mine = held.get(slot);
         int base = slotOffset(slot);
         long word = body.getLongVolatile(base + OWNER_WORD_OFFSET);
@@ -306,7 +307,7 @@ public final class HeartbeatTable extends MappedPrimitive {
 
     /** Advances the global epoch by one. @return the new epoch */
     public long tickGlobalEpoch() {
-        counters.increment(OP_TICK_EPOCH);
+        counters.increment(Op.TICK_EPOCH);
         return body.getAndAddLong(GLOBAL_EPOCH_OFFSET, 1) + 1;
     }
 
@@ -326,7 +327,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     public long globalEpoch() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return globalEpochRaw();
     }
 
@@ -339,7 +340,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     /** One slot's owner and heartbeat; empty if the slot is free. */
     public Optional<HeartbeatSnapshot> snapshot(int slot) {
         checkSlot(slot);
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return Optional.ofNullable(read(slot, ownerWord(slot)));
     }
 
@@ -348,7 +349,7 @@ public final class HeartbeatTable extends MappedPrimitive {
      * only shared memory; it does not probe processes (see {@link #status}).
      */
     public List<HeartbeatSnapshot> scan() {
-        counters.increment(OP_SCAN);
+        counters.increment(Op.SCAN);
         List<HeartbeatSnapshot> slots = new ArrayList<>();
         for (int slot = 0; slot < capacity; slot++) {
             HeartbeatSnapshot snapshot = read(slot, ownerWord(slot));
@@ -378,7 +379,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     public OwnerStatus status(int slot, long graceEpochs) {
         checkSlot(slot);
         requireGrace(graceEpochs);
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         long word = ownerWord(slot);
         return OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
                 ? OwnerStatus.FREE

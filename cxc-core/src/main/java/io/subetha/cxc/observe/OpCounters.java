@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Per-process op counts of one primitive, by op kind. Op kinds are the primitive's {@code OP_*}
- * constants, numbered from 1 ({@link OpKind}).
+ * Per-process op counts of one primitive, by op kind. Op kinds are the constants of the
+ * primitive's {@code Op} enum, each carrying its number from 1 ({@link OpKind}).
  *
  * <p>Counting sits on every fast path (a leadership check is one volatile read), so it must cost
  * less than a second read: an atomic {@code getAndAdd} ({@code lock xadd}, about 9 ns here) would
@@ -128,6 +128,11 @@ public final class OpCounters {
         return ops;
     }
 
+    /** Counts one operation of kind {@code op} by the calling thread. */
+    public void increment(OpKind op) {
+        increment(op.code());
+    }
+
     /** Counts one operation of kind {@code op} (1-based) by the calling thread. */
     public void increment(int op) {
         if (!ENABLED) {
@@ -176,6 +181,11 @@ public final class OpCounters {
         List<String> names = new ArrayList<>(ops.size());
         ops.forEach(op -> names.add(op.name()));
         return names;
+    }
+
+    /** The count of op kind {@code op} across all threads of this process. */
+    public long get(OpKind op) {
+        return get(op.code());
     }
 
     /** The count of op kind {@code op} across all threads of this process. */

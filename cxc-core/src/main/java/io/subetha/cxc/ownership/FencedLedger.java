@@ -53,13 +53,21 @@ public final class FencedLedger extends MappedPrimitive {
         }
     }
 
-    public static final int OP_WRITE = 1;
-    public static final int OP_READ = 2;
-
     /** The ops a ledger counts, exported under these names. */
     public enum Op implements OpKind {
-        WRITE,
-        READ
+        WRITE(1),
+        READ(2);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /** A ledger's creation settings: it has none. */
@@ -123,7 +131,7 @@ public final class FencedLedger extends MappedPrimitive {
                     "term " + term + " is outside 1.." + MAX_TERM + "; pass the election term");
         }
         Pids.requireValid(pid);
-        counters.increment(OP_WRITE);
+        counters.increment(Op.WRITE);
         while (true) {
             long word = body.getLongVolatile(FENCE_WORD_OFFSET);
             long highest = FencedLedgerDescriptor.highestTerm(word);
@@ -153,31 +161,31 @@ public final class FencedLedger extends MappedPrimitive {
 
     /** The highest term any accepted write carried; 0 before the first. */
     public long highestTerm() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return FencedLedgerDescriptor.highestTerm(body.getLongVolatile(FENCE_WORD_OFFSET));
     }
 
     /** The PID that writes under {@link #highestTerm()}; 0 before the first write. */
     public long holderPid() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return FencedLedgerDescriptor.holderPid(body.getLongVolatile(FENCE_WORD_OFFSET));
     }
 
     /** Writes accepted so far, by every process. */
     public long acceptedWrites() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return body.getLongVolatile(ACCEPTED_OFFSET);
     }
 
     /** Writes refused because a higher term had been seen, by every process. */
     public long rejectedStaleWrites() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return body.getLongVolatile(REJECTED_STALE_OFFSET);
     }
 
     /** Writes refused because another PID held their term, by every process. */
     public long rejectedConflictingWrites() {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return body.getLongVolatile(REJECTED_CONFLICT_OFFSET);
     }
 

@@ -77,17 +77,23 @@ public final class OwnerLease extends MappedPrimitive {
     /** How long an acquirer waits for a live process that is binding a name to a slot. */
     public static final Duration BIND_WAIT = Duration.ofSeconds(10);
 
-    public static final int OP_ACQUIRE = 1;
-    public static final int OP_EXTEND = 2;
-    public static final int OP_RELEASE = 3;
-    public static final int OP_READ = 4;
-
     /** The ops a lease table counts, exported under these names. */
     public enum Op implements OpKind {
-        ACQUIRE,
-        EXTEND,
-        RELEASE,
-        READ
+        ACQUIRE(1),
+        EXTEND(2),
+        RELEASE(3),
+        READ(4);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -234,7 +240,7 @@ public final class OwnerLease extends MappedPrimitive {
     public Optional<Lease> tryAcquire(String name, long pid, Duration atMost) {
         Pids.requireValid(pid);
         long atMostMillis = requireAtMost("atMost", atMost);
-        counters.increment(OP_ACQUIRE);
+        counters.increment(Op.ACQUIRE);
         int slot = bind(name);
         int record = slotOffset(slot);
         for (int round = 0; round < CLAIM_ROUNDS; round++) {
@@ -286,7 +292,7 @@ public final class OwnerLease extends MappedPrimitive {
      */
     public boolean extend(Lease lease, Duration atMost) {
         long atMostMillis = requireAtMost("atMost", atMost);
-        counters.increment(OP_EXTEND);
+        counters.increment(Op.EXTEND);
         return moveDeadline(lease, deadlineAfter(System.nanoTime(), atMostMillis), false);
     }
 
@@ -320,7 +326,7 @@ public final class OwnerLease extends MappedPrimitive {
      *     nobody took it), or was taken over
      */
     public boolean release(Lease lease) {
-        counters.increment(OP_RELEASE);
+        counters.increment(Op.RELEASE);
         if (!lease.released.compareAndSet(false, true)) {
             return false;
         }
@@ -344,7 +350,7 @@ public final class OwnerLease extends MappedPrimitive {
         if (remaining <= 0) {
             return release(lease);
         }
-        counters.increment(OP_RELEASE);
+        counters.increment(Op.RELEASE);
         long deadline =
                 remaining > MAX_AT_MOST.toNanos()
                         ? deadlineAfter(System.nanoTime(), MAX_AT_MOST.toMillis())
@@ -358,7 +364,7 @@ public final class OwnerLease extends MappedPrimitive {
 
     /** The live holder of {@code name}, if any. Probes {@code /proc} once when it is held. */
     public Optional<LeaseInfo> holder(String name) {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         byte[] bytes = requireName(name);
         Integer cached = boundSlots.get(name);
         int slot = cached != null ? cached : find(name, bytes, false);
@@ -370,7 +376,7 @@ public final class OwnerLease extends MappedPrimitive {
 
     /** Whether {@code lease} is still held by its acquirer (not released, expired, or taken). */
     public boolean isHeld(Lease lease) {
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         int record = slotOffset(lease.slot);
         long word = OwnerRecord.ownerWord(body, record);
         return !lease.released.get()

@@ -82,21 +82,25 @@ public final class SharedLeaderElection extends MappedPrimitive {
     /** Epochs a leader's heartbeat may lag before any participant may take over. */
     public static final long DEFAULT_GRACE_EPOCHS = 3;
 
-    public static final int OP_TRY_CLAIM = 1;
-    public static final int OP_BEAT = 2;
-    public static final int OP_TICK_EPOCH = 3;
-    public static final int OP_STEP_DOWN = 4;
-    public static final int OP_READ = 5;
-    public static final int OP_LIVENESS_CHECK = 6;
-
     /** The ops an election counts, exported under these names. */
     public enum Op implements OpKind {
-        TRY_CLAIM,
-        BEAT,
-        TICK_EPOCH,
-        STEP_DOWN,
-        READ,
-        LIVENESS_CHECK
+        TRY_CLAIM(1),
+        BEAT(2),
+        TICK_EPOCH(3),
+        STEP_DOWN(4),
+        READ(5),
+        LIVENESS_CHECK(6);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -302,13 +306,13 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == myPid
                 && myPid != NO_LEADER
                 && graceEpochs >= 0) {
-            counters.increment(OP_TRY_CLAIM);
+            counters.increment(Op.TRY_CLAIM);
             return true; // already leader
         }
         if (myPid <= 0 || myPid > Pids.MAX_PID || graceEpochs < 0) {
             throw invalid(myPid, graceEpochs);
         }
-        counters.increment(OP_TRY_CLAIM);
+        counters.increment(Op.TRY_CLAIM);
         return claimSlow(myPid, graceEpochs, true);
     }
 
@@ -323,13 +327,13 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == myPid
                 && myPid != NO_LEADER
                 && graceEpochs >= 0) {
-            counters.increment(OP_TRY_CLAIM);
+            counters.increment(Op.TRY_CLAIM);
             return true;
         }
         if (myPid <= 0 || myPid > Pids.MAX_PID || graceEpochs < 0) {
             throw invalid(myPid, graceEpochs);
         }
-        counters.increment(OP_TRY_CLAIM);
+        counters.increment(Op.TRY_CLAIM);
         return claimSlow(myPid, graceEpochs, false);
     }
 
@@ -429,7 +433,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (retired) {
             return next != null && next.claimIfLeaderDead(myPid, graceEpochs);
         }
-        counters.increment(OP_LIVENESS_CHECK);
+        counters.increment(Op.LIVENESS_CHECK);
         long word = body.getLongVolatile(LEADER_WORD_OFFSET);
         long leader = leaderPid(word);
         if (leader == myPid || leader == NO_LEADER) {
@@ -447,7 +451,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (retired) {
             return live().leaderStatus();
         }
-        counters.increment(OP_LIVENESS_CHECK);
+        counters.increment(Op.LIVENESS_CHECK);
         long word = body.getLongVolatile(LEADER_WORD_OFFSET);
         return leaderPid(word) == NO_LEADER ? ProcessStatus.DEAD : statusOf(word);
     }
@@ -467,7 +471,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
             SharedLeaderElection next = successor;
             return next != null && next.beatAsLeader(myPid);
         }
-        counters.increment(OP_BEAT);
+        counters.increment(Op.BEAT);
         if (leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET)) != myPid) {
             return false;
         }
@@ -480,7 +484,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (retired) {
             return live().tickEpoch();
         }
-        counters.increment(OP_TICK_EPOCH);
+        counters.increment(Op.TICK_EPOCH);
         return body.getAndAddLong(GLOBAL_EPOCH_OFFSET, 1) + 1;
     }
 
@@ -516,7 +520,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
             SharedLeaderElection next = successor;
             return next != null && next.stepDown(myPid);
         }
-        counters.increment(OP_STEP_DOWN);
+        counters.increment(Op.STEP_DOWN);
         while (true) {
             long word = body.getLongVolatile(LEADER_WORD_OFFSET);
             if (leaderPid(word) != myPid) {
@@ -679,7 +683,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         // counted fast path 0.3 ns faster than counting first).
         long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
         long term = leaderPid(word) == pid && pid != NO_LEADER ? term(word) : -1;
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return term >= 0 ? term : termIfLeaderElsewhere(pid);
     }
 
@@ -700,7 +704,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (retired) {
             return live().currentLeader();
         }
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         long leader = leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET));
         return leader == NO_LEADER ? OptionalLong.empty() : OptionalLong.of(leader);
     }
@@ -710,7 +714,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (retired) {
             return live().electionTerm();
         }
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return term(body.getLongVolatile(LEADER_WORD_OFFSET));
     }
 
@@ -724,7 +728,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
             return live().leaderWord();
         }
         long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
-        counters.increment(OP_READ); // after the read, as in isLeader
+        counters.increment(Op.READ); // after the read, as in isLeader
         return word;
     }
 
@@ -732,7 +736,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (retired) {
             return live().globalEpoch();
         }
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
     }
 
@@ -741,7 +745,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (retired) {
             return live().leaderHeartbeat();
         }
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         return body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
     }
 
@@ -750,7 +754,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (retired) {
             return live().snapshot();
         }
-        counters.increment(OP_READ);
+        counters.increment(Op.READ);
         long word = body.getLongVolatile(LEADER_WORD_OFFSET);
         long heartbeat = body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
         long epoch = body.getLongVolatile(GLOBAL_EPOCH_OFFSET);

@@ -107,17 +107,23 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedRegion extends MappedPrimitive {
 
-    public static final int OP_ALLOCATE = 1;
-    public static final int OP_FREE = 2;
-    public static final int OP_GET = 3;
-    public static final int OP_SET = 4;
-
     /** The ops a region counts, exported under these names. */
     public enum Op implements OpKind {
-        ALLOCATE,
-        FREE,
-        GET,
-        SET
+        ALLOCATE(1),
+        FREE(2),
+        GET(3),
+        SET(4);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /** How long a lock held by a live process is waited for, unless the handle says otherwise. */
@@ -310,7 +316,7 @@ public final class SharedRegion extends MappedPrimitive {
                             + OVERHEAD
                             + " bytes of block overhead)");
         }
-        counters.increment(OP_ALLOCATE);
+        counters.increment(Op.ALLOCATE);
         int need = blockSize(size);
         if (need <= CACHE_MAX_BLOCK && cachedCount != 0) { // a racy hint; the latch decides
             long handle = allocateCached(need, size);
@@ -451,7 +457,7 @@ public final class SharedRegion extends MappedPrimitive {
      *     freed already, stale, or of another region (nothing is changed)
      */
     public void free(long handle) {
-        counters.increment(OP_FREE);
+        counters.increment(Op.FREE);
         if (freeToCache(handle)) {
             return;
         }
@@ -728,7 +734,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** A copy of the block's whole payload. */
     public byte[] get(long handle) {
-        counters.increment(OP_GET);
+        counters.increment(Op.GET);
         int block = checkedBlock(handle, "get");
         byte[] bytes = new byte[payloadLength(block)];
         body.byteBuffer().get(block + PAYLOAD_OFFSET, bytes, 0, bytes.length);
@@ -739,7 +745,7 @@ public final class SharedRegion extends MappedPrimitive {
     /** Copies {@code length} payload bytes from {@code offset} into {@code destination}. */
     public void get(
             long handle, int offset, byte[] destination, int destinationOffset, int length) {
-        counters.increment(OP_GET);
+        counters.increment(Op.GET);
         int block = checkedRange(handle, offset, length, "get");
         java.util.Objects.checkFromIndexSize(destinationOffset, length, destination.length);
         body.byteBuffer()
@@ -749,7 +755,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** Copies {@code length} payload bytes from {@code offset} into {@code destination}. */
     public void get(long handle, int offset, ByteBuffer destination, int length) {
-        counters.increment(OP_GET);
+        counters.increment(Op.GET);
         int block = checkedRange(handle, offset, length, "get");
         ByteBuffer source = body.byteBuffer().slice(block + PAYLOAD_OFFSET + offset, length);
         destination.put(source);
@@ -763,7 +769,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** Writes {@code length} bytes of {@code source} at payload {@code offset}. */
     public void set(long handle, int offset, byte[] source, int sourceOffset, int length) {
-        counters.increment(OP_SET);
+        counters.increment(Op.SET);
         java.util.Objects.checkFromIndexSize(sourceOffset, length, source.length);
         lock();
         try {
@@ -777,7 +783,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** Writes the remaining bytes of {@code source} at payload {@code offset}. */
     public void set(long handle, int offset, ByteBuffer source) {
-        counters.increment(OP_SET);
+        counters.increment(Op.SET);
         int length = source.remaining();
         lock();
         try {

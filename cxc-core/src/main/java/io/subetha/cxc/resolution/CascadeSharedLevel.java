@@ -78,15 +78,22 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements CascadeLevel<K, V> {
 
-    public static final int OP_INSERT = 1;
-    public static final int OP_GET = 2;
-    public static final int OP_REMOVE = 3;
-
     /** The ops a shared level counts, exported under these names. */
     public enum Op implements OpKind {
-        INSERT,
-        GET,
-        REMOVE
+        INSERT(1),
+        GET(2),
+        REMOVE(3);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /** The fewest and most slots a table has. */
@@ -302,7 +309,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
     @Override
     public @Nullable V get(K key) {
         FixedCodec<V> values = valueCodec();
-        counters.increment(OP_GET);
+        counters.increment(Op.GET);
         AtomicBuffer k = encode(key);
         long hash = hash(k);
         int index = home(hash);
@@ -367,7 +374,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
     public boolean insert(K key, V value) {
         FixedCodec<V> values = valueCodec();
         Objects.requireNonNull(value, "value");
-        counters.increment(OP_INSERT);
+        counters.increment(Op.INSERT);
         AtomicBuffer k = encode(key);
         // Encoded before any claim: a value its codec refuses changes nothing in the file.
         AtomicBuffer v = valueScratch.get();
@@ -459,7 +466,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
      */
     public boolean remove(K key) {
         valueCodec();
-        counters.increment(OP_REMOVE);
+        counters.increment(Op.REMOVE);
         AtomicBuffer k = encode(key);
         long hash = hash(k);
         int home = home(hash);

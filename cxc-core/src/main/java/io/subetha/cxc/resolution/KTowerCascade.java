@@ -28,13 +28,21 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class KTowerCascade<K, V> {
 
-    public static final int OP_INSERT = 1;
-    public static final int OP_GET = 2;
-
     /** The ops a cascade counts. */
     public enum Op implements OpKind {
-        INSERT,
-        GET
+        INSERT(1),
+        GET(2);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /** The most levels a cascade takes. */
@@ -66,7 +74,7 @@ public final class KTowerCascade<K, V> {
      */
     public Optional<V> get(K key) {
         Objects.requireNonNull(key, "key");
-        counters.increment(OP_GET);
+        counters.increment(Op.GET);
         for (int i = 0; i < levels.length; i++) {
             V value = levels[i].get(key);
             if (value != null) {
@@ -85,7 +93,7 @@ public final class KTowerCascade<K, V> {
     public void insert(K key, V value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        counters.increment(OP_INSERT);
+        counters.increment(Op.INSERT);
         for (int i = levels.length - 1; i >= 0; i--) {
             levels[i].put(key, value);
         }

@@ -72,13 +72,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedAsyncPointer<T> extends MappedPrimitive {
 
-    public static final int OP_GET_OR_FETCH = 1;
-    public static final int OP_TRY_GET = 2;
-
     /** The ops a pointer counts, exported under these names. */
     public enum Op implements OpKind {
-        GET_OR_FETCH,
-        TRY_GET
+        GET_OR_FETCH(1),
+        TRY_GET(2);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -211,7 +219,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
         Objects.requireNonNull(fetch, "fetch");
         long timeoutNanos = requirePositive(timeout);
         FixedCodec<T> c = codec();
-        counters.increment(OP_GET_OR_FETCH);
+        counters.increment(Op.GET_OR_FETCH);
         long start = 0;
         Idle idle = null;
         while (true) {
@@ -251,7 +259,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
     /** The value if the cell is resolved; never waits, never fetches. */
     public Optional<T> tryGet() {
         FixedCodec<T> c = codec();
-        counters.increment(OP_TRY_GET);
+        counters.increment(Op.TRY_GET);
         while (true) {
             long state = body.getLongVolatile(STATE_OFFSET);
             if (AsyncPointerDescriptor.state(state) != RESOLVED) {

@@ -73,17 +73,23 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedUniversal<K> extends MappedPrimitive {
 
-    public static final int OP_INSERT = 1;
-    public static final int OP_CONTAINS = 2;
-    public static final int OP_REMOVE = 3;
-    public static final int OP_MIGRATE = 4;
-
     /** The ops a universal set counts, exported under these names. */
     public enum Op implements OpKind {
-        INSERT,
-        CONTAINS,
-        REMOVE,
-        MIGRATE
+        INSERT(1),
+        CONTAINS(2),
+        REMOVE(3),
+        MIGRATE(4);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /** How the set is laid out in its active region. */
@@ -257,7 +263,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     /** Whether {@code key} is in the set. Never takes the lock; waits only for a writer's step. */
     public boolean containsKey(K key) {
         AtomicBuffer k = encode(key);
-        counters.increment(OP_CONTAINS);
+        counters.increment(Op.CONTAINS);
         long hash = hash(k, 0);
         long start = 0;
         Idle idle = null;
@@ -358,7 +364,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
      */
     public boolean insert(K key) {
         AtomicBuffer k = encode(key);
-        counters.increment(OP_INSERT);
+        counters.increment(Op.INSERT);
         lock();
         try {
             long layout = body.getLongPlain(LAYOUT_OFFSET);
@@ -397,7 +403,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
      */
     public boolean remove(K key) {
         AtomicBuffer k = encode(key);
-        counters.increment(OP_REMOVE);
+        counters.increment(Op.REMOVE);
         lock();
         try {
             long layout = body.getLongPlain(LAYOUT_OFFSET);
@@ -426,7 +432,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     public void migrate(Representation to) {
         Objects.requireNonNull(to, "to");
         codec();
-        counters.increment(OP_MIGRATE);
+        counters.increment(Op.MIGRATE);
         lock();
         try {
             migrateLocked(to);

@@ -72,19 +72,24 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     /** The longest a receiving worker goes between two scans of its own. */
     public static final Duration SCAN_INTERVAL = Duration.ofMillis(50);
 
-    public static final int OP_SUBMIT = 1;
-    public static final int OP_RECV = 2;
-    public static final int OP_WATCHDOG_SCAN = 3;
-    public static final int OP_COMPLETE = 4;
-    public static final int OP_COLLECT = 5;
-
     /** The ops a scheduler counts. */
     public enum Op implements OpKind {
-        SUBMIT,
-        RECV,
-        WATCHDOG_SCAN,
-        COMPLETE,
-        COLLECT
+        SUBMIT(1),
+        RECV(2),
+        WATCHDOG_SCAN(3),
+        COMPLETE(4),
+        COLLECT(5);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -314,7 +319,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
         }
-        counters.increment(OP_SUBMIT);
+        counters.increment(Op.SUBMIT);
         long me = self();
         while (true) {
             long t = body.getLongVolatile(TAIL_OFFSET);
@@ -372,7 +377,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                             + ": a worker receives jobs only for itself");
         }
         FixedCodec<J> codec = requireCodecs().jobCodec;
-        counters.increment(OP_RECV);
+        counters.increment(Op.RECV);
         long now = System.nanoTime();
         if (now - lastScan > SCAN_INTERVAL.toNanos()) {
             watchdogScan();
@@ -455,7 +460,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (result == null) {
             throw new IllegalArgumentException("result must not be null");
         }
-        counters.increment(OP_COMPLETE);
+        counters.increment(Op.COMPLETE);
         int slot = slotOffset(job.id());
         long completing = (job.word & ~(7L << 24)) | ((long) COMPLETING << 24);
         if (!body.compareAndSetLong(slot, job.word, completing)) {
@@ -497,7 +502,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             throw new IllegalArgumentException("max must be 1 or more, got " + max);
         }
         FixedCodec<R> codec = requireCodecs().resultCodec;
-        counters.increment(OP_COLLECT);
+        counters.increment(Op.COLLECT);
         List<long[]> done = new ArrayList<>();
         long head = body.getLongVolatile(HEAD_OFFSET);
         for (int i = 0; i < capacity; i++) {
@@ -560,7 +565,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      * submitters left half-written, and frees dead participants' records.
      */
     public ReclaimReport watchdogScan() {
-        counters.increment(OP_WATCHDOG_SCAN);
+        counters.increment(Op.WATCHDOG_SCAN);
         lastScan = System.nanoTime();
         List<Long> requeued = new ArrayList<>();
         int[] abandoned = new int[1];

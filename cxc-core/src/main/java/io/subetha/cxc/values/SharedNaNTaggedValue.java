@@ -35,15 +35,22 @@ public final class SharedNaNTaggedValue extends MappedPrimitive {
     private static final long USER_PREFIX = SharedNaNValue.boxed(SharedNaNValue.TAG_USER, 0);
     private static final long LOW = 0xFFFF_FFFFL;
 
-    public static final int OP_GET = 1;
-    public static final int OP_SET = 2;
-    public static final int OP_COMPARE_AND_SET = 3;
-
     /** The ops a tagged cell file counts. */
     public enum Op implements OpKind {
-        GET,
-        SET,
-        COMPARE_AND_SET
+        GET(1),
+        SET(2),
+        COMPARE_AND_SET(3);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -154,7 +161,7 @@ public final class SharedNaNTaggedValue extends MappedPrimitive {
 
     public long get(int index) {
         int offset = offset(index);
-        counters.increment(OP_GET);
+        counters.increment(Op.GET);
         return body.getLongAcquire(offset);
     }
 
@@ -162,7 +169,7 @@ public final class SharedNaNTaggedValue extends MappedPrimitive {
     public void set(int index, long bits) {
         int offset = offset(index);
         long checked = checked(bits);
-        counters.increment(OP_SET);
+        counters.increment(Op.SET);
         body.setLongRelease(offset, checked);
     }
 
@@ -174,7 +181,7 @@ public final class SharedNaNTaggedValue extends MappedPrimitive {
     public boolean compareAndSet(int index, long expected, long bits) {
         int offset = offset(index);
         long checked = checked(bits);
-        counters.increment(OP_COMPARE_AND_SET);
+        counters.increment(Op.COMPARE_AND_SET);
         return body.compareAndSetLong(offset, expected, checked);
     }
 

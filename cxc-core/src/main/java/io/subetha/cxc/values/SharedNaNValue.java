@@ -76,15 +76,22 @@ public final class SharedNaNValue extends MappedPrimitive {
     public static final long TRUE = boxed(TAG_BOOL, 1);
     public static final long FALSE = boxed(TAG_BOOL, 0);
 
-    public static final int OP_GET = 1;
-    public static final int OP_SET = 2;
-    public static final int OP_COMPARE_AND_SET = 3;
-
     /** The ops a cell file counts. */
     public enum Op implements OpKind {
-        GET,
-        SET,
-        COMPARE_AND_SET
+        GET(1),
+        SET(2),
+        COMPARE_AND_SET(3);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /**
@@ -316,21 +323,21 @@ public final class SharedNaNValue extends MappedPrimitive {
     /** Cell {@code index}'s bits (acquire). */
     public long get(int index) {
         int offset = offset(index);
-        counters.increment(OP_GET);
+        counters.increment(Op.GET);
         return body.getLongAcquire(offset);
     }
 
     /** Stores {@code bits} in cell {@code index} (release): a boxed value from this class. */
     public void set(int index, long bits) {
         int offset = offset(index);
-        counters.increment(OP_SET);
+        counters.increment(Op.SET);
         body.setLongRelease(offset, bits);
     }
 
     /** Stores {@code bits} if the cell still holds exactly {@code expected}. */
     public boolean compareAndSet(int index, long expected, long bits) {
         int offset = offset(index);
-        counters.increment(OP_COMPARE_AND_SET);
+        counters.increment(Op.COMPARE_AND_SET);
         return body.compareAndSetLong(offset, expected, bits);
     }
 

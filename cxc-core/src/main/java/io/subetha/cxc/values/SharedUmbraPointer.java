@@ -38,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * that stored it until someone calls {@link #free}. Immutable; the region's bytes are never written
  * after {@code store}.
  *
- * <p>Op counts ({@link #OP_PREFIX_EQ}, {@link #OP_RESOLVE}) are process-wide: {@link
+ * <p>Op counts ({@link #Op.PREFIX_EQ}, {@link #Op.RESOLVE}) are process-wide: {@link
  * #opCounters()}; the allocation-free static forms are not counted.
  */
 public final class SharedUmbraPointer implements Comparable<SharedUmbraPointer> {
@@ -51,13 +51,21 @@ public final class SharedUmbraPointer implements Comparable<SharedUmbraPointer> 
 
     public static final int PREFIX_LENGTH = 4;
 
-    public static final int OP_PREFIX_EQ = 1;
-    public static final int OP_RESOLVE = 2;
-
     /** The ops Umbra pointers count. */
     public enum Op implements OpKind {
-        PREFIX_EQ,
-        RESOLVE
+        PREFIX_EQ(1),
+        RESOLVE(2);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     private static final OpCounters COUNTERS = OpCounters.of(Op.class);
@@ -73,7 +81,7 @@ public final class SharedUmbraPointer implements Comparable<SharedUmbraPointer> 
         this.tail = tail;
     }
 
-    /** Process-wide counts of {@link #OP_PREFIX_EQ} and {@link #OP_RESOLVE}. */
+    /** Process-wide counts of {@link #Op.PREFIX_EQ} and {@link #Op.RESOLVE}. */
     public static OpCounters opCounters() {
         return COUNTERS;
     }
@@ -175,7 +183,7 @@ public final class SharedUmbraPointer implements Comparable<SharedUmbraPointer> 
      * equality, decided without the region.
      */
     public boolean prefixEquals(byte[] other) {
-        COUNTERS.increment(OP_PREFIX_EQ);
+        COUNTERS.increment(Op.PREFIX_EQ);
         return head(other) == head;
     }
 
@@ -186,7 +194,7 @@ public final class SharedUmbraPointer implements Comparable<SharedUmbraPointer> 
 
     /** Whether {@code other} has this pointer's length and first 4 bytes. */
     public boolean prefixEquals(SharedUmbraPointer other) {
-        COUNTERS.increment(OP_PREFIX_EQ);
+        COUNTERS.increment(Op.PREFIX_EQ);
         return other.head == head;
     }
 
@@ -274,7 +282,7 @@ public final class SharedUmbraPointer implements Comparable<SharedUmbraPointer> 
 
     /** The string's bytes: from the two words if inline, else read from the region. */
     public byte[] resolve() {
-        COUNTERS.increment(OP_RESOLVE);
+        COUNTERS.increment(Op.RESOLVE);
         int length = length();
         if (length > INLINE_MAX) {
             return Objects.requireNonNull(region, "region").get(tail);

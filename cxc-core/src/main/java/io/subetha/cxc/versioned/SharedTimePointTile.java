@@ -56,13 +56,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedTimePointTile<T> extends MappedPrimitive {
 
-    public static final int OP_PUSH = VersionedOps.OP_PUSH;
-    public static final int OP_READ_AT = VersionedOps.OP_READ_AT;
-
     /** The ops a tile counts: a record is a push, a lookup a read at a time. */
     public enum Op implements OpKind {
-        PUSH,
-        READ_AT
+        PUSH(1),
+        READ_AT(2);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /** How long a recorder or reader waits for a live recorder of the same point. */
@@ -280,7 +288,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
         if (value == null) {
             throw new IllegalArgumentException("value must not be null");
         }
-        counters.increment(OP_PUSH);
+        counters.increment(Op.PUSH);
         int slot = slotOffset(point, stride);
         long deadline = 0;
         long parkNanos = 1_000;
@@ -320,7 +328,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
      */
     public Optional<T> valueAt(long time) {
         FixedCodec<T> values = codec();
-        counters.increment(OP_READ_AT);
+        counters.increment(Op.READ_AT);
         if (time < start) {
             return Optional.empty();
         }
@@ -342,7 +350,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
     public Optional<T> recordedAt(long time) {
         int point = pointOf(time);
         FixedCodec<T> values = codec();
-        counters.increment(OP_READ_AT);
+        counters.increment(Op.READ_AT);
         return Optional.ofNullable(read(values, point));
     }
 

@@ -64,17 +64,23 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedVersionedChain<T> extends MappedPrimitive {
 
-    public static final int OP_PUSH = VersionedOps.OP_PUSH;
-    public static final int OP_READ_AT = VersionedOps.OP_READ_AT;
-    public static final int OP_CURRENT = VersionedOps.OP_CURRENT;
-    public static final int OP_VISIBLE_MASK = VersionedOps.OP_VISIBLE_MASK;
-
     /** The ops a chain counts, exported under these names. */
     public enum Op implements OpKind {
-        PUSH,
-        READ_AT,
-        CURRENT,
-        VISIBLE_MASK
+        PUSH(1),
+        READ_AT(2),
+        CURRENT(3),
+        VISIBLE_MASK(4);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     /** How long a push waits for a live pusher of an older version still writing its slot. */
@@ -237,7 +243,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
         if (value == null) {
             throw new IllegalArgumentException("value must not be null");
         }
-        counters.increment(OP_PUSH);
+        counters.increment(Op.PUSH);
         long version = body.getAndAddLong(VERSIONS_OFFSET, 1) + 1;
         int slot = slotOffset(version, retained, stride);
         long deadline = 0;
@@ -293,13 +299,13 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
      * @see #lookup for why a version has no value
      */
     public Optional<T> readAt(long version) {
-        counters.increment(OP_READ_AT);
+        counters.increment(Op.READ_AT);
         return read(version).toOptional();
     }
 
     /** What the chain holds for {@code version}: its value, or why it has none. */
     public VersionRead<T> lookup(long version) {
-        counters.increment(OP_READ_AT);
+        counters.increment(Op.READ_AT);
         return read(version);
     }
 
@@ -354,7 +360,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
 
     /** The newest readable value, if any (a push still in flight is passed over). */
     public Optional<T> current() {
-        counters.increment(OP_CURRENT);
+        counters.increment(Op.CURRENT);
         long newest = body.getLongVolatile(VERSIONS_OFFSET);
         for (long v = newest; v >= 1 && newest - v < retained; v--) {
             VersionRead<T> read = read(v);
@@ -377,7 +383,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
      * 64}), as one pass over the slots sees them.
      */
     public long visibleMask() {
-        counters.increment(OP_VISIBLE_MASK);
+        counters.increment(Op.VISIBLE_MASK);
         long newest = body.getLongVolatile(VERSIONS_OFFSET);
         long mask = 0;
         for (int i = 0; i < 64 && i < retained && newest - i >= 1; i++) {

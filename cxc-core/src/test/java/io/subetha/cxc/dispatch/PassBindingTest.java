@@ -168,13 +168,13 @@ class PassBindingTest {
         assertThat(caller.isRegistered(1)).isTrue();
         assertThat(caller.registeredCount()).isEqualTo(1);
 
-        assertThat(owner.opCounters().get(PassRegistry.OP_REGISTER)).isEqualTo(2);
-        assertThat(owner.opCounters().get(PassRegistry.OP_UNREGISTER)).isEqualTo(1);
-        assertThat(owner.opCounters().get(PassRegistry.OP_SERVE)).isEqualTo(3);
-        assertThat(owner.opCounters().get(PassRegistry.OP_EXECUTE)).isZero();
-        assertThat(caller.opCounters().get(PassRegistry.OP_EXECUTE)).isEqualTo(3);
-        assertThat(caller.opCounters().get(PassRegistry.OP_READ)).isEqualTo(2);
-        assertThat(caller.opCounters().get(PassRegistry.OP_SERVE)).isZero();
+        assertThat(owner.opCounters().get(PassRegistry.Op.REGISTER)).isEqualTo(2);
+        assertThat(owner.opCounters().get(PassRegistry.Op.UNREGISTER)).isEqualTo(1);
+        assertThat(owner.opCounters().get(PassRegistry.Op.SERVE)).isEqualTo(3);
+        assertThat(owner.opCounters().get(PassRegistry.Op.EXECUTE)).isZero();
+        assertThat(caller.opCounters().get(PassRegistry.Op.EXECUTE)).isEqualTo(3);
+        assertThat(caller.opCounters().get(PassRegistry.Op.READ)).isEqualTo(2);
+        assertThat(caller.opCounters().get(PassRegistry.Op.SERVE)).isZero();
     }
 
     @Test

@@ -216,16 +216,16 @@ class FanoutTakeStepsTest {
                 .containsEntry("graceMillis", Duration.ofDays(1).toMillis());
         assertThat(fanout.grace()).isEqualTo(Duration.ofDays(1));
         assertThat(fanout.capacityPerPriority()).isEqualTo(CAPACITY);
-        assertThat(fanout.opCounters().get(PriorityFanout.OP_SUBMIT)).isEqualTo(3);
+        assertThat(fanout.opCounters().get(PriorityFanout.Op.SUBMIT)).isEqualTo(3);
         fanout.drainPriority(7, 1);
         fanout.drainHighest(1);
         fanout.claimHighest(1).ack();
         fanout.scan();
-        assertThat(fanout.opCounters().get(PriorityFanout.OP_DRAIN_PRIORITY)).isEqualTo(1);
-        assertThat(fanout.opCounters().get(PriorityFanout.OP_DRAIN_HIGHEST)).isEqualTo(1);
-        assertThat(fanout.opCounters().get(PriorityFanout.OP_CLAIM)).isEqualTo(1);
-        assertThat(fanout.opCounters().get(PriorityFanout.OP_ACK)).isEqualTo(1);
-        assertThat(fanout.opCounters().get(PriorityFanout.OP_SCAN)).isGreaterThanOrEqualTo(1);
+        assertThat(fanout.opCounters().get(PriorityFanout.Op.DRAIN_PRIORITY)).isEqualTo(1);
+        assertThat(fanout.opCounters().get(PriorityFanout.Op.DRAIN_HIGHEST)).isEqualTo(1);
+        assertThat(fanout.opCounters().get(PriorityFanout.Op.CLAIM)).isEqualTo(1);
+        assertThat(fanout.opCounters().get(PriorityFanout.Op.ACK)).isEqualTo(1);
+        assertThat(fanout.opCounters().get(PriorityFanout.Op.SCAN)).isGreaterThanOrEqualTo(1);
         assertThat(fanout.depth(7)).isZero();
         assertThat(fanout.depth(0)).isZero();
     }

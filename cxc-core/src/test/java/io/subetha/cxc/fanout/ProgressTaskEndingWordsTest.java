@@ -53,9 +53,9 @@ class ProgressTaskEndingWordsTest {
             assertThat(s.failed()).isFalse();
             assertThat(s.finished()).isTrue();
             assertThat(s.reason()).isEmpty();
-            assertThat(task.opCounters().get(ProgressTask.OP_COMPLETE)).isEqualTo(2);
-            assertThat(task.opCounters().get(ProgressTask.OP_FAIL)).isEqualTo(1);
-            assertThat(task.opCounters().get(ProgressTask.OP_ADVANCE)).isZero();
+            assertThat(task.opCounters().get(ProgressTask.Op.COMPLETE)).isEqualTo(2);
+            assertThat(task.opCounters().get(ProgressTask.Op.FAIL)).isEqualTo(1);
+            assertThat(task.opCounters().get(ProgressTask.Op.ADVANCE)).isZero();
         }
     }
 
@@ -159,8 +159,8 @@ class ProgressTaskEndingWordsTest {
             task.advance(0);
             assertThat(raw.getLongVolatile(LAST_UPDATE_OFFSET)).isGreaterThanOrEqualTo(before);
             assertThat(task.read().done()).isEqualTo(1);
-            assertThat(task.opCounters().get(ProgressTask.OP_ADVANCE)).isEqualTo(2);
-            assertThat(task.opCounters().get(ProgressTask.OP_READ)).isEqualTo(2);
+            assertThat(task.opCounters().get(ProgressTask.Op.ADVANCE)).isEqualTo(2);
+            assertThat(task.opCounters().get(ProgressTask.Op.READ)).isEqualTo(2);
         }
     }
 

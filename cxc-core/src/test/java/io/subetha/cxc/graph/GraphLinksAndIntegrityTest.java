@@ -124,10 +124,10 @@ class GraphLinksAndIntegrityTest {
             assertThat(g.edgeCount()).isEqualTo(1);
             assertThat(raw.getLongVolatile(node(0) + NODE_GENERATION_OFFSET)).isEqualTo(12);
             assertThat(g.checkIntegrity()).isNull();
-            assertThat(g.opCounters().get(SharedGraph.OP_ADD_EDGE)).isEqualTo(5);
-            assertThat(g.opCounters().get(SharedGraph.OP_REMOVE_EDGE)).isEqualTo(4);
-            assertThat(g.opCounters().get(SharedGraph.OP_ADD_NODE)).isEqualTo(3);
-            assertThat(g.opCounters().get(SharedGraph.OP_NEIGHBORS)).isEqualTo(1);
+            assertThat(g.opCounters().get(SharedGraph.Op.ADD_EDGE)).isEqualTo(5);
+            assertThat(g.opCounters().get(SharedGraph.Op.REMOVE_EDGE)).isEqualTo(4);
+            assertThat(g.opCounters().get(SharedGraph.Op.ADD_NODE)).isEqualTo(3);
+            assertThat(g.opCounters().get(SharedGraph.Op.NEIGHBORS)).isEqualTo(1);
         }
     }
 
@@ -257,7 +257,7 @@ class GraphLinksAndIntegrityTest {
             assertThat(g.neighborIds(1, four)).isEqualTo(3);
             assertThat(four).containsExactly(1, 2, 0, -1);
             assertThat(g.neighborIds(0, new int[0])).isZero();
-            assertThat(g.opCounters().get(SharedGraph.OP_NEIGHBORS)).isEqualTo(3);
+            assertThat(g.opCounters().get(SharedGraph.Op.NEIGHBORS)).isEqualTo(3);
             assertThatThrownBy(() -> g.neighborIds(3, four))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage(

@@ -187,7 +187,7 @@ class TopologySlotAndWeightWordsTest {
             assertThat(map.advanceEpochTo(4)).isEqualTo(5);
             assertThat(map.advanceEpoch()).isEqualTo(6);
             assertThat(map.epoch()).isEqualTo(6);
-            assertThat(map.opCounters().get(SharedTopologyMap.OP_ADVANCE_EPOCH)).isEqualTo(5);
+            assertThat(map.opCounters().get(SharedTopologyMap.Op.ADVANCE_EPOCH)).isEqualTo(5);
         }
     }
 
@@ -278,11 +278,11 @@ class TopologySlotAndWeightWordsTest {
             map.fanIn(2);
             map.recommend(1);
             map.advanceEpoch();
-            assertThat(map.opCounters().get(SharedTopologyMap.OP_RECORD)).isEqualTo(2);
-            assertThat(map.opCounters().get(SharedTopologyMap.OP_FAN_OUT)).isEqualTo(1);
-            assertThat(map.opCounters().get(SharedTopologyMap.OP_FAN_IN)).isEqualTo(2);
-            assertThat(map.opCounters().get(SharedTopologyMap.OP_RECOMMEND)).isEqualTo(1);
-            assertThat(map.opCounters().get(SharedTopologyMap.OP_ADVANCE_EPOCH)).isEqualTo(1);
+            assertThat(map.opCounters().get(SharedTopologyMap.Op.RECORD)).isEqualTo(2);
+            assertThat(map.opCounters().get(SharedTopologyMap.Op.FAN_OUT)).isEqualTo(1);
+            assertThat(map.opCounters().get(SharedTopologyMap.Op.FAN_IN)).isEqualTo(2);
+            assertThat(map.opCounters().get(SharedTopologyMap.Op.RECOMMEND)).isEqualTo(1);
+            assertThat(map.opCounters().get(SharedTopologyMap.Op.ADVANCE_EPOCH)).isEqualTo(1);
             assertThat(map.describe())
                     .containsEntry("links", 2)
                     .containsEntry("capacity", 16)
@@ -301,7 +301,7 @@ class TopologySlotAndWeightWordsTest {
                     .hasMessage("load -3 is negative; node ids and loads are 0 or more");
             assertThatThrownBy(() -> map.record(-1, -2, 3))
                     .hasMessage("source -1 is negative; node ids and loads are 0 or more");
-            assertThat(map.opCounters().get(SharedTopologyMap.OP_RECORD)).isZero();
+            assertThat(map.opCounters().get(SharedTopologyMap.Op.RECORD)).isZero();
             assertThat(map.linkCount()).isZero();
         }
         assertThatThrownBy(() -> new SharedTopologyMap.Settings(0))

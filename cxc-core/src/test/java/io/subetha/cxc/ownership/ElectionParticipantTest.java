@@ -143,15 +143,15 @@ class ElectionParticipantTest {
 
             // The starter's meters hold the first handle's counters: they must keep counting.
             var counts = election.opCounters();
-            long beats = counts.get(SharedLeaderElection.OP_BEAT);
+            long beats = counts.get(SharedLeaderElection.Op.BEAT);
             participant.tick();
-            assertThat(counts.get(SharedLeaderElection.OP_BEAT)).isEqualTo(beats + 1);
-            long reads = counts.get(SharedLeaderElection.OP_READ);
+            assertThat(counts.get(SharedLeaderElection.Op.BEAT)).isEqualTo(beats + 1);
+            long reads = counts.get(SharedLeaderElection.Op.READ);
             assertThat(election.isLeader(me)).isTrue(); // forwarded to the new file
-            assertThat(counts.get(SharedLeaderElection.OP_READ)).isEqualTo(reads + 1);
-            long claims = counts.get(SharedLeaderElection.OP_TRY_CLAIM);
+            assertThat(counts.get(SharedLeaderElection.Op.READ)).isEqualTo(reads + 1);
+            long claims = counts.get(SharedLeaderElection.Op.TRY_CLAIM);
             assertThat(election.tryClaimLeadership(me, 3)).isTrue();
-            assertThat(counts.get(SharedLeaderElection.OP_TRY_CLAIM)).isEqualTo(claims + 1);
+            assertThat(counts.get(SharedLeaderElection.Op.TRY_CLAIM)).isEqualTo(claims + 1);
             participant.election().close();
         }
     }

@@ -20,12 +20,20 @@ public final class TypedCell<T> extends MappedPrimitive {
 
     static final int VALUE_OFFSET = PrimitiveType.TYPED_BODY_START;
 
-    public static final int OP_SET = 1;
-    public static final int OP_GET = 3;
-
     enum Op implements OpKind {
-        SET,
-        GET
+        SET(1),
+        GET(3);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
     }
 
     record Settings(FixedCodec<?> codec) {
@@ -53,12 +61,12 @@ public final class TypedCell<T> extends MappedPrimitive {
 
     @SuppressWarnings("unchecked")
     void set(FixedCodec<T> codec, T value) {
-        counters.increment(OP_SET);
+        counters.increment(Op.SET);
         codec.write(body, VALUE_OFFSET, value);
     }
 
     T get(FixedCodec<T> codec) {
-        counters.increment(OP_GET);
+        counters.increment(Op.GET);
         return codec.read(body, VALUE_OFFSET);
     }
 

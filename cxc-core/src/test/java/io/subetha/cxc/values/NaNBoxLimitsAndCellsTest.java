@@ -103,9 +103,9 @@ class NaNBoxLimitsAndCellsTest {
             assertThat(cells.get(2)).isEqualTo(box(9));
             assertThat(cells.compareAndSet(2, box(8), box(10))).isFalse();
             assertThat(cells.compareAndSet(2, box(9), box(2.0))).isTrue();
-            assertThat(cells.opCounters().get(OP_GET)).isEqualTo(1);
-            assertThat(cells.opCounters().get(OP_SET)).isEqualTo(1);
-            assertThat(cells.opCounters().get(OP_COMPARE_AND_SET)).isEqualTo(2);
+            assertThat(cells.opCounters().get(Op.GET)).isEqualTo(1);
+            assertThat(cells.opCounters().get(Op.SET)).isEqualTo(1);
+            assertThat(cells.opCounters().get(Op.COMPARE_AND_SET)).isEqualTo(2);
             assertThat(cells.describe())
                     .containsEntry("cells", 3)
                     .containsEntry("nullCells", 2)
@@ -128,9 +128,9 @@ class NaNBoxLimitsAndCellsTest {
             assertThat(cells.compareAndSet(1, NULL, box(1.0))).isFalse();
             assertThat(cells.get(1)).isEqualTo(SharedNaNTaggedValue.box(5, 42));
             assertThat(cells.compareAndSet(1, SharedNaNTaggedValue.box(5, 42), box(1.0))).isTrue();
-            assertThat(cells.opCounters().get(SharedNaNTaggedValue.OP_GET)).isEqualTo(2);
-            assertThat(cells.opCounters().get(SharedNaNTaggedValue.OP_SET)).isEqualTo(1);
-            assertThat(cells.opCounters().get(SharedNaNTaggedValue.OP_COMPARE_AND_SET))
+            assertThat(cells.opCounters().get(SharedNaNTaggedValue.Op.GET)).isEqualTo(2);
+            assertThat(cells.opCounters().get(SharedNaNTaggedValue.Op.SET)).isEqualTo(1);
+            assertThat(cells.opCounters().get(SharedNaNTaggedValue.Op.COMPARE_AND_SET))
                     .isEqualTo(2);
             cells.set(0, 2, 1);
             assertThat(cells.describe())

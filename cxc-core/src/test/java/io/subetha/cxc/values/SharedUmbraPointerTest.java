@@ -83,9 +83,9 @@ class SharedUmbraPointerTest {
             assertThat(p.prefixEquals("prefiX-and-a-long-tail"))
                     .as("same length and 4 bytes")
                     .isTrue();
-            long before = SharedUmbraPointer.opCounters().get(SharedUmbraPointer.OP_PREFIX_EQ);
+            long before = SharedUmbraPointer.opCounters().get(SharedUmbraPointer.Op.PREFIX_EQ);
             p.prefixEquals(p);
-            assertThat(SharedUmbraPointer.opCounters().get(SharedUmbraPointer.OP_PREFIX_EQ))
+            assertThat(SharedUmbraPointer.opCounters().get(SharedUmbraPointer.Op.PREFIX_EQ))
                     .isEqualTo(before + 1);
         }
     }

@@ -23,11 +23,11 @@ class UmbraPointerEqualityAndLifetimeTest {
     }
 
     static long resolves() {
-        return SharedUmbraPointer.opCounters().get(SharedUmbraPointer.OP_RESOLVE);
+        return SharedUmbraPointer.opCounters().get(SharedUmbraPointer.Op.RESOLVE);
     }
 
     static long prefixCompares() {
-        return SharedUmbraPointer.opCounters().get(SharedUmbraPointer.OP_PREFIX_EQ);
+        return SharedUmbraPointer.opCounters().get(SharedUmbraPointer.Op.PREFIX_EQ);
     }
 
     static byte[] utf8(String s) {
