@@ -1,20 +1,14 @@
 package io.subetha.cxc.cli;
 
 import io.subetha.cxc.CxcException;
+import io.subetha.cxc.catalog.PrimitiveCatalog;
 import io.subetha.cxc.internal.FileHeader;
 import io.subetha.cxc.internal.MappedFiles;
-import io.subetha.cxc.liveness.EpochBarrier;
-import io.subetha.cxc.liveness.FailoverWatchdog;
-import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.ownership.OwnerStatus;
-import io.subetha.cxc.ownership.SharedLeaderElection;
-import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
-import io.subetha.cxc.process.ProcessProbe;
-import io.subetha.cxc.process.ProcessStatus;
+import io.subetha.cxc.primitive.PrimitiveView;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -24,11 +18,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -121,10 +113,11 @@ final class FileInspector {
             return Optional.of(problem(candidate, size, header, unknownKind(path, raw)));
         }
         PrimitiveType<?, ?> type =
-                kind != null ? PrimitiveKinds.typeOf(kind) : PrimitiveKinds.types().get(0);
-        try (MappedPrimitive primitive = type.open(path, READ_ONLY)) {
+                kind != null ? PrimitiveCatalog.typeOf(kind) : PrimitiveCatalog.TYPES.get(0);
+        try (PrimitiveView view = type.observe(path, READ_ONLY)) {
             return Optional.of(
-                    new FileReport(path, candidate.name(), size, header, null, stateOf(primitive)));
+                    new FileReport(
+                            path, candidate.name(), size, header, null, view.inspect(graceEpochs)));
         } catch (CxcException e) {
             if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
                 return Optional.empty();
@@ -187,103 +180,4 @@ final class FileInspector {
     }
 
     // ------------------------------------------------------------------------------ probes
-
-    /** {@code describe()}, with each primitive's liveness probes beside what they judge. */
-    private Map<String, Object> stateOf(MappedPrimitive primitive) {
-        Map<String, Object> state = primitive.describe();
-        if (primitive instanceof SharedLeaderElection election) {
-            long leader = number(state.get("leaderPid"));
-            String status =
-                    leader == SharedLeaderElection.NO_LEADER
-                            ? "NONE"
-                            : election.leaderStatus().name();
-            return insertAfter(state, "leaderPid", "leaderStatus", status);
-        }
-        if (primitive instanceof HeartbeatTable table) {
-            return withEach(state, "slots", slot -> slotStatus(table, slot));
-        }
-        if (primitive instanceof FailoverWatchdog watchdog) {
-            HeartbeatTable table = watchdog.heartbeatTable();
-            return withEach(
-                    state,
-                    "assignments",
-                    a ->
-                            Map.of(
-                                    "ownerStatus",
-                                    table.status((int) number(a.get("slot")), graceEpochs).name()));
-        }
-        if (primitive instanceof EpochBarrier barrier) {
-            long graceMillis = barrier.grace().toMillis();
-            return withEach(state, "participants", p -> participantStatus(p, graceMillis));
-        }
-        return state;
-    }
-
-    private Map<String, Object> slotStatus(HeartbeatTable table, Map<String, Object> slot) {
-        OwnerStatus status = table.status((int) number(slot.get("slot")), graceEpochs);
-        return orderedOf("status", status.name(), "alive", status == OwnerStatus.LIVE);
-    }
-
-    /**
-     * A participant is stale once silent longer than the barrier's grace, dead once its process is
-     * gone; the barrier's slot keeps no start time a reused PID could be told apart by.
-     */
-    private static Map<String, Object> participantStatus(Map<String, Object> p, long graceMillis) {
-        OwnerStatus status;
-        if (number(p.get("silentMillis")) > graceMillis) {
-            status = OwnerStatus.STALE;
-        } else if (ProcessProbe.status(number(p.get("pid")), ProcessProbe.UNKNOWN_START_TIME)
-                == ProcessStatus.DEAD) {
-            status = OwnerStatus.DEAD;
-        } else {
-            status = OwnerStatus.LIVE;
-        }
-        return orderedOf("status", status.name(), "alive", status == OwnerStatus.LIVE);
-    }
-
-    private static long number(@Nullable Object value) {
-        return value instanceof Number n ? n.longValue() : 0;
-    }
-
-    private static Map<String, Object> orderedOf(String k1, Object v1, String k2, Object v2) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put(k1, v1);
-        map.put(k2, v2);
-        return map;
-    }
-
-    private static Map<String, Object> insertAfter(
-            Map<String, Object> map, String after, String key, Object value) {
-        Map<String, Object> copy = new LinkedHashMap<>();
-        map.forEach(
-                (k, v) -> {
-                    copy.put(k, v);
-                    if (k.equals(after)) {
-                        copy.put(key, value);
-                    }
-                });
-        copy.putIfAbsent(key, value);
-        return copy;
-    }
-
-    /** The state with {@code key}'s list of maps each extended by {@code extra}. */
-    private static Map<String, Object> withEach(
-            Map<String, Object> state,
-            String key,
-            Function<Map<String, Object>, Map<String, Object>> extra) {
-        if (!(state.get(key) instanceof List<?> list)) {
-            return state;
-        }
-        List<Map<String, Object>> extended = new ArrayList<>();
-        for (Object item : list) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> entry = (Map<String, Object>) item;
-            Map<String, Object> copy = new LinkedHashMap<>(entry);
-            copy.putAll(extra.apply(entry));
-            extended.add(copy);
-        }
-        Map<String, Object> copy = new LinkedHashMap<>(state);
-        copy.put(key, extended);
-        return copy;
-    }
 }

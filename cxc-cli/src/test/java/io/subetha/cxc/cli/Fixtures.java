@@ -1,11 +1,13 @@
 package io.subetha.cxc.cli;
 
 import io.subetha.cxc.CxcException;
+import io.subetha.cxc.catalog.PrimitiveCatalog;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.primitive.PrimitiveView;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -29,7 +31,7 @@ final class Fixtures {
      */
     static List<Path> oneOfEveryKind(Path directory) {
         List<Path> files = new ArrayList<>();
-        for (PrimitiveType<?, ?> type : PrimitiveKinds.types()) {
+        for (PrimitiveType<?, ?> type : PrimitiveCatalog.TYPES) {
             type.prepareDefaults(directory);
             Path file = directory.resolve(type.kind().name() + ".cxc");
             try (MappedPrimitive ignored = create(type, file)) {
@@ -45,8 +47,9 @@ final class Fixtures {
 
     /** The message {@code open} gives for {@code file} as its header's kind, read-only. */
     static String openMessage(Path file, PrimitiveKinds.Kind kind) {
-        try (MappedPrimitive p =
-                PrimitiveKinds.typeOf(kind).open(file, CxcFileOptions.defaults().asReadOnly())) {
+        try (PrimitiveView p =
+                PrimitiveCatalog.typeOf(kind)
+                        .observe(file, CxcFileOptions.defaults().asReadOnly())) {
             throw new AssertionError(file + " opened as " + p);
         } catch (CxcException e) {
             return e.getMessage();

@@ -3,12 +3,13 @@ package io.subetha.cxc.cli;
 import static io.subetha.cxc.cli.Fixtures.ME;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.subetha.cxc.catalog.PrimitiveCatalog;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.ownership.SharedLeaderElection;
-import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.primitive.PrimitiveView;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -190,9 +191,9 @@ class InspectCommandTest {
             JsonNode report = find(reported, file);
             PrimitiveType<?, ?> type =
                     PrimitiveKinds.ofCode(report.get("kindCode").asInt())
-                            .map(PrimitiveKinds::typeOf)
+                            .map(PrimitiveCatalog::typeOf)
                             .orElseThrow();
-            try (MappedPrimitive p = type.open(file, CxcFileOptions.defaults().asReadOnly())) {
+            try (PrimitiveView p = type.observe(file, CxcFileOptions.defaults().asReadOnly())) {
                 Map<String, Object> described = p.describe();
                 assertThat(fieldNames(report.get("state"))).containsAll(described.keySet());
             }

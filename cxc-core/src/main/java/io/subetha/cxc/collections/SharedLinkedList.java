@@ -112,7 +112,7 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
                             .codecs(s -> List.of(s.codec()))
                             .initialiser(SharedLinkedList::linkFreeList)
                             .defaults(new Settings(16, FixedCodec.INT64))
-                            .wrap((file, options) -> new SharedLinkedList(file));
+                            .construct((file, settings, options) -> new SharedLinkedList(file));
 
     private final int capacity;
     private final int elementSize;

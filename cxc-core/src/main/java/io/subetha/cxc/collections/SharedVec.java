@@ -128,7 +128,7 @@ public final class SharedVec<T> extends MappedPrimitive {
                                     SharedVecDescriptor::bodyLength)
                             .codecs(s -> List.of(s.codec()))
                             .defaults(new Settings(16, FixedCodec.INT64))
-                            .wrap((file, options) -> new SharedVec(file));
+                            .construct((file, settings, options) -> new SharedVec(file));
 
     private final int capacity;
     private final int elementSize;

@@ -287,7 +287,7 @@ public final class PassRegistry extends MappedPrimitive {
                                     Settings.DEFAULT_MAX_PASSES,
                                     Settings.DEFAULT_MAILBOX_SLOTS,
                                     Settings.DEFAULT_MAX_PAYLOAD_BYTES))
-                    .wrap((file, options) -> new PassRegistry(file));
+                    .construct((file, settings, options) -> new PassRegistry(file));
 
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
@@ -442,7 +442,7 @@ public final class PassRegistry extends MappedPrimitive {
     }
 
     public static PassRegistry open(Path path, CxcFileOptions options) {
-        return TYPE.open(path, options);
+        return TYPE.openAsRecorded(path, options);
     }
 
     /** Opens the registry, or creates it with these settings; race-safe across processes. */

@@ -179,7 +179,16 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
                                             FixedCodec.INT64,
                                             FixedCodec.INT64,
                                             0L))
-                            .wrap((file, options) -> new EventStateLog(file, null, null));
+                            .recorded(
+                                    file ->
+                                            new Settings(
+                                                    file.header().capacity(),
+                                                    PrimitiveType.recordedCodec(file, 0),
+                                                    PrimitiveType.recordedCodec(file, 1),
+                                                    new byte[0]))
+                            .construct(
+                                    (file, settings, options) ->
+                                            new EventStateLog(file, null, null));
 
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
@@ -241,10 +250,8 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
 
     public static <E, S> EventStateLog<E, S> open(
             Path path, FixedCodec<E> events, FixedCodec<S> state, CxcFileOptions options) {
-        int capacity;
-        try (EventStateLog<?, ?> any = TYPE.open(path, options)) {
-            capacity = any.capacity; // any capacity; the codecs (and so the stride) must match
-        }
+        // any capacity; the codecs (and so the stride) must match
+        int capacity = TYPE.recordedSettings(path, options).capacity();
         return typed(
                 TYPE.open(path, new Settings(capacity, events, state, 0L), options), events, state);
     }

@@ -85,7 +85,7 @@ public final class ProgressTask extends MappedPrimitive {
                             })
                     .bodyCheck(ProgressTask::bodyProblem)
                     .defaults(new Settings(100))
-                    .wrap((file, options) -> new ProgressTask(file));
+                    .construct((file, settings, options) -> new ProgressTask(file));
 
     private static final long OWN_PID = Pids.current();
 
@@ -124,7 +124,7 @@ public final class ProgressTask extends MappedPrimitive {
 
     /** Opens an existing task. */
     public static ProgressTask open(Path path) {
-        return TYPE.open(path, CxcFileOptions.defaults());
+        return TYPE.openAsRecorded(path, CxcFileOptions.defaults());
     }
 
     /**

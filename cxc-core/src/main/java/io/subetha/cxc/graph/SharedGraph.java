@@ -6,6 +6,7 @@ import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.internal.FileHeader;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
@@ -143,7 +144,15 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
                             .codecs(s -> List.of(s.nodeCodec(), s.edgeCodec()))
                             .initialiser(SharedGraph::initialise)
                             .defaults(new Settings(16, 64, FixedCodec.INT64, FixedCodec.INT64))
-                            .wrap((file, options) -> new SharedGraph(file));
+                            .shapeCheck(SharedGraph::shapeProblem)
+                            .recorded(
+                                    file ->
+                                            new Settings(
+                                                    file.body().getIntVolatile(MAX_NODES_OFFSET),
+                                                    file.body().getIntVolatile(MAX_EDGES_OFFSET),
+                                                    PrimitiveType.recordedCodec(file, 0),
+                                                    PrimitiveType.recordedCodec(file, 1)))
+                            .construct((file, settings, options) -> new SharedGraph(file));
 
     private final int maxNodes;
     private final int maxEdges;
@@ -155,39 +164,44 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
 
     private SharedGraph(MappedFile file) {
         super(file, TYPE);
-        int slots = file.header().capacity();
+        // shapeProblem() checked both counts and both payload sizes against the header.
         this.stride = file.header().slotSize();
         this.maxNodes = body.getIntVolatile(MAX_NODES_OFFSET);
         this.maxEdges = body.getIntVolatile(MAX_EDGES_OFFSET);
-        int nodeSize = body.getIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET);
-        int edgeSize = body.getIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET + 4);
-        if (maxNodes < 1 || maxEdges < 1 || (long) maxNodes + maxEdges != slots) {
-            throw TYPE.corrupt(
-                    file.path(),
-                    "max nodes "
-                            + maxNodes
-                            + " and max edges "
-                            + maxEdges
-                            + " do not add up to the header's "
-                            + slots
-                            + " slots");
-        }
-        if (nodeSize < 1
-                || edgeSize < 1
-                || stride != SharedGraphDescriptor.stride(nodeSize, edgeSize)) {
-            throw TYPE.corrupt(
-                    file.path(),
-                    "payload sizes "
-                            + nodeSize
-                            + " and "
-                            + edgeSize
-                            + " bytes do not give the header's slot size "
-                            + stride);
-        }
         this.edgesOffset = SLOTS_OFFSET + maxNodes * stride;
         this.lock = new IntentLock(body, LOCK_OFFSET, LOCK_ENTRIES, 0, kind() + " " + file.path());
         nodeCount();
         edgeCount0();
+    }
+
+    /** The node and edge counts, and the payload sizes, must give the header's slots and stride. */
+    private static @Nullable String shapeProblem(FileHeader header, AtomicBuffer body) {
+        int slots = header.capacity();
+        int stride = header.slotSize();
+        int maxNodes = body.getIntVolatile(MAX_NODES_OFFSET);
+        int maxEdges = body.getIntVolatile(MAX_EDGES_OFFSET);
+        int nodeSize = body.getIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET);
+        int edgeSize = body.getIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET + 4);
+        if (maxNodes < 1 || maxEdges < 1 || (long) maxNodes + maxEdges != slots) {
+            return "max nodes "
+                    + maxNodes
+                    + " and max edges "
+                    + maxEdges
+                    + " do not add up to the header's "
+                    + slots
+                    + " slots";
+        }
+        if (nodeSize < 1
+                || edgeSize < 1
+                || stride != SharedGraphDescriptor.stride(nodeSize, edgeSize)) {
+            return "payload sizes "
+                    + nodeSize
+                    + " and "
+                    + edgeSize
+                    + " bytes do not give the header's slot size "
+                    + stride;
+        }
+        return null;
     }
 
     private static void initialise(AtomicBuffer body, Settings s) {
@@ -244,9 +258,10 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
         } catch (CxcCapacityException slots) {
             int storedNodes;
             int storedEdges;
-            try (SharedGraph<?, ?> observer = TYPE.open(path, CxcFileOptions.defaults())) {
-                storedNodes = observer.maxNodes;
-                storedEdges = observer.maxEdges;
+            try {
+                Settings stored = TYPE.recordedSettings(path, CxcFileOptions.defaults());
+                storedNodes = stored.maxNodes();
+                storedEdges = stored.maxEdges();
             } catch (RuntimeException unreadable) {
                 slots.addSuppressed(unreadable);
                 throw slots;

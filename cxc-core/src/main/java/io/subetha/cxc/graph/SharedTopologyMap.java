@@ -132,7 +132,7 @@ public final class SharedTopologyMap extends MappedPrimitive {
                             s -> new PrimitiveType.Shape(s.capacity(), SLOT_LENGTH),
                             SharedTopologyMapDescriptor::bodyLength)
                     .defaults(new Settings(Settings.DEFAULT_CAPACITY))
-                    .wrap((file, options) -> new SharedTopologyMap(file));
+                    .construct((file, settings, options) -> new SharedTopologyMap(file));
 
     private final int capacity;
 

@@ -12,11 +12,15 @@ import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.observe.StateMaps;
 import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.ownership.OwnerStatus;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -169,7 +173,7 @@ public final class EpochBarrier extends MappedPrimitive {
                             })
                     .bodyCheck(EpochBarrier::timingProblem)
                     .defaults(new Settings(HeartbeatTable.Settings.DEFAULT_CAPACITY))
-                    .wrap((file, options) -> new EpochBarrier(file));
+                    .construct((file, settings, options) -> new EpochBarrier(file));
 
     private final int capacity;
     private final long heartbeatIntervalNanos;
@@ -695,6 +699,34 @@ public final class EpochBarrier extends MappedPrimitive {
     }
 
     /** Epoch, timing, and each participant's slot, PID, arrival and silence. */
+
+    /**
+     * {@link #describe()} with each participant judged: stale once silent longer than the grace,
+     * dead once its process is gone. The barrier's slot keeps no start time a reused PID could be
+     * told apart by; epochs play no part ({@code graceEpochs} is unused).
+     */
+    @Override
+    public Map<String, Object> inspect(long graceEpochs) {
+        long graceMillis = grace().toMillis();
+        return StateMaps.withEach(
+                describe(),
+                "participants",
+                p -> {
+                    OwnerStatus status;
+                    if (StateMaps.number(p.get("silentMillis")) > graceMillis) {
+                        status = OwnerStatus.STALE;
+                    } else if (ProcessProbe.status(
+                                    StateMaps.number(p.get("pid")), ProcessProbe.UNKNOWN_START_TIME)
+                            == ProcessStatus.DEAD) {
+                        status = OwnerStatus.DEAD;
+                    } else {
+                        status = OwnerStatus.LIVE;
+                    }
+                    return StateMaps.orderedOf(
+                            "status", status.name(), "alive", status == OwnerStatus.LIVE);
+                });
+    }
+
     @Override
     public Map<String, Object> describe() {
         long now = System.nanoTime();

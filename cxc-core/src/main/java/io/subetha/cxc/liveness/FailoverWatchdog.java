@@ -11,6 +11,7 @@ import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.observe.StateMaps;
 import io.subetha.cxc.ownership.OwnerStatus;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -148,7 +149,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
                                                     directory.resolve(DEFAULT_HEARTBEAT_TABLE),
                                                     HeartbeatTable.Settings.DEFAULT_CAPACITY)
                                             .close())
-                    .wrap(FailoverWatchdog::new);
+                    .construct((file, settings, options) -> new FailoverWatchdog(file, options));
 
     private final HeartbeatTable table;
     private final boolean ownsTable;
@@ -247,7 +248,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
     }
 
     public static FailoverWatchdog open(Path path, CxcFileOptions options) {
-        return TYPE.open(path, options);
+        return TYPE.openAsRecorded(path, options);
     }
 
     /**
@@ -256,7 +257,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
      * @throws io.subetha.cxc.CxcFormatException if it names another table
      */
     public static FailoverWatchdog open(Path path, Path heartbeatPath, CxcFileOptions options) {
-        FailoverWatchdog watchdog = TYPE.open(path, options);
+        FailoverWatchdog watchdog = TYPE.openAsRecorded(path, options);
         Path watched = watchdog.table.file().toAbsolutePath().normalize();
         if (!watched.equals(heartbeatPath.toAbsolutePath().normalize())) {
             watchdog.close();
@@ -638,6 +639,20 @@ public final class FailoverWatchdog extends MappedPrimitive {
     }
 
     /** The table watched, the pool's size and every owned work id with its owner. */
+
+    /** {@link #describe()} with each assignment's owner slot judged live, stale or dead. */
+    @Override
+    public Map<String, Object> inspect(long graceEpochs) {
+        return StateMaps.withEach(
+                describe(),
+                "assignments",
+                a ->
+                        Map.of(
+                                "ownerStatus",
+                                table.status((int) StateMaps.number(a.get("slot")), graceEpochs)
+                                        .name()));
+    }
+
     @Override
     public Map<String, Object> describe() {
         List<Map<String, Object>> owned = new ArrayList<>();

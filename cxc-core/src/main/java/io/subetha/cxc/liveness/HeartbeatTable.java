@@ -8,6 +8,7 @@ import io.subetha.cxc.internal.EpochPacer;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.observe.StateMaps;
 import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.ownership.OwnerStatus;
 import io.subetha.cxc.primitive.MappedPrimitive;
@@ -102,7 +103,7 @@ public final class HeartbeatTable extends MappedPrimitive {
                             settings -> new PrimitiveType.Shape(settings.capacity(), SLOT_LENGTH),
                             BODY_LAYOUT)
                     .defaults(new Settings(Settings.DEFAULT_CAPACITY))
-                    .wrap((file, options) -> new HeartbeatTable(file));
+                    .construct((file, settings, options) -> new HeartbeatTable(file));
 
     private static final int CLAIM_ROUNDS = 8;
 
@@ -151,7 +152,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     public static HeartbeatTable open(Path path, CxcFileOptions options) {
-        return TYPE.open(path, options);
+        return TYPE.openAsRecorded(path, options);
     }
 
     /** Opens the table, or creates it with {@code capacity} slots; race-safe across processes. */
@@ -464,6 +465,21 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     /** Capacity, epoch, and each held slot's owner, generation and lag; probes no process. */
+
+    /** {@link #describe()} with each slot's owner judged live, stale or dead. */
+    @Override
+    public Map<String, Object> inspect(long graceEpochs) {
+        return StateMaps.withEach(
+                describe(),
+                "slots",
+                slot -> {
+                    OwnerStatus status =
+                            status((int) StateMaps.number(slot.get("slot")), graceEpochs);
+                    return StateMaps.orderedOf(
+                            "status", status.name(), "alive", status == OwnerStatus.LIVE);
+                });
+    }
+
     @Override
     public Map<String, Object> describe() {
         long epoch = globalEpochRaw();

@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Per-process op counts of one primitive, by op kind. Op kinds are the constants of the
- * primitive's {@code Op} enum, each carrying its number from 1 ({@link OpKind}).
+ * Per-process op counts of one primitive, by op kind. Op kinds are the constants of the primitive's
+ * {@code Op} enum, each carrying its number from 1 ({@link OpKind}).
  *
  * <p>Counting sits on every fast path (a leadership check is one volatile read), so it must cost
  * less than a second read: an atomic {@code getAndAdd} ({@code lock xadd}, about 9 ns here) would

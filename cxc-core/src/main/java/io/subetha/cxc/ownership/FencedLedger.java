@@ -81,7 +81,7 @@ public final class FencedLedger extends MappedPrimitive {
                     .ops(Op.class)
                     .fixedBody(BODY_LENGTH)
                     .defaults(new Settings())
-                    .wrap((file, options) -> new FencedLedger(file));
+                    .construct((file, settings, options) -> new FencedLedger(file));
 
     private FencedLedger(MappedFile file) {
         super(file, TYPE);

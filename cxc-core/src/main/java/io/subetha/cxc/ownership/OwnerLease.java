@@ -120,7 +120,7 @@ public final class OwnerLease extends MappedPrimitive {
                             settings -> new PrimitiveType.Shape(settings.capacity(), SLOT_LENGTH),
                             BODY_LAYOUT)
                     .defaults(new Settings(Settings.DEFAULT_CAPACITY))
-                    .wrap((file, options) -> new OwnerLease(file));
+                    .construct((file, settings, options) -> new OwnerLease(file));
 
     /** A held lease, as its acquirer got it: pass it back to extend or release it. */
     public static final class Lease {
@@ -207,7 +207,7 @@ public final class OwnerLease extends MappedPrimitive {
 
     /** Opens an existing table with whatever capacity it was created with. */
     public static OwnerLease open(Path path) {
-        return TYPE.open(path, CxcFileOptions.defaults());
+        return TYPE.openAsRecorded(path, CxcFileOptions.defaults());
     }
 
     /** Opens the table, or creates it with {@code capacity} slots; race-safe across processes. */

@@ -12,6 +12,7 @@ import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.observe.StateMaps;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
@@ -148,7 +149,9 @@ public final class SharedLeaderElection extends MappedPrimitive {
                     .defaults(Settings.DEFAULTS)
                     .initialiser(SharedLeaderElection::initialise)
                     .bodyCheck(SharedLeaderElection::bodyProblem)
-                    .wrap((file, options) -> new SharedLeaderElection(file, options.readOnly()));
+                    .construct(
+                            (file, settings, options) ->
+                                    new SharedLeaderElection(file, options.readOnly()));
 
     private static void initialise(AtomicBuffer body, Settings settings) {
         body.setLongPlain(TICK_INTERVAL_OFFSET, settings.tickInterval().toNanos());
@@ -960,6 +963,16 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * Leader, term, heartbeat, epoch, heartbeat lag and the leader's recorded start time, read from
      * shared memory without probing the leader's process.
      */
+
+    /** {@link #describe()} with whether the leader's process is live, stale or dead. */
+    @Override
+    public Map<String, Object> inspect(long graceEpochs) {
+        Map<String, Object> state = describe();
+        long leader = StateMaps.number(state.get("leaderPid"));
+        String status = leader == NO_LEADER ? "NONE" : leaderStatus().name();
+        return StateMaps.insertAfter(state, "leaderPid", "leaderStatus", status);
+    }
+
     @Override
     public Map<String, Object> describe() {
         if (retired) {

@@ -113,6 +113,16 @@ public abstract class MappedPrimitive implements ObservedPrimitive, AutoCloseabl
         file.close();
     }
 
+    /**
+     * {@link #describe()} with the liveness probes it leaves out, for an inspector: a primitive
+     * whose file names holders (a leader, slots, participants) adds whether each is live, stale or
+     * dead, judged with {@code graceEpochs} where it counts staleness in epochs. Probing a process
+     * costs microseconds, which {@code describe()} (read on every actuator scrape) does not spend.
+     */
+    public Map<String, Object> inspect(long graceEpochs) {
+        return describe();
+    }
+
     /** "heartbeat-table /dev/shm/app/participants.heartbeat {capacity=64, ...}". */
     @Override
     public String toString() {

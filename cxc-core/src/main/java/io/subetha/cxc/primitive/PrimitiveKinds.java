@@ -1,7 +1,5 @@
 package io.subetha.cxc.primitive;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +9,9 @@ import java.util.Optional;
  * Every kind of cxc file, by the code its header stores: the one registry of kind codes, above the
  * substrate (which knows none by name). Codes are part of the file format: a code is never
  * renumbered, and a retired one is never given to another kind. Each family owns a range; a new
- * primitive takes the next free code of its family's range and adds one line here.
+ * primitive takes the next free code of its family's range and adds one line here (and its {@code
+ * TYPE} to {@code io.subetha.cxc.catalog.PrimitiveCatalog}, which lists the types above the
+ * families).
  *
  * <p>Codes 1 to 5 were given before the ranges existed and keep their numbers.
  */
@@ -30,9 +30,8 @@ public final class PrimitiveKinds {
      * @param code stored in the header; never renumbered
      * @param name the name users see in errors, the actuator and metrics tags
      * @param family the family whose range holds the code
-     * @param typeHolder the class whose {@code TYPE} field is this kind's {@link PrimitiveType}
      */
-    public record Kind(int code, String name, Family family, String typeHolder) {
+    public record Kind(int code, String name, Family family) {
         /** "a leader-election", "an epoch-barrier": for messages. */
         public String withArticle() {
             return ("aeiou".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
@@ -75,72 +74,41 @@ public final class PrimitiveKinds {
 
     private static final Map<Integer, Kind> BY_CODE = new LinkedHashMap<>();
 
-    public static final Kind LEADER_ELECTION =
-            kind(1, "leader-election", FIRST_WAVE, "io.subetha.cxc.ownership.SharedLeaderElection");
-    public static final Kind HEARTBEAT_TABLE =
-            kind(2, "heartbeat-table", FIRST_WAVE, "io.subetha.cxc.liveness.HeartbeatTable");
-    public static final Kind FAILOVER_WATCHDOG =
-            kind(3, "failover-watchdog", FIRST_WAVE, "io.subetha.cxc.liveness.FailoverWatchdog");
-    public static final Kind EPOCH_BARRIER =
-            kind(4, "epoch-barrier", FIRST_WAVE, "io.subetha.cxc.liveness.EpochBarrier");
-    public static final Kind FENCED_LEDGER =
-            kind(5, "fenced-ledger", FIRST_WAVE, "io.subetha.cxc.ownership.FencedLedger");
+    public static final Kind LEADER_ELECTION = kind(1, "leader-election", FIRST_WAVE);
+    public static final Kind HEARTBEAT_TABLE = kind(2, "heartbeat-table", FIRST_WAVE);
+    public static final Kind FAILOVER_WATCHDOG = kind(3, "failover-watchdog", FIRST_WAVE);
+    public static final Kind EPOCH_BARRIER = kind(4, "epoch-barrier", FIRST_WAVE);
+    public static final Kind FENCED_LEDGER = kind(5, "fenced-ledger", FIRST_WAVE);
 
-    public static final Kind OWNER_LEASE =
-            kind(16, "owner-lease", OWNERSHIP, "io.subetha.cxc.ownership.OwnerLease");
+    public static final Kind OWNER_LEASE = kind(16, "owner-lease", OWNERSHIP);
 
-    public static final Kind EVENT_STATE_LOG =
-            kind(48, "event-state-log", EVENT_LOG, "io.subetha.cxc.eventlog.EventStateLog");
-    public static final Kind VERSIONED_CHAIN =
-            kind(49, "versioned-chain", EVENT_LOG, "io.subetha.cxc.versioned.SharedVersionedChain");
-    public static final Kind TIME_POINT_TILE =
-            kind(50, "time-point-tile", EVENT_LOG, "io.subetha.cxc.versioned.SharedTimePointTile");
+    public static final Kind EVENT_STATE_LOG = kind(48, "event-state-log", EVENT_LOG);
+    public static final Kind VERSIONED_CHAIN = kind(49, "versioned-chain", EVENT_LOG);
+    public static final Kind TIME_POINT_TILE = kind(50, "time-point-tile", EVENT_LOG);
 
-    public static final Kind PRIORITY_FANOUT =
-            kind(64, "priority-fanout", FAN_OUT, "io.subetha.cxc.fanout.PriorityFanout");
-    public static final Kind PROGRESS_TASK =
-            kind(65, "progress-task", FAN_OUT, "io.subetha.cxc.fanout.ProgressTask");
-    public static final Kind BACKGROUND_SCHEDULER =
-            kind(
-                    66,
-                    "background-scheduler",
-                    FAN_OUT,
-                    "io.subetha.cxc.scheduling.BackgroundScheduler");
+    public static final Kind PRIORITY_FANOUT = kind(64, "priority-fanout", FAN_OUT);
+    public static final Kind PROGRESS_TASK = kind(65, "progress-task", FAN_OUT);
+    public static final Kind BACKGROUND_SCHEDULER = kind(66, "background-scheduler", FAN_OUT);
 
-    public static final Kind SHARED_GRAPH =
-            kind(80, "shared-graph", GRAPH, "io.subetha.cxc.graph.SharedGraph");
-    public static final Kind TOPOLOGY_MAP =
-            kind(81, "topology-map", GRAPH, "io.subetha.cxc.graph.SharedTopologyMap");
+    public static final Kind SHARED_GRAPH = kind(80, "shared-graph", GRAPH);
+    public static final Kind TOPOLOGY_MAP = kind(81, "topology-map", GRAPH);
 
-    public static final Kind CASCADE_SHARED_LEVEL =
-            kind(
-                    96,
-                    "cascade-shared-level",
-                    RESOLUTION,
-                    "io.subetha.cxc.resolution.CascadeSharedLevel");
-    public static final Kind ASYNC_POINTER =
-            kind(97, "async-pointer", RESOLUTION, "io.subetha.cxc.resolution.SharedAsyncPointer");
-    public static final Kind SHARED_UNIVERSAL =
-            kind(98, "shared-universal", RESOLUTION, "io.subetha.cxc.resolution.SharedUniversal");
+    public static final Kind CASCADE_SHARED_LEVEL = kind(96, "cascade-shared-level", RESOLUTION);
+    public static final Kind ASYNC_POINTER = kind(97, "async-pointer", RESOLUTION);
+    public static final Kind SHARED_UNIVERSAL = kind(98, "shared-universal", RESOLUTION);
 
-    public static final Kind SHARED_REGION =
-            kind(112, "shared-region", MEMORY, "io.subetha.cxc.region.SharedRegion");
-    public static final Kind NAN_VALUE =
-            kind(113, "nan-value", MEMORY, "io.subetha.cxc.values.SharedNaNValue");
-    public static final Kind NAN_TAGGED_VALUE =
-            kind(114, "nan-tagged-value", MEMORY, "io.subetha.cxc.values.SharedNaNTaggedValue");
-    public static final Kind SHARED_VEC =
-            kind(120, "shared-vec", MEMORY, "io.subetha.cxc.collections.SharedVec");
-    public static final Kind SHARED_LINKED_LIST =
-            kind(121, "shared-linked-list", MEMORY, "io.subetha.cxc.collections.SharedLinkedList");
+    public static final Kind SHARED_REGION = kind(112, "shared-region", MEMORY);
+    public static final Kind NAN_VALUE = kind(113, "nan-value", MEMORY);
+    public static final Kind NAN_TAGGED_VALUE = kind(114, "nan-tagged-value", MEMORY);
+    public static final Kind SHARED_VEC = kind(120, "shared-vec", MEMORY);
+    public static final Kind SHARED_LINKED_LIST = kind(121, "shared-linked-list", MEMORY);
 
-    public static final Kind PASS_REGISTRY =
-            kind(144, "pass-registry", DISPATCH, "io.subetha.cxc.dispatch.PassRegistry");
+    public static final Kind PASS_REGISTRY = kind(144, "pass-registry", DISPATCH);
 
     private PrimitiveKinds() {}
 
-    private static Kind kind(int code, String name, Family family, String typeHolder) {
-        Kind kind = new Kind(code, name, family, typeHolder);
+    private static Kind kind(int code, String name, Family family) {
+        Kind kind = new Kind(code, name, family);
         if (BY_CODE.putIfAbsent(code, kind) != null) {
             throw new ExceptionInInitializerError("kind code " + code + " given twice");
         }
@@ -159,29 +127,5 @@ public final class PrimitiveKinds {
     /** The name of kind {@code code}, if this library knows it. */
     public static Optional<String> nameOf(int code) {
         return ofCode(code).map(Kind::name);
-    }
-
-    /**
-     * Every kind's {@link PrimitiveType}, in code order: what the bad-input catalogue, the fuzz
-     * test and the inspector open files through. Loads each primitive class.
-     */
-    public static List<PrimitiveType<?, ?>> types() {
-        List<PrimitiveType<?, ?>> types = new ArrayList<>();
-        for (Kind kind : BY_CODE.values()) {
-            types.add(typeOf(kind));
-        }
-        return Collections.unmodifiableList(types);
-    }
-
-    /** The type of {@code kind}: the {@code TYPE} field of its holder class. */
-    public static PrimitiveType<?, ?> typeOf(Kind kind) {
-        try {
-            Object type = Class.forName(kind.typeHolder()).getField("TYPE").get(null);
-            return (PrimitiveType<?, ?>) type;
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            throw new IllegalStateException(
-                    "kind " + kind + " names " + kind.typeHolder() + ", which has no TYPE field",
-                    e);
-        }
     }
 }

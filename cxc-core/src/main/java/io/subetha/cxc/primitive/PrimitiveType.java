@@ -1,8 +1,10 @@
 package io.subetha.cxc.primitive;
 
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.BodyLayout;
+import io.subetha.cxc.internal.FileHeader;
 import io.subetha.cxc.internal.FileSpec;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.internal.MappedFiles;
@@ -22,10 +24,17 @@ import org.jspecify.annotations.Nullable;
  * Everything that makes a file one kind of primitive, in one object per primitive (its {@code
  * TYPE}): the kind, the layout version, the body magic, how the body's shape follows from the
  * creation settings {@code S}, the op kinds, how a new body is initialised and an opened one
- * checked, and how a mapped file becomes the primitive {@code P}. Its {@link #create}, {@link
- * #open} and {@link #openOrCreate} are the only way a primitive's file is made or opened: each
- * checks everything and formats every error the same way, so a primitive's own factories are
- * one-line conveniences.
+ * checked, and how a mapped file and its settings become the primitive {@code P}. Its {@link
+ * #create}, {@link #open} and {@link #openOrCreate} are the only way a primitive's file is made or
+ * opened: each checks everything and formats every error the same way, so a primitive's own
+ * factories are one-line conveniences.
+ *
+ * <p><b>Built whole.</b> The primitive's {@link Constructor} receives the settings the file was
+ * created or opened with, codecs included, so every field of a primitive is final and no operation
+ * checks for a missing codec. An observer that knows no codecs (the actuator, the CLI, a tool that
+ * opens any file) gets a {@link PrimitiveView} from {@link #observe}: read-only, made from the
+ * settings the file {@linkplain Builder#recorded records}, with opaque byte codecs of the recorded
+ * sizes standing in for the typed ones.
  *
  * <p><b>Settings</b> are a record whose constructor validates (the one place a limit or a default
  * lives); an invalid one throws {@link io.subetha.cxc.CxcSettingsException} naming the setting.
@@ -52,12 +61,24 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
     }
 
     /**
-     * Turns a validated mapped file into the primitive; {@code options} are the ones it was opened
-     * with, for a primitive that opens a companion file.
+     * Builds the primitive, whole, over a validated mapped file: {@code settings} are the ones the
+     * file was created with, or the caller's expected ones it was checked against on open (codecs
+     * included); {@code options} are the ones it was opened with, for a primitive that opens a
+     * companion file.
      */
     @FunctionalInterface
-    public interface Wrapper<P> {
-        P wrap(MappedFile file, CxcFileOptions options);
+    public interface Constructor<P, S> {
+        P construct(MappedFile file, S settings, CxcFileOptions options);
+    }
+
+    /**
+     * The settings a validated file records (its header's capacity, its body's own fields, its
+     * codec block's sizes as {@link #recordedCodec opaque codecs}): what an observer that brings no
+     * settings builds the primitive with.
+     */
+    @FunctionalInterface
+    public interface Recorded<S> {
+        S of(MappedFile file);
     }
 
     /** How a file's header shape follows from its path and settings. */
@@ -81,6 +102,19 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
         @Nullable String problem(AtomicBuffer body);
     }
 
+    /**
+     * Checks what an opened body declares against its header (a count of slots the header's
+     * capacity must equal, payload sizes that must give its slot size), before it is trusted: by
+     * the time the primitive is built, and an observer's settings read, the file is sound.
+     */
+    @FunctionalInterface
+    public interface ShapeCheck {
+        /**
+         * @return null if the body agrees with the header, else the problem
+         */
+        @Nullable String problem(FileHeader header, AtomicBuffer body);
+    }
+
     private final PrimitiveKinds.Kind kind;
     private final int layoutVersion;
     private final long bodyMagic;
@@ -90,7 +124,9 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
     private final BodyLayout layout;
     private final Initialiser<S> initialiser;
     private final BodyCheck bodyCheck;
-    private final Wrapper<P> wrapper;
+    private final ShapeCheck shapeCheck;
+    private final Constructor<P, S> constructor;
+    private final Recorded<S> recorded;
     private final S defaults;
     private final @Nullable Function<S, List<FixedCodec<?>>> codecs;
     private final Consumer<Path> prepareDefaults;
@@ -105,8 +141,11 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
         this.layout = Objects.requireNonNull(b.layout, "layout");
         this.initialiser = b.initialiser;
         this.bodyCheck = b.bodyCheck;
-        this.wrapper = Objects.requireNonNull(b.wrapper, "wrapper");
+        this.shapeCheck = b.shapeCheck;
+        this.constructor = Objects.requireNonNull(b.constructor, "constructor");
         this.defaults = Objects.requireNonNull(b.defaults, "defaults");
+        S fallback = defaults;
+        this.recorded = b.recorded != null ? b.recorded : file -> fallback;
         this.codecs = b.codecs;
         this.prepareDefaults = b.prepareDefaults;
         this.newCounters = b.newCounters;
@@ -125,37 +164,161 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
 
     // --------------------------------------------------------------------------- factories
 
-    /** Creates a new file with {@code settings}; fails if the path exists. */
-    public P create(Path path, S settings, CxcFileOptions options) {
-        return wrap(
-                MappedFiles.create(
-                        path, spec(path, settings), body -> initialise(body, settings), options),
-                options);
+    /**
+     * Creates a new file with {@code settings}; fails if the path exists.
+     *
+     * <p>This and the other ways in return the type the caller assigns to ({@code SharedVec<Long>
+     * vec = SharedVec.TYPE.create(path, new SharedVec.Settings<>(16, FixedCodec.INT64))}): a typed
+     * primitive's type argument follows from its settings' codecs, which Java cannot say of a
+     * {@code TYPE} shared by every codec. A primitive's own {@code open}/{@code openOrCreate} say
+     * it in their signatures.
+     */
+    @SuppressWarnings("unchecked")
+    public <Q extends P> Q create(Path path, S settings, CxcFileOptions options) {
+        return (Q)
+                construct(
+                        MappedFiles.create(
+                                path,
+                                spec(path, settings),
+                                body -> initialise(body, settings),
+                                options),
+                        settings,
+                        options);
     }
 
-    /** Opens and validates an existing file whose shape must match {@code expected}'s. */
-    public P open(Path path, S expected, CxcFileOptions options) {
+    /** {@link #create(Path, Object, CxcFileOptions)} with the default options. */
+    public <Q extends P> Q create(Path path, S settings) {
+        return create(path, settings, CxcFileOptions.defaults());
+    }
+
+    /**
+     * Opens and validates an existing file whose shape (and codecs, for a typed primitive) must
+     * match {@code expected}'s.
+     */
+    @SuppressWarnings("unchecked")
+    public <Q extends P> Q open(Path path, S expected, CxcFileOptions options) {
         MappedFile file = MappedFiles.open(path, spec(path, expected), options);
         checkCodecs(file, expected);
-        return wrap(file, options);
+        return (Q) construct(file, expected, options);
     }
 
-    /** Opens and validates an existing file of any shape (an observer's view). */
-    public P open(Path path, CxcFileOptions options) {
-        return wrap(
-                MappedFiles.open(path, fileSpec(new Shape(Shape.ANY, Shape.ANY)), options),
-                options);
+    /** {@link #open(Path, Object, CxcFileOptions)} with the default options. */
+    public <Q extends P> Q open(Path path, S expected) {
+        return open(path, expected, CxcFileOptions.defaults());
     }
 
     /** Opens the file, or creates it with {@code settings}; race-safe across processes. */
-    public P openOrCreate(Path path, S settings, CxcFileOptions options) {
+    @SuppressWarnings("unchecked")
+    public <Q extends P> Q openOrCreate(Path path, S settings, CxcFileOptions options) {
         MappedFile file =
                 MappedFiles.openOrCreate(
                         path, spec(path, settings), body -> initialise(body, settings), options);
         if (!file.created()) {
             checkCodecs(file, settings);
         }
-        return wrap(file, options);
+        return (Q) construct(file, settings, options);
+    }
+
+    /** {@link #openOrCreate(Path, Object, CxcFileOptions)} with the default options. */
+    public <Q extends P> Q openOrCreate(Path path, S settings) {
+        return openOrCreate(path, settings, CxcFileOptions.defaults());
+    }
+
+    /**
+     * Opens an existing file of any shape with the settings it records: for a primitive without
+     * codecs, whose every setting the file holds ("open the heartbeat table, whatever its
+     * capacity").
+     *
+     * @throws IllegalStateException for a typed primitive, which needs its codecs: use {@link
+     *     #open(Path, Object, CxcFileOptions)}
+     */
+    public P openAsRecorded(Path path, CxcFileOptions options) {
+        if (codecs != null) {
+            throw new IllegalStateException(
+                    kind
+                            + " is typed: open it with its codecs (open(path, settings)); an"
+                            + " observer that has none uses observe(path)");
+        }
+        MappedFile file = openAnyShape(path, options);
+        return constructRecorded(file, options);
+    }
+
+    /**
+     * Opens an existing file of any shape for reading what it holds: the observer's way in (the
+     * actuator, the CLI, a tool that opens every file in a directory). The view reads the header
+     * and {@code describe()}, and writes nothing.
+     */
+    public PrimitiveView observe(Path path, CxcFileOptions options) {
+        return new PrimitiveView(constructRecorded(openAnyShape(path, options), options));
+    }
+
+    /** {@link #observe(Path, CxcFileOptions)} with the default options. */
+    public PrimitiveView observe(Path path) {
+        return observe(path, CxcFileOptions.defaults());
+    }
+
+    /**
+     * The settings the file at {@code path} records, its codecs opaque ({@link #recordedCodec}):
+     * what a typed primitive's "open whatever capacity it has" factory combines with its codecs.
+     */
+    public S recordedSettings(Path path, CxcFileOptions options) {
+        MappedFile file = openAnyShape(path, options);
+        try {
+            checkBody(file);
+            return recordedOf(file);
+        } finally {
+            file.close();
+        }
+    }
+
+    /**
+     * A file whose body records settings no creator could have made (the record's own check refuses
+     * them) is corrupt: said in the open errors' format, not as a bad setting of the caller's.
+     */
+    private S recordedOf(MappedFile file) {
+        try {
+            return recorded.of(file);
+        } catch (CxcSettingsException e) {
+            throw corrupt(file.path(), "it records " + e.getMessage());
+        }
+    }
+
+    /**
+     * An opaque codec of the size a typed file's codec block records at {@code index} (0 or 1): how
+     * a {@link Recorded} settings function stands in for a codec the observer does not know.
+     */
+    public static FixedCodec<byte[]> recordedCodec(MappedFile file, int index) {
+        int size = file.body().getIntAcquire(CODEC_SIZES_OFFSET + 4 * index);
+        if (size < 1 || size > file.header().bodyLength()) {
+            throw new CxcFormatException(
+                    "cannot open "
+                            + file.path()
+                            + ": its codec block records payload size "
+                            + size
+                            + " for payload "
+                            + index
+                            + ", outside 1.."
+                            + file.header().bodyLength()
+                            + " (the body's length); the body is corrupt. The file was left"
+                            + " untouched.");
+        }
+        return FixedCodec.bytes(size);
+    }
+
+    private MappedFile openAnyShape(Path path, CxcFileOptions options) {
+        return MappedFiles.open(path, fileSpec(new Shape(Shape.ANY, Shape.ANY)), options);
+    }
+
+    private P constructRecorded(MappedFile file, CxcFileOptions options) {
+        S settings;
+        try {
+            checkBody(file);
+            settings = recordedOf(file);
+        } catch (RuntimeException e) {
+            file.close();
+            throw e;
+        }
+        return construct(file, settings, options);
     }
 
     // ------------------------------------------------------------------------------- reads
@@ -271,7 +434,12 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
         initialiser.initialise(body, settings);
     }
 
-    private P wrap(MappedFile file, CxcFileOptions options) {
+    private P construct(MappedFile file, S settings, CxcFileOptions options) {
+        checkBody(file);
+        return constructor.construct(file, settings, options);
+    }
+
+    private void checkBody(MappedFile file) {
         AtomicBuffer body = file.body();
         long magic = body.getLongAcquire(0);
         if (magic != bodyMagic) {
@@ -282,10 +450,12 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
                             magic, bodyMagic, HeaderDescriptor.asciiOf(bodyMagic)));
         }
         String problem = bodyCheck.problem(body);
+        if (problem == null) {
+            problem = shapeCheck.problem(file.header(), body);
+        }
         if (problem != null) {
             throw corrupt(file.path(), problem);
         }
-        return wrapper.wrap(file, options);
     }
 
     private void checkCodecs(MappedFile file, S expected) {
@@ -360,7 +530,9 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
         private @Nullable BodyLayout layout;
         private Initialiser<S> initialiser = (body, settings) -> {};
         private BodyCheck bodyCheck = body -> null;
-        private @Nullable Wrapper<P> wrapper;
+        private ShapeCheck shapeCheck = (header, body) -> null;
+        private @Nullable Constructor<P, S> constructor;
+        private @Nullable Recorded<S> recorded;
         private @Nullable S defaults;
         private @Nullable Function<S, List<FixedCodec<?>>> codecs;
         private Consumer<Path> prepareDefaults = directory -> {};
@@ -413,6 +585,12 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
             return this;
         }
 
+        /** A check of what the body declares against the header, after {@link #bodyCheck}. */
+        public Builder<P, S> shapeCheck(ShapeCheck value) {
+            this.shapeCheck = value;
+            return this;
+        }
+
         public Builder<P, S> bodyCheck(BodyCheck value) {
             this.bodyCheck = value;
             return this;
@@ -434,8 +612,19 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
             return this;
         }
 
-        public PrimitiveType<P, S> wrap(Wrapper<P> value) {
-            this.wrapper = value;
+        /**
+         * How an observer's settings follow from a validated file; a typed primitive's stand in for
+         * its codecs with {@link PrimitiveType#recordedCodec}. Without it an observer builds the
+         * primitive with {@link #defaults}.
+         */
+        public Builder<P, S> recorded(Recorded<S> value) {
+            this.recorded = value;
+            return this;
+        }
+
+        /** Ends the definition: how the primitive is built over its file and settings. */
+        public PrimitiveType<P, S> construct(Constructor<P, S> value) {
+            this.constructor = value;
             return new PrimitiveType<>(this);
         }
     }

@@ -168,7 +168,7 @@ public final class SharedRegion extends MappedPrimitive {
                     .initialiser(SharedRegion::initialise)
                     .bodyCheck(SharedRegion::problem)
                     .defaults(new Settings(Settings.DEFAULT_CAPACITY))
-                    .wrap((file, options) -> new SharedRegion(file));
+                    .construct((file, settings, options) -> new SharedRegion(file));
 
     private static final long OWN_PID = Pids.current();
     private static final long OWN_START_TIME = OwnerRecord.startTimeOf(OWN_PID);
@@ -229,7 +229,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** Opens an existing region of any capacity. */
     public static SharedRegion open(Path path) {
-        return TYPE.open(path, CxcFileOptions.defaults());
+        return TYPE.openAsRecorded(path, CxcFileOptions.defaults());
     }
 
     /** Opens the region, or creates it with {@code capacityBytes}; race-safe across processes. */

@@ -181,7 +181,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
                                             Settings.DEFAULT_CAPACITY,
                                             FixedCodec.INT64,
                                             FixedCodec.INT64))
-                            .wrap((file, options) -> new CascadeSharedLevel(file));
+                            .construct((file, settings, options) -> new CascadeSharedLevel(file));
 
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);

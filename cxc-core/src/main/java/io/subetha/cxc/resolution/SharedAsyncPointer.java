@@ -135,7 +135,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
                             .codecs(settings -> List.of(settings.codec()))
                             .bodyCheck(SharedAsyncPointer::problem)
                             .defaults(new Settings(FixedCodec.INT64))
-                            .wrap((file, options) -> new SharedAsyncPointer(file));
+                            .construct((file, settings, options) -> new SharedAsyncPointer(file));
 
     /** A fetch is judged dead only, never stale: see the class comment. */
     private static final long NEVER_STALE = Long.MAX_VALUE;

@@ -85,7 +85,7 @@ public final class SharedNaNTaggedValue extends MappedPrimitive {
                                         : null;
                             })
                     .defaults(new Settings(64, 255))
-                    .wrap((file, options) -> new SharedNaNTaggedValue(file));
+                    .construct((file, settings, options) -> new SharedNaNTaggedValue(file));
 
     private final int cells;
     private final int maxUserTag;

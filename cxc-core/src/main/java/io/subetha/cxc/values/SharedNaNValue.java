@@ -111,7 +111,7 @@ public final class SharedNaNValue extends MappedPrimitive {
                     .shape(s -> new PrimitiveType.Shape(s.cells(), CELL_LENGTH), BODY_LAYOUT)
                     .initialiser((body, s) -> fillNull(body, s.cells()))
                     .defaults(new Settings(64))
-                    .wrap((file, options) -> new SharedNaNValue(file));
+                    .construct((file, settings, options) -> new SharedNaNValue(file));
 
     private final int cells;
 

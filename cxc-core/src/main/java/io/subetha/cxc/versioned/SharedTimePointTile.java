@@ -144,7 +144,16 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
                                     })
                             .bodyCheck(SharedTimePointTile::problem)
                             .defaults(new Settings(0, 1, 16, FixedCodec.INT64))
-                            .wrap((file, options) -> new SharedTimePointTile(file, null));
+                            .recorded(
+                                    file ->
+                                            new Settings(
+                                                    file.body().getLongPlain(START_OFFSET),
+                                                    file.body().getLongPlain(STEP_OFFSET),
+                                                    file.header().capacity(),
+                                                    PrimitiveType.recordedCodec(file, 0)))
+                            .construct(
+                                    (file, settings, options) ->
+                                            new SharedTimePointTile(file, null));
 
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
@@ -233,10 +242,9 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
 
     public static <T> SharedTimePointTile<T> open(
             Path path, FixedCodec<T> values, CxcFileOptions options) {
-        Settings settings;
-        try (SharedTimePointTile<?> any = TYPE.open(path, options)) {
-            settings = new Settings(any.start, any.step, any.count, values);
-        }
+        Settings recorded = TYPE.recordedSettings(path, options);
+        Settings settings =
+                new Settings(recorded.start(), recorded.step(), recorded.count(), values);
         return new SharedTimePointTile<>(TYPE.open(path, settings, options).file, values);
     }
 

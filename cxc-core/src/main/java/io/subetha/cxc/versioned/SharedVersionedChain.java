@@ -138,7 +138,14 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
                                     })
                             .bodyCheck(SharedVersionedChain::problem)
                             .defaults(new Settings(Settings.DEFAULT_RETAINED, FixedCodec.INT64))
-                            .wrap((file, options) -> new SharedVersionedChain(file, null));
+                            .recorded(
+                                    file ->
+                                            new Settings(
+                                                    file.header().capacity(),
+                                                    PrimitiveType.recordedCodec(file, 0)))
+                            .construct(
+                                    (file, settings, options) ->
+                                            new SharedVersionedChain(file, null));
 
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
@@ -197,10 +204,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
 
     public static <T> SharedVersionedChain<T> open(
             Path path, FixedCodec<T> values, CxcFileOptions options) {
-        int retained;
-        try (SharedVersionedChain<?> any = TYPE.open(path, options)) {
-            retained = any.retained;
-        }
+        int retained = TYPE.recordedSettings(path, options).retained();
         return typed(TYPE.open(path, new Settings(retained, values), options), values);
     }
 

@@ -19,6 +19,7 @@ import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveView;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -476,7 +477,7 @@ class BadInputCatalogueTest {
         Files.write(file, unfinished.array());
         CxcFileOptions patient =
                 CxcFileOptions.defaults().withInitialisationTimeout(Duration.ofSeconds(20));
-        var opened = new CompletableFuture<MappedPrimitive>();
+        var opened = new CompletableFuture<PrimitiveView>();
         Thread opener =
                 new Thread(
                         () -> {
@@ -497,7 +498,7 @@ class BadInputCatalogueTest {
             channel.write(marker, INITIALISED_OFFSET);
         }
 
-        try (MappedPrimitive primitiveHandle = opened.get(10, TimeUnit.SECONDS)) {
+        try (PrimitiveView primitiveHandle = opened.get(10, TimeUnit.SECONDS)) {
             PrimitiveOpener.readState(primitiveHandle);
         }
         assertThat(Files.readAllBytes(file)).isEqualTo(valid);

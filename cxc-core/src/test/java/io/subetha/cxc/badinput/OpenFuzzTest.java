@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.CxcException;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveView;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,7 +88,7 @@ class OpenFuzzTest {
             Path file = dir.resolve("fuzz-" + i + ".cxc");
             Files.write(file, bytes);
             String outcome;
-            try (MappedPrimitive opened = primitive.open(file, NO_WAIT)) {
+            try (PrimitiveView opened = primitive.open(file, NO_WAIT)) {
                 PrimitiveOpener.readState(opened);
                 outcome = "opened";
             } catch (CxcException expected) {

@@ -1,13 +1,16 @@
 package io.subetha.cxc.badinput;
 
+import io.subetha.cxc.catalog.PrimitiveCatalog;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.observe.ObservedPrimitive;
 import io.subetha.cxc.ownership.FencedLedger;
 import io.subetha.cxc.ownership.OwnerLease;
 import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.primitive.PrimitiveView;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +19,7 @@ import java.util.Map;
 
 /**
  * One primitive as the bad-input catalogue and the fuzz test see it, made from its {@link
- * PrimitiveType} in the registry ({@link PrimitiveKinds#types()}): a new kind goes through every
+ * PrimitiveType} in the registry ({@link PrimitiveCatalog#TYPES}): a new kind goes through every
  * row of both without an edit here. Creating uses the type's defaults; opening accepts any shape;
  * reading the whole state is {@code describe()} and {@code toString()}.
  *
@@ -49,7 +52,7 @@ record PrimitiveOpener(PrimitiveType<?, ?> type, PidUse usePid) {
                     (p, pid) -> ((BackgroundScheduler<?, ?>) p).receive(pid));
 
     static final List<PrimitiveOpener> ALL =
-            PrimitiveKinds.types().stream()
+            PrimitiveCatalog.TYPES.stream()
                     .map(
                             t ->
                                     new PrimitiveOpener(
@@ -73,11 +76,11 @@ record PrimitiveOpener(PrimitiveType<?, ?> type, PidUse usePid) {
         return createWithDefaults(type, path, options);
     }
 
-    MappedPrimitive open(Path path, CxcFileOptions options) {
-        return type.open(path, options);
+    PrimitiveView open(Path path, CxcFileOptions options) {
+        return type.observe(path, options);
     }
 
-    static void readState(MappedPrimitive primitive) {
+    static void readState(ObservedPrimitive primitive) {
         primitive.describe();
         primitive.toString();
         primitive.opCounts();

@@ -9,6 +9,7 @@ import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.primitive.PrimitiveView;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -231,10 +232,9 @@ class PriorityFanoutTest {
         fanout(4).close();
         assertThatThrownBy(() -> PriorityFanout.open(path, 4, FixedCodec.INT32))
                 .isInstanceOf(CxcFormatException.class);
-        try (PriorityFanout<?> view =
-                PriorityFanout.TYPE.open(path, CxcFileOptions.defaults().asReadOnly())) {
+        try (PrimitiveView view =
+                PriorityFanout.TYPE.observe(path, CxcFileOptions.defaults().asReadOnly())) {
             assertThat(view.describe()).containsEntry("capacityPerPriority", 4);
-            assertThatThrownBy(() -> view.drainHighest(1)).hasMessageContaining("observer's view");
         }
     }
 

@@ -8,6 +8,7 @@ import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.primitive.PrimitiveView;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,7 +126,7 @@ class SharedGraphTest {
                 .hasMessageContaining("created with maxNodes 4 and maxEdges 8")
                 .hasMessageContaining("expecting maxNodes 4 and maxEdges 9");
         assertThat(Files.readAllBytes(path)).isEqualTo(before);
-        try (SharedGraph<?, ?> view = SharedGraph.TYPE.open(path, CxcFileOptions.defaults())) {
+        try (PrimitiveView view = SharedGraph.TYPE.observe(path, CxcFileOptions.defaults())) {
             assertThat(view.describe()).containsEntry("maxEdges", 8).containsEntry("nodes", 0L);
         }
     }

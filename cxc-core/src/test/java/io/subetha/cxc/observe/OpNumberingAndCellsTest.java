@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How ops are numbered (1..15, no two on one code, gaps allowed, sorted by code whatever the
- * declaration order, each constant carrying its own code) and what a thread whose home cell
- * a live thread owns counts into: every count stays exact.
+ * declaration order, each constant carrying its own code) and what a thread whose home cell a live
+ * thread owns counts into: every count stays exact.
  */
 class OpNumberingAndCellsTest {
 

@@ -2,6 +2,7 @@ package io.subetha.cxc.primitive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.subetha.cxc.catalog.PrimitiveCatalog;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -55,9 +56,12 @@ class PrimitiveKindsTest {
 
     @Test
     void everyKindHasItsTypeAndTheTypeNamesItsKind() {
-        assertThat(PrimitiveKinds.types()).hasSameSizeAs(PrimitiveKinds.all());
+        assertThat(PrimitiveCatalog.TYPES).hasSameSizeAs(PrimitiveKinds.all());
+        assertThat(PrimitiveCatalog.TYPES)
+                .extracting(PrimitiveType::kind)
+                .containsExactlyElementsOf(PrimitiveKinds.all());
         for (PrimitiveKinds.Kind kind : PrimitiveKinds.all()) {
-            PrimitiveType<?, ?> type = PrimitiveKinds.typeOf(kind);
+            PrimitiveType<?, ?> type = PrimitiveCatalog.typeOf(kind);
             assertThat(type.kind()).isSameAs(kind);
             assertThat(type.ops()).as("%s counts ops", kind).isNotEmpty();
         }

@@ -31,7 +31,7 @@ class PrimitiveTypeValidationTest {
     /** A test primitive with a codec block of as many codecs as its settings list. */
     static final class Pair extends MappedPrimitive {
         static final PrimitiveKinds.Kind KIND =
-                new PrimitiveKinds.Kind(60_002, "typed-pair", PrimitiveKinds.TEST, "none");
+                new PrimitiveKinds.Kind(60_002, "typed-pair", PrimitiveKinds.TEST);
 
         enum Op implements OpKind {
             READ;
@@ -63,7 +63,7 @@ class PrimitiveTypeValidationTest {
                 .fixedBody(64)
                 .codecs(codecs)
                 .defaults(new Pair.Settings(List.of(FixedCodec.INT64)))
-                .wrap((file, options) -> new Pair(file));
+                .construct((file, settings, options) -> new Pair(file));
     }
 
     static final PrimitiveType<Pair, Pair.Settings> TYPE = type(Pair.Settings::codecs, 1);

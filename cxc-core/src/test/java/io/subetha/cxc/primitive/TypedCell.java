@@ -15,8 +15,7 @@ import java.util.Map;
 public final class TypedCell<T> extends MappedPrimitive {
 
     static final PrimitiveKinds.Kind KIND =
-            new PrimitiveKinds.Kind(
-                    60_001, "typed-cell", PrimitiveKinds.TEST, TypedCell.class.getName());
+            new PrimitiveKinds.Kind(60_001, "typed-cell", PrimitiveKinds.TEST);
 
     static final int VALUE_OFFSET = PrimitiveType.TYPED_BODY_START;
 
@@ -53,7 +52,7 @@ public final class TypedCell<T> extends MappedPrimitive {
                             .fixedBody(1024 + 64)
                             .codecs(settings -> List.of(settings.codec()))
                             .defaults(new Settings(FixedCodec.INT64))
-                            .wrap((file, options) -> new TypedCell(file));
+                            .construct((file, settings, options) -> new TypedCell(file));
 
     private TypedCell(MappedFile file) {
         super(file, TYPE);

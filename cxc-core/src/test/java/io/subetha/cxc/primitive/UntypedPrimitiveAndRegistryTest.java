@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.catalog.PrimitiveCatalog;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.CxcFileOptions;
@@ -31,7 +32,7 @@ class UntypedPrimitiveAndRegistryTest {
     /** A fixed-body primitive without codecs whose body check refuses a non-zero word 8. */
     static final class Plain extends MappedPrimitive {
         static final PrimitiveKinds.Kind KIND =
-                new PrimitiveKinds.Kind(60_004, "plain-cell", PrimitiveKinds.TEST, "none");
+                new PrimitiveKinds.Kind(60_004, "plain-cell", PrimitiveKinds.TEST);
 
         static final List<Path> PREPARED = new ArrayList<>();
 
@@ -57,7 +58,7 @@ class UntypedPrimitiveAndRegistryTest {
                                                 ? null
                                                 : "word 8 is " + body.getLongVolatile(8))
                         .defaults(new Settings(0), PREPARED::add)
-                        .wrap((file, options) -> new Plain(file));
+                        .construct((file, settings, options) -> new Plain(file));
 
         Plain(MappedFile file) {
             super(file, TYPE);
@@ -145,7 +146,7 @@ class UntypedPrimitiveAndRegistryTest {
         create("refused.cxc").close();
         RawBody.of(path).setLongVolatile(8, 42);
         byte[] before = Files.readAllBytes(path);
-        assertThatThrownBy(() -> Plain.TYPE.open(path, CxcFileOptions.defaults()))
+        assertThatThrownBy(() -> Plain.TYPE.observe(path, CxcFileOptions.defaults()))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessage(
                         "cannot open "
@@ -209,9 +210,9 @@ class UntypedPrimitiveAndRegistryTest {
     }
 
     @Test
-    void aKindWhoseHolderHasNoTypeIsNamedInTheError() {
-        assertThatThrownBy(() -> PrimitiveKinds.typeOf(Plain.KIND))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("kind plain-cell names none, which has no TYPE field");
+    void aKindTheCatalogDoesNotListIsRefusedByName() {
+        assertThatThrownBy(() -> PrimitiveCatalog.typeOf(Plain.KIND))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("kind plain-cell is not one of this library's");
     }
 }

@@ -10,6 +10,7 @@ import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.primitive.PrimitiveView;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
@@ -292,19 +293,17 @@ class CascadeSlotWordsTest {
     void anObserversViewChecksTheStoredSizesAgainstTheSlotSize() {
         Path path = dir.resolve("l.cxc");
         level(8).close();
-        try (CascadeSharedLevel<?, ?> view =
-                CascadeSharedLevel.TYPE.open(path, CxcFileOptions.defaults())) {
-            assertThat(view.size()).isZero();
-            assertThatThrownBy(() -> view.remove(null))
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("was opened without its codecs");
+        try (PrimitiveView view =
+                CascadeSharedLevel.TYPE.observe(path, CxcFileOptions.defaults())) {
+            assertThat(view.describe()).containsEntry("entries", 0);
         }
         AtomicBuffer raw = raw();
         int[][] bad = {{0, 8}, {4097, 8}, {8, 0}, {8, 4097}, {9, 8}};
         for (int[] sizes : bad) {
             raw.setIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET, sizes[0]);
             raw.setIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET + 4, sizes[1]);
-            assertThatThrownBy(() -> CascadeSharedLevel.TYPE.open(path, CxcFileOptions.defaults()))
+            assertThatThrownBy(
+                            () -> CascadeSharedLevel.TYPE.observe(path, CxcFileOptions.defaults()))
                     .as("sizes %d and %d", sizes[0], sizes[1])
                     .isInstanceOf(CxcFormatException.class)
                     .hasMessageContaining(
@@ -312,8 +311,8 @@ class CascadeSlotWordsTest {
         }
         raw.setIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET, 1);
         raw.setIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET + 4, 3);
-        try (CascadeSharedLevel<?, ?> view =
-                CascadeSharedLevel.TYPE.open(path, CxcFileOptions.defaults())) {
+        try (PrimitiveView view =
+                CascadeSharedLevel.TYPE.observe(path, CxcFileOptions.defaults())) {
             assertThat(view.describe()).containsEntry("keyBytes", 1).containsEntry("valueBytes", 3);
         }
         assertThat(stride(1, 1)).isEqualTo(48);

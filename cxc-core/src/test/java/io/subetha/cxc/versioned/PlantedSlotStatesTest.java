@@ -252,18 +252,12 @@ class PlantedSlotStatesTest {
         try (var same = SharedTimePointTile.openOrCreate(tilePath, 0, 5, 4, FixedCodec.INT64)) {
             assertThat(same.end()).isEqualTo(15);
         }
-        try (var view = SharedTimePointTile.TYPE.open(tilePath, CxcFileOptions.defaults())) {
-            assertThatThrownBy(() -> view.valueAt(0))
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("opened without a codec");
+        try (var view = SharedTimePointTile.TYPE.observe(tilePath, CxcFileOptions.defaults())) {
             assertThat(view.describe()).containsEntry("points", 4);
         }
         Path chainPath = dir.resolve("c.cxc");
         SharedVersionedChain.openOrCreate(chainPath, 3, FixedCodec.INT64).close();
-        try (var view = SharedVersionedChain.TYPE.open(chainPath, CxcFileOptions.defaults())) {
-            assertThatThrownBy(() -> view.readAt(1))
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("SharedVersionedChain.open(path, values)");
+        try (var view = SharedVersionedChain.TYPE.observe(chainPath, CxcFileOptions.defaults())) {
             assertThat(view.describe()).containsEntry("retained", 3);
         }
     }
