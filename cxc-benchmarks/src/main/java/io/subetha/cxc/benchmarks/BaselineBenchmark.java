@@ -1,7 +1,7 @@
 package io.subetha.cxc.benchmarks;
 
+import io.subetha.cxc.election.LeaderElectionDescriptor;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.ownership.LeaderElectionDescriptor;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The physical limit on this machine: the raw atomics a leadership check is built from, with no cxc
  * code in between. The mapped benchmarks use the same kind of file and the same shape as {@link
- * io.subetha.cxc.ownership.SharedLeaderElection}'s fast path: a volatile read of an aligned u64 at
+ * io.subetha.cxc.election.SharedLeaderElection}'s fast path: a volatile read of an aligned u64 at
  * the leader word's file offset in a {@code /dev/shm} mapping, and a compare of its low 32 bits
  * with a PID.
  */

@@ -1,6 +1,6 @@
 package io.subetha.cxc.benchmarks;
 
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;

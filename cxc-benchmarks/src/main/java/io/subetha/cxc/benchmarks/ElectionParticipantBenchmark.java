@@ -1,7 +1,7 @@
 package io.subetha.cxc.benchmarks;
 
-import io.subetha.cxc.ownership.ElectionParticipant;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.ElectionParticipant;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

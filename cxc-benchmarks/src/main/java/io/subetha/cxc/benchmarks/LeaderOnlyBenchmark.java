@@ -1,7 +1,7 @@
 package io.subetha.cxc.benchmarks;
 
 import io.subetha.cxc.boot.annotation.LeaderOnly;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -1,7 +1,7 @@
 package io.subetha.cxc.benchmarks;
 
 import io.subetha.cxc.integration.CxcLockRegistry;
-import io.subetha.cxc.ownership.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.shedlock.CxcLockProvider;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.subetha.cxc.benchmarks;
 
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.observe.OpCounters;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.subetha.cxc.benchmarks;
 
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessStatus;
 import java.util.concurrent.TimeUnit;

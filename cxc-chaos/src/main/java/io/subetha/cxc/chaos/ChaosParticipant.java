@@ -1,13 +1,13 @@
 package io.subetha.cxc.chaos;
 
 import io.subetha.cxc.chaos.ChaosRecord.Type;
+import io.subetha.cxc.election.ElectionParticipant;
+import io.subetha.cxc.election.ElectionParticipant.TickOutcome;
+import io.subetha.cxc.election.FencedLedger;
+import io.subetha.cxc.election.FencedLedger.WriteOutcome;
+import io.subetha.cxc.election.Preemption;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.ownership.ElectionParticipant;
-import io.subetha.cxc.ownership.ElectionParticipant.TickOutcome;
-import io.subetha.cxc.ownership.FencedLedger;
-import io.subetha.cxc.ownership.FencedLedger.WriteOutcome;
-import io.subetha.cxc.ownership.Preemption;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;

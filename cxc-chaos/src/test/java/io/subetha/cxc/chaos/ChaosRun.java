@@ -1,11 +1,11 @@
 package io.subetha.cxc.chaos;
 
 import io.subetha.cxc.chaos.ChaosEvent.Kind;
+import io.subetha.cxc.election.FencedLedger;
+import io.subetha.cxc.election.LeaderElectionDescriptor;
+import io.subetha.cxc.election.LeaderSnapshot;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.ownership.FencedLedger;
-import io.subetha.cxc.ownership.LeaderElectionDescriptor;
-import io.subetha.cxc.ownership.LeaderSnapshot;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
 import io.subetha.cxc.testing.ChildJvm;

@@ -3,9 +3,9 @@ package io.subetha.cxc.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.subetha.cxc.election.LeaderChild;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.liveness.LivenessChild;
-import io.subetha.cxc.ownership.LeaderChild;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
 import java.nio.file.Path;

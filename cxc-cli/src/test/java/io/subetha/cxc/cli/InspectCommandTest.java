@@ -4,9 +4,9 @@ import static io.subetha.cxc.cli.Fixtures.ME;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.catalog.PrimitiveCatalog;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.primitive.PrimitiveView;

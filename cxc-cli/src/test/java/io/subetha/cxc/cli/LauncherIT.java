@@ -3,8 +3,8 @@ package io.subetha.cxc.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.subetha.cxc.ownership.LeaderChild;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.LeaderChild;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;

@@ -2,8 +2,8 @@ package io.subetha.cxc.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.liveness.HeartbeatTable;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

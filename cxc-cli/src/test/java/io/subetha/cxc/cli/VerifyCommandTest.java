@@ -2,7 +2,7 @@ package io.subetha.cxc.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.subetha.cxc.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.subetha.cxc.collections;
 
+import io.subetha.cxc.claim.IntentLock;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.ownership.IntentLock;
 import io.subetha.cxc.primitive.PrimitiveType;
 
 /**

@@ -1,8 +1,8 @@
 package io.subetha.cxc.dispatch;
 
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.ownership.OwnerRecord;
 
 /**
  * Body layout of a {@link PassRegistry} file: a 64-byte registry header, then {@code maxPasses}

@@ -3,9 +3,9 @@ package io.subetha.cxc.eventlog;
 import static io.subetha.cxc.eventlog.EventStateLogDescriptor.*;
 
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.AtomicBuffer;
-import io.subetha.cxc.ownership.OwnerRecord;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.function.Consumer;

@@ -1,8 +1,8 @@
 package io.subetha.cxc.eventlog;
 
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.primitive.PrimitiveType;
 
 /**

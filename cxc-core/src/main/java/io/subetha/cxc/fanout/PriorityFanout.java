@@ -4,12 +4,12 @@ import static io.subetha.cxc.fanout.PriorityFanoutDescriptor.*;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
-import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;

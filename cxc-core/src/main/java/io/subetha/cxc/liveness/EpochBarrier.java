@@ -1,20 +1,20 @@
 package io.subetha.cxc.liveness;
 
+import static io.subetha.cxc.claim.OwnerRecord.pid;
 import static io.subetha.cxc.liveness.EpochBarrierDescriptor.*;
 import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.generation;
-import static io.subetha.cxc.ownership.OwnerRecord.pid;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.claim.OwnerRecord;
+import io.subetha.cxc.claim.OwnerStatus;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.observe.StateMaps;
-import io.subetha.cxc.ownership.OwnerRecord;
-import io.subetha.cxc.ownership.OwnerStatus;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;

@@ -1,8 +1,8 @@
 package io.subetha.cxc.liveness;
 
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.ownership.OwnerRecord;
 
 /**
  * Body layout of an {@link EpochBarrier} file: a 64-byte barrier header, then {@code capacity}
@@ -56,7 +56,7 @@ import io.subetha.cxc.ownership.OwnerRecord;
  *   <li><b>Current epoch</b> advances by one CAS from the epoch every live participant (or a
  *       quorum) arrived at; compared with wrap-around arithmetic, as TCP sequence numbers.
  *   <li><b>Owner record</b> as in {@link HeartbeatTableDescriptor}, through {@link
- *       io.subetha.cxc.ownership.OwnerRecord}: joining CASes in the PID and the next generation;
+ *       io.subetha.cxc.claim.OwnerRecord}: joining CASes in the PID and the next generation;
  *       dropping or leaving CASes the PID back to 0 and keeps the generation.
  *   <li><b>Arrival word</b> carries the generation it was written under, so a new participant in a
  *       reused slot never inherits its predecessor's arrival.

@@ -4,13 +4,13 @@ import static io.subetha.cxc.liveness.HeartbeatTableDescriptor.*;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.claim.OwnerRecord;
+import io.subetha.cxc.claim.OwnerStatus;
 import io.subetha.cxc.internal.EpochPacer;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.observe.StateMaps;
-import io.subetha.cxc.ownership.OwnerRecord;
-import io.subetha.cxc.ownership.OwnerStatus;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;

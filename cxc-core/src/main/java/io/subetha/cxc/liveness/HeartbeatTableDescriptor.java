@@ -1,8 +1,8 @@
 package io.subetha.cxc.liveness;
 
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.ownership.OwnerRecord;
 
 /**
  * Body layout of a {@link HeartbeatTable} file: a 64-byte table header, then {@code capacity} slots
@@ -55,12 +55,11 @@ import io.subetha.cxc.ownership.OwnerRecord;
  * </pre>
  *
  * <ul>
- *   <li><b>Owner record</b>, claimed and judged through {@link
- *       io.subetha.cxc.ownership.OwnerRecord}: every claim raises the generation (skipping 0) in
- *       the same CAS that installs the PID, so two racing registrants never share a slot, a reclaim
- *       from a stale observation fails, and a watchdog can tell a slot's new owner from the dead
- *       one it replaced. Freeing keeps the generation. The start time counts only for the
- *       generation beside it.
+ *   <li><b>Owner record</b>, claimed and judged through {@link io.subetha.cxc.claim.OwnerRecord}:
+ *       every claim raises the generation (skipping 0) in the same CAS that installs the PID, so
+ *       two racing registrants never share a slot, a reclaim from a stale observation fails, and a
+ *       watchdog can tell a slot's new owner from the dead one it replaced. Freeing keeps the
+ *       generation. The start time counts only for the generation beside it.
  *   <li><b>Last beat</b> is written by the owner (and raised once by the claim that installed it);
  *       the global epoch by anyone who ticks.
  * </ul>
@@ -72,7 +71,7 @@ public final class HeartbeatTableDescriptor {
     public static final int LAST_TICK_NANOS_OFFSET = 16;
     public static final int TABLE_HEADER_LENGTH = 64;
 
-    /** The slot's {@link io.subetha.cxc.ownership.OwnerRecord}; its heartbeat is the last beat. */
+    /** The slot's {@link io.subetha.cxc.claim.OwnerRecord}; its heartbeat is the last beat. */
     public static final int OWNER_RECORD_OFFSET = 0;
 
     public static final int OWNER_WORD_OFFSET = OWNER_RECORD_OFFSET + OwnerRecord.OWNER_WORD_OFFSET;

@@ -1,8 +1,8 @@
 package io.subetha.cxc.region;
 
+import io.subetha.cxc.claim.IntentLock;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.ownership.IntentLock;
 
 /**
  * Body layout of a {@link SharedRegion} file. Offsets are relative to the body, which follows the

@@ -1,6 +1,6 @@
 package io.subetha.cxc.resolution;
 
-import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.primitive.PrimitiveType;
 
 /**

@@ -3,6 +3,8 @@ package io.subetha.cxc.resolution;
 import static io.subetha.cxc.resolution.CascadeSharedLevelDescriptor.*;
 
 import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.claim.OwnerRecord;
+import io.subetha.cxc.claim.OwnerStatus;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.internal.Interleaving;
@@ -10,8 +12,6 @@ import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
-import io.subetha.cxc.ownership.OwnerRecord;
-import io.subetha.cxc.ownership.OwnerStatus;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;

@@ -1,6 +1,6 @@
 package io.subetha.cxc.resolution;
 
-import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.claim.OwnerRecord;
 
 /**
  * Body layout of a {@link CascadeSharedLevel} file: a fixed-capacity open-addressing hash table of

@@ -60,8 +60,8 @@ package io.subetha.cxc.resolution;
  * </pre>
  *
  * <p>The lock's words 88..112 were reserved zero before the set moved onto {@link
- * io.subetha.cxc.ownership.IntentLock}; zero is a free lock's value (and no waiter), so layout
- * version 1 stands.
+ * io.subetha.cxc.claim.IntentLock}; zero is a free lock's value (and no waiter), so layout version
+ * 1 stands.
  */
 final class UniversalDescriptor {
 
@@ -71,7 +71,7 @@ final class UniversalDescriptor {
     static final int LOCK_OFFSET = 64;
 
     static {
-        if (LOCK_OFFSET + io.subetha.cxc.ownership.IntentLock.length(0, 0) > 128) {
+        if (LOCK_OFFSET + io.subetha.cxc.claim.IntentLock.length(0, 0) > 128) {
             throw new ExceptionInInitializerError("the writer lock overlaps the version word");
         }
     }

@@ -1,7 +1,7 @@
 package io.subetha.cxc.versioned;
 
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
-import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.primitive.PrimitiveType;
 
 /**

@@ -3,10 +3,10 @@ package io.subetha.cxc.badinput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.eventlog.EventStateLog;
 import io.subetha.cxc.internal.Waits;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.region.SharedRegion;
 import java.nio.file.Path;
 import java.time.Duration;

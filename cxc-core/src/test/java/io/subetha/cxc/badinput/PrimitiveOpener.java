@@ -1,12 +1,12 @@
 package io.subetha.cxc.badinput;
 
 import io.subetha.cxc.catalog.PrimitiveCatalog;
+import io.subetha.cxc.election.FencedLedger;
+import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.ObservedPrimitive;
-import io.subetha.cxc.ownership.FencedLedger;
-import io.subetha.cxc.ownership.OwnerLease;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;

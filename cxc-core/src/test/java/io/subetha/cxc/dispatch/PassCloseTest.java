@@ -203,7 +203,7 @@ class PassCloseTest {
         int e = entry(0, 2, 64);
         bind(raw, e, 7, 1, 3); // PID 1: alive, never serves
         long self = io.subetha.cxc.process.Pids.current();
-        long start = io.subetha.cxc.ownership.OwnerRecord.startTimeOf(self);
+        long start = io.subetha.cxc.claim.OwnerRecord.startTimeOf(self);
         for (int i = 0; i < 2; i++) { // both slots claimed by this process, alive: never reclaimed
             int s = PassPlantedStatesTest.slot(e, i, 64);
             raw.setLongVolatile(

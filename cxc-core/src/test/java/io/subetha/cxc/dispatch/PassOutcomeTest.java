@@ -11,10 +11,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcException;
 import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
-import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.charset.StandardCharsets;

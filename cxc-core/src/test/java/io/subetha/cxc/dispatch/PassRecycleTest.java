@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.HeaderDescriptor;
-import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.StepGate;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.subetha.cxc.ownership.OwnerRecord;
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.process.Pids;
 import java.io.EOFException;
 import java.io.IOException;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.mmf.AtomicBuffer;
-import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcFormatException;
-import io.subetha.cxc.ownership.OwnerStatus;
+import io.subetha.cxc.claim.OwnerStatus;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.subetha.cxc.liveness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.subetha.cxc.ownership.OwnerStatus;
+import io.subetha.cxc.claim.OwnerStatus;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.util.List;

@@ -15,10 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.testing.RawBody;
 import io.subetha.cxc.testing.StepGate;
 import java.nio.file.Path;

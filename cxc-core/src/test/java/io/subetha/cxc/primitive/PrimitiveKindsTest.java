@@ -37,10 +37,17 @@ class PrimitiveKindsTest {
             for (int j = i + 1; j < families.size(); j++) {
                 PrimitiveKinds.Family a = families.get(i);
                 PrimitiveKinds.Family b = families.get(j);
-                assertThat(a.last() < b.first() || b.last() < a.first())
-                        .as("%s and %s overlap", a, b)
-                        .isTrue();
+                assertThat(a.overlaps(b)).as("%s and %s overlap", a, b).isFalse();
             }
+        }
+    }
+
+    @Test
+    void everyTypesOpsLiveInItsFamilysPackage() {
+        for (PrimitiveType<?, ?> type : PrimitiveCatalog.TYPES) {
+            assertThat(type.opKinds().getPackageName())
+                    .as("%s", type.kind())
+                    .isEqualTo(type.kind().family().packageName());
         }
     }
 

@@ -190,13 +190,21 @@ class UntypedPrimitiveAndRegistryTest {
 
     @Test
     void aFamilyHoldsExactlyItsRangeEndsIncluded() {
-        PrimitiveKinds.Family family = new PrimitiveKinds.Family("f", 16, 31);
+        PrimitiveKinds.Family family =
+                new PrimitiveKinds.Family(
+                        "f",
+                        "f",
+                        List.of(new PrimitiveKinds.Range(1, 1), new PrimitiveKinds.Range(16, 31)));
+        assertThat(family.contains(1)).isTrue();
         assertThat(family.contains(16)).isTrue();
         assertThat(family.contains(31)).isTrue();
+        assertThat(family.contains(2)).isFalse();
         assertThat(family.contains(15)).isFalse();
         assertThat(family.contains(32)).isFalse();
-        assertThat(PrimitiveKinds.OWNERSHIP.contains(PrimitiveKinds.LEADER_ELECTION.code()))
-                .isFalse();
+        assertThat(PrimitiveKinds.LEASE.contains(PrimitiveKinds.LEADER_ELECTION.code())).isFalse();
+        assertThat(PrimitiveKinds.ELECTION.contains(PrimitiveKinds.FENCED_LEDGER.code())).isTrue();
+        assertThatThrownBy(() -> new PrimitiveKinds.Range(5, 4))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

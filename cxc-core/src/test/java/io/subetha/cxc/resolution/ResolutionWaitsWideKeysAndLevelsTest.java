@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.AtomicBuffer;
-import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,9 +3,9 @@ package io.subetha.cxc.scheduling;
 import static io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.AtomicBuffer;
-import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;

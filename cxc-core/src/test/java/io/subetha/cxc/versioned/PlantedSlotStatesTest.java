@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.ownership.OwnerRecord;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import io.subetha.cxc.versioned.VersionRead.Status;

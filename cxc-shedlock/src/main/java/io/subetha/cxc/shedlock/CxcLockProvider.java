@@ -1,7 +1,7 @@
 package io.subetha.cxc.shedlock;
 
-import io.subetha.cxc.ownership.OwnerLease;
-import io.subetha.cxc.ownership.OwnerLease.Lease;
+import io.subetha.cxc.lease.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-/** ShedLock's {@code LockProvider} over a cxc {@link io.subetha.cxc.ownership.OwnerLease} file. */
+/** ShedLock's {@code LockProvider} over a cxc {@link io.subetha.cxc.lease.OwnerLease} file. */
 @NullMarked
 package io.subetha.cxc.shedlock;
 

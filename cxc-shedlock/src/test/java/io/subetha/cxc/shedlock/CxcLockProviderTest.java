@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.ownership.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.subetha.cxc.boot;
 
-import io.subetha.cxc.ownership.LeaderSnapshot;
+import io.subetha.cxc.election.LeaderSnapshot;
 import java.util.OptionalLong;
 
 /**

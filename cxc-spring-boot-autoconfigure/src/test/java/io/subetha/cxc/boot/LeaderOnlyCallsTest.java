@@ -13,7 +13,7 @@ import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.annotation.OnNotLeader;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
 import io.subetha.cxc.boot.autoconfigure.CxcMetricsAutoConfiguration;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Files;
 import java.nio.file.Path;

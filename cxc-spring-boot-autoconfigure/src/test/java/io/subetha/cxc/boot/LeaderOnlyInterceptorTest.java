@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.annotation.OnNotLeader;
-import io.subetha.cxc.ownership.LeaderSnapshot;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.LeaderSnapshot;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;

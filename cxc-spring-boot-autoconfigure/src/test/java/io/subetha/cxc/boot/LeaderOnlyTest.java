@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.annotation.OnNotLeader;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.util.Optional;

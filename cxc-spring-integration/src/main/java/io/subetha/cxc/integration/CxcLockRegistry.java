@@ -1,8 +1,8 @@
 package io.subetha.cxc.integration;
 
-import io.subetha.cxc.ownership.OwnerLease;
-import io.subetha.cxc.ownership.OwnerLease.Lease;
-import io.subetha.cxc.ownership.OwnerLeaseDescriptor;
+import io.subetha.cxc.lease.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease.Lease;
+import io.subetha.cxc.lease.OwnerLeaseDescriptor;
 import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;

@@ -1,5 +1,5 @@
 /**
- * Spring Integration's {@code LockRegistry} over a cxc {@link io.subetha.cxc.ownership.OwnerLease}
+ * Spring Integration's {@code LockRegistry} over a cxc {@link io.subetha.cxc.lease.OwnerLease}
  * file.
  */
 @NullMarked

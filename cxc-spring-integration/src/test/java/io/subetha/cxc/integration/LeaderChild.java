@@ -1,6 +1,6 @@
 package io.subetha.cxc.integration;
 
-import io.subetha.cxc.ownership.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.process.Pids;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

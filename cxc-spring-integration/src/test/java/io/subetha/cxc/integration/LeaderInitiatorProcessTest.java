@@ -2,7 +2,7 @@ package io.subetha.cxc.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.subetha.cxc.ownership.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
 import java.nio.file.Path;

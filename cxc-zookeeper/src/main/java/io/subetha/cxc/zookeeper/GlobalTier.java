@@ -1,6 +1,6 @@
 package io.subetha.cxc.zookeeper;
 
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
@@ -56,7 +56,7 @@ import org.slf4j.LoggerFactory;
  *   <li><b>A fencing token across hosts.</b> The term is the latch node's sequence number plus one.
  *       The leader is always the lowest node, nodes are never renumbered, and new nodes only come
  *       later, so every global handover strictly raises it; it fits a {@link
- *       io.subetha.cxc.ownership.FencedLedger} term. The latch's parent znode is created persistent
+ *       io.subetha.cxc.election.FencedLedger} term. The latch's parent znode is created persistent
  *       (not a container), so its sequence survives a time with no candidate.
  * </ul>
  *

@@ -1,6 +1,6 @@
 package io.subetha.cxc.zookeeper;
 
-import io.subetha.cxc.ownership.ElectionParticipant;
+import io.subetha.cxc.election.ElectionParticipant;
 import java.util.Objects;
 
 /**

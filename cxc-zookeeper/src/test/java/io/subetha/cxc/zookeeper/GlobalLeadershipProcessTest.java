@@ -3,7 +3,7 @@ package io.subetha.cxc.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.ownership.FencedLedger;
+import io.subetha.cxc.election.FencedLedger;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package io.subetha.cxc.zookeeper;
 
-import io.subetha.cxc.ownership.ElectionParticipant;
-import io.subetha.cxc.ownership.FencedLedger;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.ElectionParticipant;
+import io.subetha.cxc.election.FencedLedger;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

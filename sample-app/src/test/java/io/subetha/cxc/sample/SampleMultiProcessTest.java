@@ -3,8 +3,8 @@ package io.subetha.cxc.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.ownership.LeaderElectionDescriptor;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.LeaderElectionDescriptor;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.subetha.cxc.shedlock.boot;
 
 import io.subetha.cxc.boot.CxcPrimitives;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
-import io.subetha.cxc.ownership.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.shedlock.CxcLockProvider;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

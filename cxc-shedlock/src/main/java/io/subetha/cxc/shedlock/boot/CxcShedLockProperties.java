@@ -1,6 +1,6 @@
 package io.subetha.cxc.shedlock.boot;
 
-import io.subetha.cxc.ownership.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /** The lease file behind the auto-configured ShedLock {@code LockProvider}. */

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.boot.CxcPrimitives;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
-import io.subetha.cxc.ownership.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.shedlock.CxcLockProvider;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.CxcGlobalTier;
+import io.subetha.cxc.election.LeaderSnapshot;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.observe.ObservedPrimitive;
 import io.subetha.cxc.observe.PrimitiveRegistry;
-import io.subetha.cxc.ownership.LeaderSnapshot;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.CxcGlobalTier;
-import io.subetha.cxc.ownership.LeaderSnapshot;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.LeaderSnapshot;
+import io.subetha.cxc.election.SharedLeaderElection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

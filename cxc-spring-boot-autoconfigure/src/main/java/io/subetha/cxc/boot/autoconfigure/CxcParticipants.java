@@ -1,9 +1,9 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.claim.OwnerStatus;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.liveness.HeartbeatSnapshot;
 import io.subetha.cxc.liveness.HeartbeatTable;
-import io.subetha.cxc.ownership.OwnerStatus;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,6 @@
 package io.subetha.cxc.boot.autoconfigure;
 
-import io.subetha.cxc.ownership.Preemption;
+import io.subetha.cxc.election.Preemption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -2,10 +2,10 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
+import io.subetha.cxc.election.ElectionParticipant;
+import io.subetha.cxc.election.ElectionParticipant.TickOutcome;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.ownership.ElectionParticipant;
-import io.subetha.cxc.ownership.ElectionParticipant.TickOutcome;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.CxcLeadership;
-import io.subetha.cxc.ownership.LeaderSnapshot;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.LeaderSnapshot;
+import io.subetha.cxc.election.SharedLeaderElection;
 import java.util.OptionalLong;
 
 /** The {@link CxcLeadership} bean: reads go to the election, step-down through the ticker. */

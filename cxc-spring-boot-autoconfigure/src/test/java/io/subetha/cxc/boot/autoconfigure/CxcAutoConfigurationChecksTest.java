@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -11,8 +11,8 @@ import io.subetha.cxc.boot.LeaderOnlyAdvisor;
 import io.subetha.cxc.boot.LeadershipEvent;
 import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.observe.PrimitiveRegistry;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -234,8 +234,8 @@ class CxcAutoConfigurationTest {
                     }
 
                     @Override
-                    public io.subetha.cxc.ownership.LeaderSnapshot snapshot() {
-                        return new io.subetha.cxc.ownership.LeaderSnapshot(0, 0, 0, 0, 0);
+                    public io.subetha.cxc.election.LeaderSnapshot snapshot() {
+                        return new io.subetha.cxc.election.LeaderSnapshot(0, 0, 0, 0, 0);
                     }
                 };
 

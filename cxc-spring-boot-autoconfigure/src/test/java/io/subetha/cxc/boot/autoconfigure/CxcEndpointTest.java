@@ -3,11 +3,11 @@ package io.subetha.cxc.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.boot.CxcGlobalTier;
+import io.subetha.cxc.election.ElectionParticipant;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.PrimitiveRegistry;
-import io.subetha.cxc.ownership.ElectionParticipant;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,10 +3,10 @@ package io.subetha.cxc.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.boot.CxcGlobalTier;
-import io.subetha.cxc.ownership.ElectionParticipant;
-import io.subetha.cxc.ownership.LeaderSnapshot;
-import io.subetha.cxc.ownership.Preemption;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.ElectionParticipant;
+import io.subetha.cxc.election.LeaderSnapshot;
+import io.subetha.cxc.election.Preemption;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Files;
 import java.nio.file.Path;

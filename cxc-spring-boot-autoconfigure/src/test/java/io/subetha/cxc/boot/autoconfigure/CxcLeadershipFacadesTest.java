@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
-import io.subetha.cxc.ownership.ElectionParticipant;
-import io.subetha.cxc.ownership.LeaderSnapshot;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.ElectionParticipant;
+import io.subetha.cxc.election.LeaderSnapshot;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;

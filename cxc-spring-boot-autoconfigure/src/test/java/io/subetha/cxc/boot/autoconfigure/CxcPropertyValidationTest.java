@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

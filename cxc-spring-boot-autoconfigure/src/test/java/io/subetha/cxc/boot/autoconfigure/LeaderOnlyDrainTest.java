@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.boot.LeaderOnlyAdvisor;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
-import io.subetha.cxc.ownership.ElectionParticipant;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.ElectionParticipant;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.boot.LeadershipEvent;
+import io.subetha.cxc.election.ElectionParticipant;
+import io.subetha.cxc.election.Preemption;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.ownership.ElectionParticipant;
-import io.subetha.cxc.ownership.Preemption;
-import io.subetha.cxc.ownership.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.test.AutoConfigureCxc.Leadership;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Nested;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
 import io.subetha.cxc.boot.test.AutoConfigureCxc.Directory;
 import io.subetha.cxc.boot.test.AutoConfigureCxc.Leadership;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

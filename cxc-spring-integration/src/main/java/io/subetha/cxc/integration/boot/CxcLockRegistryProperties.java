@@ -1,7 +1,7 @@
 package io.subetha.cxc.integration.boot;
 
 import io.subetha.cxc.integration.CxcLockRegistry;
-import io.subetha.cxc.ownership.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

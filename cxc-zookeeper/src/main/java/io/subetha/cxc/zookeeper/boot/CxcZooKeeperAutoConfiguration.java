@@ -10,7 +10,7 @@ import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
 import io.subetha.cxc.boot.autoconfigure.CxcProperties;
 import io.subetha.cxc.boot.autoconfigure.LeaderTicker;
 import io.subetha.cxc.boot.autoconfigure.TickTask;
-import io.subetha.cxc.ownership.SharedLeaderElection;
+import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.zookeeper.GlobalTier;
 import io.subetha.cxc.zookeeper.GlobalTierSettings;

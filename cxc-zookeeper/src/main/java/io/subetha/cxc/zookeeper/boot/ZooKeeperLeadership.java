@@ -3,7 +3,7 @@ package io.subetha.cxc.zookeeper.boot;
 import io.subetha.cxc.boot.CxcGlobalTier;
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.autoconfigure.LeaderTicker;
-import io.subetha.cxc.ownership.LeaderSnapshot;
+import io.subetha.cxc.election.LeaderSnapshot;
 import io.subetha.cxc.zookeeper.GlobalTier;
 import java.util.LinkedHashMap;
 import java.util.Map;

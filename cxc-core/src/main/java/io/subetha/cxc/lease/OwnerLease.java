@@ -1,0 +1,601 @@
+package io.subetha.cxc.lease;
+
+import static io.subetha.cxc.lease.OwnerLeaseDescriptor.*;
+
+import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.claim.OwnerRecord;
+import io.subetha.cxc.claim.OwnerStatus;
+import io.subetha.cxc.election.FencedLedger;
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.internal.MappedFile;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveKinds;
+import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.process.ProcessStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Named leases in one mapped file: a process {@linkplain #tryAcquire acquires} a name for at most a
+ * duration, and the name is free again when the holder {@linkplain #release releases} it, when that
+ * duration has passed, or at once when the holder's process is dead. Every acquisition of a name
+ * hands out a fencing token one higher than the last, so a downstream store can refuse a paused
+ * ex-holder's writes (a {@link FencedLedger} takes it as a term). Layout: {@link
+ * OwnerLeaseDescriptor}.
+ *
+ * <p><b>Binding a name to a slot.</b> A name gets a slot once, for the life of the file (so the
+ * capacity is the number of distinct names; full is a {@link CxcCapacityException}). The binder
+ * CASes an empty slot's bind word to "being bound" under its PID and start time: that CAS decides
+ * who writes the name, and nothing is written before it is won. It then writes the name bytes and
+ * publishes "bound" with a release store. A binder SIGKILLed in between leaves "being bound" under
+ * a dead PID; the next binder or acquirer that probes past the slot sees the PID dead through
+ * {@code /proc} and CASes the word back to empty, from exactly the value it judged. A live binder
+ * is waited for (it writes at most {@value OwnerLeaseDescriptor#MAX_NAME_BYTES} bytes), at most
+ * {@link #BIND_WAIT}, then a {@link CxcTimeoutException} names it. Bindings never change, so each
+ * handle caches name to slot and the fast path is a map lookup.
+ *
+ * <p><b>Acquiring.</b> The slot's {@link OwnerRecord}: the acquirer judges the owner word (free;
+ * expired: the lease word's deadline, published for this key, has passed; dead: its holder's
+ * process is gone, a zombie, or its PID reused), and CASes exactly that word to its own PID under
+ * the next key. The key is the fencing token: one CAS installs holder and token together, so one
+ * token never has two holders. Then it publishes its heartbeat (the acquisition time) and identity
+ * as the record does, and last its deadline, in the lease word tagged with its key. A crash after
+ * the CAS leaves a held lease whose holder is dead: free at once for the next acquirer. Until the
+ * deadline is published, readers count the lease as held unless the holder is dead.
+ *
+ * <p><b>Extending and releasing.</b> {@link #extend} CASes the lease word from exactly the value it
+ * read, which must carry the lease's key and an unpassed deadline: a successor's publication makes
+ * it fail, and a successor not yet published ignores it (wrong key). {@link #release} CASes the
+ * owner word from exactly the lease's word to free (key kept, so tokens keep rising). {@link
+ * #releaseNoEarlierThan} instead lowers the deadline and sets the lease word's linger bit: the name
+ * stays held until then even if the holder dies (ShedLock's {@code lockAtLeastFor}).
+ *
+ * <p><b>Time.</b> Deadlines are in milliseconds of {@code CLOCK_MONOTONIC} ({@link
+ * System#nanoTime()} on Linux HotSpot), the same for every process of the host, compared with
+ * wrap-around arithmetic: a lease lasts at most {@link #MAX_AT_MOST}. An extend that races the
+ * lease's own deadline may succeed at the instant a successor judged it expired: a lease is only as
+ * good as its deadline, which is what the fencing token is for.
+ *
+ * <p>Leases are not reentrant: a held name is refused to every caller, its holder's own process
+ * included. Thread-safe; one handle may serve every thread of a process.
+ */
+public final class OwnerLease extends MappedPrimitive {
+
+    /** The longest lease: deadlines are compared mod 2^32 ms (±24.8 days). */
+    public static final Duration MAX_AT_MOST = Duration.ofDays(24);
+
+    /** How long an acquirer waits for a live process that is binding a name to a slot. */
+    public static final Duration BIND_WAIT = Duration.ofSeconds(10);
+
+    /** The ops a lease table counts, exported under these names. */
+    public enum Op implements OpKind {
+        ACQUIRE(1),
+        EXTEND(2),
+        RELEASE(3),
+        READ(4);
+
+        private final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
+    }
+
+    /**
+     * A lease table's creation settings.
+     *
+     * @param capacity name slots, 1..{@value OwnerLeaseDescriptor#MAX_CAPACITY}: the most distinct
+     *     names the file will ever hold; fixed when the file is created
+     */
+    public record Settings(int capacity) {
+        /** The capacity of a table created without one. */
+        public static final int DEFAULT_CAPACITY = 256;
+
+        public Settings {
+            CxcSettingsException.requireInRange("capacity", capacity, 1, MAX_CAPACITY, "");
+        }
+    }
+
+    public static final PrimitiveType<OwnerLease, Settings> TYPE =
+            PrimitiveType.<OwnerLease, Settings>define(PrimitiveKinds.OWNER_LEASE, Settings.class)
+                    .layoutVersion(LAYOUT_VERSION)
+                    .bodyMagic(MAGIC)
+                    .ops(Op.class)
+                    .shape(
+                            settings -> new PrimitiveType.Shape(settings.capacity(), SLOT_LENGTH),
+                            BODY_LAYOUT)
+                    .defaults(new Settings(Settings.DEFAULT_CAPACITY))
+                    .construct((file, settings, options) -> new OwnerLease(file));
+
+    /** A held lease, as its acquirer got it: pass it back to extend or release it. */
+    public static final class Lease {
+        private final String name;
+        private final int slot;
+        private final long ownerWord;
+        private final long acquiredAtNanos;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        private Lease(String name, int slot, long ownerWord, long acquiredAtNanos) {
+            this.name = name;
+            this.slot = slot;
+            this.ownerWord = ownerWord;
+            this.acquiredAtNanos = acquiredAtNanos;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        /** The fencing token: one more than the name's previous acquisition's (u32, from 1). */
+        public long token() {
+            return OwnerRecord.key(ownerWord);
+        }
+
+        public long pid() {
+            return OwnerRecord.pid(ownerWord);
+        }
+
+        /** {@link System#nanoTime()} right after the acquisition. */
+        public long acquiredAtNanos() {
+            return acquiredAtNanos;
+        }
+
+        @Override
+        public String toString() {
+            return "lease " + name + " (token " + token() + ", pid " + pid() + ")";
+        }
+    }
+
+    /**
+     * Who holds a name, as any process sees it.
+     *
+     * @param acquiredAtNanos {@link System#nanoTime()} at the acquisition (CLOCK_MONOTONIC)
+     * @param expiresAtNanos when it expires unless extended, in the same clock; {@link
+     *     Long#MAX_VALUE} while the holder has not yet published its deadline
+     * @param lingering released with {@link #releaseNoEarlierThan}: held until then even if the
+     *     holder dies
+     */
+    public record LeaseInfo(
+            long pid, long token, long acquiredAtNanos, long expiresAtNanos, boolean lingering) {}
+
+    private static final int CLAIM_ROUNDS = 8;
+
+    private final int capacity;
+    private final Map<String, Integer> boundSlots = new ConcurrentHashMap<>();
+
+    private OwnerLease(MappedFile file) {
+        super(file, TYPE);
+        // Validated against BODY_LAYOUT (1..MAX_CAPACITY) and the file size.
+        this.capacity = file.header().capacity();
+    }
+
+    /**
+     * Creates a table of {@code capacity} name slots (1..{@value
+     * OwnerLeaseDescriptor#MAX_CAPACITY}); fails if it exists.
+     */
+    public static OwnerLease create(Path path, int capacity) {
+        return create(path, capacity, CxcFileOptions.defaults());
+    }
+
+    public static OwnerLease create(Path path, int capacity, CxcFileOptions options) {
+        return TYPE.create(path, new Settings(capacity), options);
+    }
+
+    /**
+     * Opens an existing table.
+     *
+     * @throws CxcCapacityException if the file was created with another capacity
+     */
+    public static OwnerLease open(Path path, int expectedCapacity) {
+        return TYPE.open(path, new Settings(expectedCapacity), CxcFileOptions.defaults());
+    }
+
+    /** Opens an existing table with whatever capacity it was created with. */
+    public static OwnerLease open(Path path) {
+        return TYPE.openAsRecorded(path, CxcFileOptions.defaults());
+    }
+
+    /** Opens the table, or creates it with {@code capacity} slots; race-safe across processes. */
+    public static OwnerLease openOrCreate(Path path, int capacity) {
+        return openOrCreate(path, capacity, CxcFileOptions.defaults());
+    }
+
+    public static OwnerLease openOrCreate(Path path, int capacity, CxcFileOptions options) {
+        return TYPE.openOrCreate(path, new Settings(capacity), options);
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    // ----------------------------------------------------------------------------- acquire
+
+    /**
+     * Acquires {@code name} for {@code pid} for at most {@code atMost}, if it is free, expired, or
+     * held by a dead process. Binds the name to a slot the first time any process uses it.
+     *
+     * @return the lease, or empty if a live holder has it (this process included)
+     * @throws IllegalArgumentException for an empty name or one longer than {@value
+     *     OwnerLeaseDescriptor#MAX_NAME_BYTES} UTF-8 bytes, an invalid PID, or {@code atMost} not
+     *     in (0, {@link #MAX_AT_MOST}]
+     * @throws CxcCapacityException if the name is new and every slot is bound to another name
+     * @throws CxcTimeoutException if a live process took {@link #BIND_WAIT} to bind a slot on the
+     *     name's way
+     */
+    public Optional<Lease> tryAcquire(String name, long pid, Duration atMost) {
+        Pids.requireValid(pid);
+        long atMostMillis = requireAtMost("atMost", atMost);
+        counters.increment(Op.ACQUIRE);
+        int slot = bind(name);
+        int record = slotOffset(slot);
+        for (int round = 0; round < CLAIM_ROUNDS; round++) {
+            long word = OwnerRecord.ownerWord(body, record);
+            if (judge(record, word, nowMillis()) == OwnerStatus.LIVE) {
+                return Optional.empty();
+            }
+            long mine = OwnerRecord.ownerWord(pid, OwnerRecord.nextGeneration(word));
+            long[] acquiredAt = new long[1];
+            if (OwnerRecord.claim(
+                    body,
+                    record,
+                    word,
+                    mine,
+                    OwnerRecord.startTimeOf(pid),
+                    () -> acquiredAt[0] = System.nanoTime())) {
+                // Ours: the deadline counts from after the CAS, tagged with our key.
+                long deadline = deadlineAfter(acquiredAt[0], atMostMillis);
+                if (!publishDeadline(
+                        record, mine, leaseWord(OwnerRecord.key(mine), deadline, false))) {
+                    return Optional.empty(); // taken over already (we were judged dead)
+                }
+                return Optional.of(new Lease(name, slot, mine, acquiredAt[0]));
+            }
+            // Another acquirer's CAS came first: judge its word.
+        }
+        return Optional.empty();
+    }
+
+    /** Publishes a new holder's lease word unless the record has moved on to another owner. */
+    private boolean publishDeadline(int record, long ownerWord, long leaseWord) {
+        while (true) {
+            long current = body.getLongVolatile(record + LEASE_WORD_OFFSET);
+            if (OwnerRecord.ownerWord(body, record) != ownerWord) {
+                return false;
+            }
+            // From exactly the value read: a successor's publication in between wins.
+            Interleaving.at(Point.LEASE_WORD_READ);
+            if (body.compareAndSetLong(record + LEASE_WORD_OFFSET, current, leaseWord)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Moves a held lease's deadline to {@code atMost} from now (shorter or longer).
+     *
+     * @return false if the lease was released, expired, or taken over
+     */
+    public boolean extend(Lease lease, Duration atMost) {
+        long atMostMillis = requireAtMost("atMost", atMost);
+        counters.increment(Op.EXTEND);
+        return moveDeadline(lease, deadlineAfter(System.nanoTime(), atMostMillis), false);
+    }
+
+    private boolean moveDeadline(Lease lease, long deadline, boolean linger) {
+        if (lease.released.get()) {
+            return false;
+        }
+        int record = slotOffset(lease.slot);
+        long key = OwnerRecord.key(lease.ownerWord);
+        while (true) {
+            long current = body.getLongVolatile(record + LEASE_WORD_OFFSET);
+            if (leaseKey(current) != key
+                    || lingers(current)
+                    || expired(current, nowMillis())
+                    || OwnerRecord.ownerWord(body, record) != lease.ownerWord) {
+                return false;
+            }
+            Interleaving.at(Point.LEASE_WORD_READ);
+            if (body.compareAndSetLong(
+                    record + LEASE_WORD_OFFSET, current, leaseWord(key, deadline, linger))) {
+                // A successor that had claimed but not yet published ignores our key's word.
+                return OwnerRecord.ownerWord(body, record) == lease.ownerWord;
+            }
+        }
+    }
+
+    /**
+     * Frees a held lease.
+     *
+     * @return false if it had already been released, had expired (it is freed all the same if
+     *     nobody took it), or was taken over
+     */
+    public boolean release(Lease lease) {
+        counters.increment(Op.RELEASE);
+        if (!lease.released.compareAndSet(false, true)) {
+            return false;
+        }
+        int record = slotOffset(lease.slot);
+        long current = body.getLongVolatile(record + LEASE_WORD_OFFSET);
+        boolean expired =
+                leaseKey(current) == OwnerRecord.key(lease.ownerWord)
+                        && expired(current, nowMillis());
+        return OwnerRecord.release(body, record, lease.ownerWord) && !expired;
+    }
+
+    /**
+     * Releases a held lease but keeps its name held until {@code notBeforeNanos} ({@link
+     * System#nanoTime()}), even if this process dies meanwhile; a time already passed releases it
+     * at once. For ShedLock's {@code lockAtLeastFor}.
+     *
+     * @return false if it had already been released, had expired, or was taken over
+     */
+    public boolean releaseNoEarlierThan(Lease lease, long notBeforeNanos) {
+        long remaining = notBeforeNanos - System.nanoTime();
+        if (remaining <= 0) {
+            return release(lease);
+        }
+        counters.increment(Op.RELEASE);
+        long deadline =
+                remaining > MAX_AT_MOST.toNanos()
+                        ? deadlineAfter(System.nanoTime(), MAX_AT_MOST.toMillis())
+                        : deadlineAfter(notBeforeNanos, 0);
+        boolean lingering = moveDeadline(lease, deadline, true);
+        lease.released.set(true);
+        return lingering;
+    }
+
+    // -------------------------------------------------------------------------------- reads
+
+    /** The live holder of {@code name}, if any. Probes {@code /proc} once when it is held. */
+    public Optional<LeaseInfo> holder(String name) {
+        counters.increment(Op.READ);
+        byte[] bytes = requireName(name);
+        Integer cached = boundSlots.get(name);
+        int slot = cached != null ? cached : find(name, bytes, false);
+        if (slot < 0) {
+            return Optional.empty();
+        }
+        return info(slotOffset(slot));
+    }
+
+    /** Whether {@code lease} is still held by its acquirer (not released, expired, or taken). */
+    public boolean isHeld(Lease lease) {
+        counters.increment(Op.READ);
+        int record = slotOffset(lease.slot);
+        long word = OwnerRecord.ownerWord(body, record);
+        return !lease.released.get()
+                && word == lease.ownerWord
+                && judge(record, word, nowMillis()) == OwnerStatus.LIVE;
+    }
+
+    private Optional<LeaseInfo> info(int record) {
+        long word = OwnerRecord.ownerWord(body, record);
+        long nowNanos = System.nanoTime();
+        long nowMillis = Math.floorDiv(nowNanos, 1_000_000L);
+        if (judge(record, word, nowMillis) != OwnerStatus.LIVE) {
+            return Optional.empty();
+        }
+        long lease = body.getLongVolatile(record + LEASE_WORD_OFFSET);
+        boolean published = leaseKey(lease) == OwnerRecord.key(word);
+        long expiresAt =
+                published
+                        ? nowNanos + ((deadlineMillis(lease) - (int) nowMillis) * 1_000_000L)
+                        : Long.MAX_VALUE;
+        return Optional.of(
+                new LeaseInfo(
+                        OwnerRecord.pid(word),
+                        OwnerRecord.key(word),
+                        OwnerRecord.heartbeat(body, record),
+                        expiresAt,
+                        published && lingers(lease)));
+    }
+
+    /**
+     * FREE, STALE (deadline passed), DEAD (holder gone; never while lingering) or LIVE. Probes
+     * {@code /proc} (~10 µs) for a held, unexpired, non-lingering lease.
+     */
+    private OwnerStatus judge(int record, long word, long nowMillis) {
+        if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
+            return OwnerStatus.FREE;
+        }
+        long lease = body.getLongVolatile(record + LEASE_WORD_OFFSET);
+        if (leaseKey(lease) == OwnerRecord.key(word)) {
+            if (expired(lease, nowMillis)) {
+                return OwnerStatus.STALE;
+            }
+            if (lingers(lease)) {
+                return OwnerStatus.LIVE;
+            }
+        }
+        return OwnerRecord.isDead(body, record, word) ? OwnerStatus.DEAD : OwnerStatus.LIVE;
+    }
+
+    // ------------------------------------------------------------------------------- names
+
+    /** The slot of {@code name}, binding it to one if no process has yet. */
+    private int bind(String name) {
+        Integer cached = boundSlots.get(name);
+        return cached != null ? cached : find(name, requireName(name), true);
+    }
+
+    /**
+     * Probes from the name's home slot: a slot bound to it is the answer; one bound to another name
+     * is passed; an empty one ends the probe (the name is bound nowhere further on), and is bound
+     * if {@code bindIfAbsent}; one being bound is waited for, or repaired if its binder is dead.
+     *
+     * @return the slot, or -1 if the name is unbound and {@code bindIfAbsent} is false
+     */
+    private int find(String name, byte[] bytes, boolean bindIfAbsent) {
+        int hash = OwnerLeaseDescriptor.hash(bytes);
+        int home = Integer.remainderUnsigned(hash, capacity);
+        long bound = boundWord(bytes.length, hash);
+        for (int i = 0; i < capacity; i++) {
+            int slot = (home + i) % capacity;
+            int record = slotOffset(slot);
+            long deadline = System.nanoTime() + BIND_WAIT.toNanos();
+            while (true) {
+                long word = body.getLongAcquire(record + BIND_WORD_OFFSET);
+                if (word == EMPTY) {
+                    if (!bindIfAbsent) {
+                        return -1;
+                    }
+                    if (claimNameSlot(record, bytes, bound)) {
+                        boundSlots.put(name, slot);
+                        return slot;
+                    }
+                    continue; // another binder won the slot: see what it binds
+                }
+                if (isBound(word)) {
+                    if (word == bound && nameEquals(record, bytes)) {
+                        boundSlots.put(name, slot);
+                        return slot;
+                    }
+                    break; // another name's slot
+                }
+                // Being bound, perhaps to this very name.
+                if (!bindIfAbsent) {
+                    return -1;
+                }
+                if (binderIsDead(word)) {
+                    // Roll the dead binder's half-written slot back, from exactly what we judged.
+                    body.compareAndSetLong(record + BIND_WORD_OFFSET, word, EMPTY);
+                    continue;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new CxcTimeoutException(
+                            "waited "
+                                    + BIND_WAIT
+                                    + " for process "
+                                    + binderPid(word)
+                                    + " to finish binding a name to slot "
+                                    + slot
+                                    + " of "
+                                    + file.path()
+                                    + " (on the way of name \""
+                                    + name
+                                    + "\"); it is alive but does not progress (stopped?)");
+                }
+                LockSupport.parkNanos(10_000);
+            }
+        }
+        if (!bindIfAbsent) {
+            return -1;
+        }
+        throw new CxcCapacityException(
+                file.path()
+                        + " is full: all "
+                        + capacity
+                        + " name slots are bound to other names, so \""
+                        + name
+                        + "\" cannot be leased. A name keeps its slot for the life of the file:"
+                        + " create the table with a larger capacity (up to "
+                        + MAX_CAPACITY
+                        + ") in a new file");
+    }
+
+    /** CASes an empty name slot to "being bound" by us, writes the name, publishes it bound. */
+    private boolean claimNameSlot(int record, byte[] bytes, long bound) {
+        long self = Pids.current();
+        long binding = bindingWord(self, OwnerRecord.startTimeOf(self));
+        Interleaving.at(Point.NAME_SLOT_READ);
+        if (!body.compareAndSetLong(record + BIND_WORD_OFFSET, EMPTY, binding)) {
+            return false;
+        }
+        Interleaving.at(Point.NAME_SLOT_CLAIMED);
+        byte[] padded = Arrays.copyOf(bytes, MAX_NAME_BYTES);
+        body.putBytes(record + NAME_OFFSET, padded);
+        body.setLongRelease(record + BIND_WORD_OFFSET, bound);
+        return true;
+    }
+
+    private boolean nameEquals(int record, byte[] bytes) {
+        byte[] stored = new byte[bytes.length];
+        body.getBytes(record + NAME_OFFSET, stored);
+        return Arrays.equals(stored, bytes);
+    }
+
+    private static boolean binderIsDead(long bindWord) {
+        long pid = binderPid(bindWord);
+        ProcessStatus status = ProcessProbe.status(pid, ProcessProbe.UNKNOWN_START_TIME);
+        if (status != ProcessStatus.ALIVE) {
+            return status == ProcessStatus.DEAD;
+        }
+        long startTime = ProcessProbe.startTime(pid);
+        return startTime != ProcessProbe.UNKNOWN_START_TIME
+                && startTimeBits(startTime) != binderStartTime(bindWord);
+    }
+
+    private static byte[] requireName(String name) {
+        byte[] bytes = utf8(name);
+        if (bytes.length == 0 || bytes.length > MAX_NAME_BYTES) {
+            throw new IllegalArgumentException(
+                    "name \""
+                            + name
+                            + "\" is "
+                            + bytes.length
+                            + " UTF-8 bytes; a lease name is 1.."
+                            + MAX_NAME_BYTES
+                            + " bytes");
+        }
+        return bytes;
+    }
+
+    /**
+     * The deadline, in ms, of a lease of {@code atMostMillis} from {@code nanos}: rounded up, so a
+     * lease never expires before its time (it may last up to 2 ms longer).
+     */
+    private static long deadlineAfter(long nanos, long atMostMillis) {
+        return -Math.floorDiv(-nanos, 1_000_000L) + atMostMillis;
+    }
+
+    private static long requireAtMost(String argument, Duration atMost) {
+        if (atMost.isNegative() || atMost.isZero() || atMost.compareTo(MAX_AT_MOST) > 0) {
+            throw new IllegalArgumentException(
+                    argument + " must be in (0, " + MAX_AT_MOST + "], got " + atMost);
+        }
+        // Whole ms, rounded up: a 1 ns lease lasts 1 ms.
+        return Math.max(1, (atMost.toNanos() + 999_999) / 1_000_000L);
+    }
+
+    /** Bound names and live holders, as every process sees them; probes each held slot. */
+    @Override
+    public Map<String, Object> describe() {
+        int boundNames = 0;
+        int held = 0;
+        long now = nowMillis();
+        for (int slot = 0; slot < capacity; slot++) {
+            int record = slotOffset(slot);
+            long bind = body.getLongAcquire(record + BIND_WORD_OFFSET);
+            if (isBound(bind)) {
+                boundNames++;
+                if (judge(record, OwnerRecord.ownerWord(body, record), now) == OwnerStatus.LIVE) {
+                    held++;
+                }
+            }
+        }
+        return fields(
+                "capacity", capacity,
+                "boundNames", boundNames,
+                "held", held,
+                "maxNameBytes", MAX_NAME_BYTES);
+    }
+}

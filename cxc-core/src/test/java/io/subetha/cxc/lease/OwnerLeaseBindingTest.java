@@ -1,0 +1,177 @@
+package io.subetha.cxc.lease;
+
+import static io.subetha.cxc.lease.OwnerLeaseDescriptor.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.lease.OwnerLease.Lease;
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.process.ProcessProbe;
+import io.subetha.cxc.testing.RawBody;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How names meet their slots: open addressing from the name's home slot (wrapping at the table's
+ * end, passing slots bound to other names even when their hash and length match), a reader that
+ * never binds nor waits, a binder whose PID now belongs to another process judged dead, and the
+ * layout's limits.
+ */
+class OwnerLeaseBindingTest {
+
+    static final long PID = Pids.current();
+    static final Duration MINUTE = Duration.ofMinutes(1);
+
+    @TempDir Path dir;
+
+    static int home(String name, int capacity) {
+        return Integer.remainderUnsigned(hash(utf8(name)), capacity);
+    }
+
+    /** The first of "name-0", "name-1", ... whose home slot is {@code slot}, skipping some. */
+    static String nameWithHome(int slot, int capacity, String... not) {
+        for (int i = 0; ; i++) {
+            String name = "name-" + i;
+            if (home(name, capacity) == slot && !java.util.List.of(not).contains(name)) {
+                return name;
+            }
+        }
+    }
+
+    static long bindWord(AtomicBuffer raw, int slot) {
+        return raw.getLongVolatile(slotOffset(slot) + BIND_WORD_OFFSET);
+    }
+
+    @Test
+    void aNameWhoseHomeIsTakenProbesOnWrappingAtTheTablesEnd() {
+        Path path = dir.resolve("leases.cxc");
+        int capacity = 3;
+        String first = nameWithHome(capacity - 1, capacity);
+        String second = nameWithHome(capacity - 1, capacity, first);
+        try (OwnerLease leases = OwnerLease.create(path, capacity);
+                OwnerLease other = OwnerLease.open(path, capacity)) {
+            leases.tryAcquire(first, PID, MINUTE).orElseThrow();
+            leases.tryAcquire(second, PID, MINUTE).orElseThrow();
+            AtomicBuffer raw = RawBody.of(path);
+            byte[] bytes = utf8(second);
+            assertThat(bindWord(raw, 0)).isEqualTo(boundWord(bytes.length, hash(bytes)));
+            assertThat(bindWord(raw, 1)).isEqualTo(EMPTY);
+            // Another handle, with nothing cached, finds both by probing the same way.
+            assertThat(other.holder(second).orElseThrow().token()).isEqualTo(1);
+            assertThat(other.holder(first).orElseThrow().pid()).isEqualTo(PID);
+            assertThat(other.tryAcquire(second, PID, MINUTE)).isEmpty();
+        }
+    }
+
+    @Test
+    void aSlotBoundToAnotherNameWithTheSameHashAndLengthIsPassed() {
+        Path path = dir.resolve("leases.cxc");
+        try (OwnerLease leases = OwnerLease.create(path, 2)) {
+            String name = "job";
+            byte[] bytes = utf8(name);
+            int home = home(name, 2);
+            AtomicBuffer raw = RawBody.of(path);
+            // A colliding name ("jxb", same length, planted with job's hash) owns job's home.
+            raw.putBytes(slotOffset(home) + NAME_OFFSET, utf8("jxb"));
+            raw.setLongVolatile(
+                    slotOffset(home) + BIND_WORD_OFFSET, boundWord(bytes.length, hash(bytes)));
+            assertThat(leases.holder(name)).isEmpty();
+            Lease lease = leases.tryAcquire(name, PID, MINUTE).orElseThrow();
+            assertThat(bindWord(raw, 1 - home)).isEqualTo(boundWord(bytes.length, hash(bytes)));
+            assertThat(leases.holder(name).orElseThrow().token()).isEqualTo(lease.token());
+        }
+    }
+
+    @Test
+    void aReaderOfANameNoProcessBoundFindsNothingAndBindsNothing() {
+        Path path = dir.resolve("leases.cxc");
+        try (OwnerLease leases = OwnerLease.create(path, 2)) {
+            assertThat(leases.holder("never")).isEmpty();
+            assertThat(leases.describe()).containsEntry("boundNames", 0);
+            // A full table of other names: the probe ends at the table's end.
+            leases.tryAcquire(nameWithHome(0, 2), PID, MINUTE).orElseThrow();
+            leases.tryAcquire(nameWithHome(1, 2), PID, MINUTE).orElseThrow();
+            assertThat(leases.holder("never")).isEmpty();
+            assertThat(leases.describe()).containsEntry("boundNames", 2).containsEntry("held", 2);
+        }
+    }
+
+    @Test
+    void aReaderMeetingASlotBeingBoundByALiveProcessDoesNotWait() {
+        Path path = dir.resolve("leases.cxc");
+        try (OwnerLease leases = OwnerLease.create(path, 1)) {
+            AtomicBuffer raw = RawBody.of(path);
+            long binding = bindingWord(1, ProcessProbe.startTime(1)); // init, binding forever
+            raw.setLongVolatile(slotOffset(0) + BIND_WORD_OFFSET, binding);
+            assertThat(leases.holder("job")).isEmpty();
+            assertThat(bindWord(raw, 0)).isEqualTo(binding);
+            assertThat(leases.describe()).containsEntry("boundNames", 0).containsEntry("held", 0);
+        }
+    }
+
+    @Test
+    void aBinderWhosePidNowBelongsToAnotherProcessIsRolledBack() {
+        Path path = dir.resolve("leases.cxc");
+        try (OwnerLease leases = OwnerLease.create(path, 1)) {
+            AtomicBuffer raw = RawBody.of(path);
+            // PID 1 is alive, but not with this start time: the binder died and its PID was reused.
+            long reused = bindingWord(1, ProcessProbe.startTime(1) + 1);
+            assertThat(isBeingBound(reused)).isTrue();
+            raw.setLongVolatile(slotOffset(0) + BIND_WORD_OFFSET, reused);
+            Lease lease = leases.tryAcquire("job", PID, MINUTE).orElseThrow();
+            byte[] bytes = utf8("job");
+            assertThat(bindWord(raw, 0)).isEqualTo(boundWord(bytes.length, hash(bytes)));
+            assertThat(lease.token()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theBindingWordsCarryPidStartTimeLengthAndHash() {
+        long binding = bindingWord(0xFFFF_FFFFL, 0xFFFF_FFFF_FFFFL);
+        assertThat(binderPid(binding)).isEqualTo(0xFFFF_FFFFL);
+        assertThat(binderStartTime(binding)).isEqualTo(0x7FFF_FFFFL);
+        assertThat(isBound(binding)).isFalse();
+        assertThat(isBeingBound(binding)).isTrue();
+        assertThat(isBeingBound(EMPTY)).isFalse();
+        assertThat(startTimeBits(0x1_8000_0001L)).isEqualTo(1);
+        long bound = boundWord(64, 0x8000_0001);
+        assertThat(isBound(bound)).isTrue();
+        assertThat(isBeingBound(bound)).isFalse();
+        assertThat(boundLength(bound)).isEqualTo(64);
+        assertThat(boundHash(bound)).isEqualTo(0x8000_0001);
+        assertThat(hash(new byte[0])).isEqualTo(0x811c9dc5);
+        assertThat(hash(utf8("a"))).isEqualTo(0xe40c292c); // FNV-1a 32 of "a"
+        assertThat(lingers(leaseWord(5, 100, true))).isTrue();
+        assertThat(leaseKey(leaseWord(5, 100, true))).isEqualTo(5);
+        assertThat(deadlineMillis(leaseWord(5, 101, false))).isEqualTo(102);
+        assertThat(deadlineMillis(leaseWord(5, 0xFFFF_FFFFL, true))).isZero();
+    }
+
+    @Test
+    void theLayoutRefusesCapacitiesAndSlotSizesItDoesNotHave() {
+        assertThat(BODY_LAYOUT.bodyLength(1, SLOT_LENGTH)).isEqualTo(64 + 128);
+        assertThat(BODY_LAYOUT.bodyLength(MAX_CAPACITY, SLOT_LENGTH))
+                .isEqualTo(64 + 128L * MAX_CAPACITY);
+        assertThatThrownBy(() -> BODY_LAYOUT.bodyLength(0, SLOT_LENGTH))
+                .hasMessage("a lease table has 1..65536 name slots, not 0");
+        assertThatThrownBy(() -> BODY_LAYOUT.bodyLength(MAX_CAPACITY + 1, SLOT_LENGTH))
+                .hasMessageContaining("not 65537");
+        assertThatThrownBy(() -> BODY_LAYOUT.bodyLength(1, 64))
+                .hasMessage("lease slots are 128 bytes, not 64");
+        assertThatThrownBy(() -> new OwnerLease.Settings(MAX_CAPACITY + 1))
+                .isInstanceOf(CxcSettingsException.class)
+                .hasMessageContaining("capacity must be 1..65536, got 65537");
+        assertThat(new OwnerLease.Settings(MAX_CAPACITY).capacity()).isEqualTo(MAX_CAPACITY);
+        try (OwnerLease leases = OwnerLease.openOrCreate(dir.resolve("l.cxc"), 5);
+                OwnerLease again = OwnerLease.openOrCreate(dir.resolve("l.cxc"), 5)) {
+            assertThat(again.capacity()).isEqualTo(5);
+            assertThat(leases.describe())
+                    .containsEntry("capacity", 5)
+                    .containsEntry("maxNameBytes", 64);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.subetha.cxc.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.subetha.cxc.lease.OwnerLease.Lease;
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.testing.ChildJvm;
+import io.subetha.cxc.testing.ChildJvmGroup;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Named leases across real JVMs sharing one mapped file. */
+class OwnerLeaseProcessTest {
+
+    private static final Duration STARTUP = Duration.ofSeconds(30);
+    private static final Duration REPLY = Duration.ofSeconds(60);
+
+    /** Child JVMs SIGKILLed at a random point of a hot acquire/release/bind loop. */
+    private static final int KILLS = Integer.getInteger("cxc.lease.kills", 4);
+
+    @TempDir Path dir;
+    private final ChildJvmGroup children = new ChildJvmGroup();
+
+    @AfterEach
+    void killChildren() {
+        children.close();
+    }
+
+    private ChildJvm start(String name, Path file, int capacity) {
+        ChildJvm child = children.add(ChildJvm.start(name, LeaseChild.class));
+        child.awaitPrefixed("ready ", STARTUP);
+        child.send("open " + file + " " + capacity);
+        child.awaitPrefixed("opened", REPLY);
+        return child;
+    }
+
+    @Test
+    void twoJvmsContendingForOneNameNeverBothHoldItAndTokensStrictlyRise() throws Exception {
+        Path file = dir.resolve("leases.cxc");
+        Path scratch = dir.resolve("scratch");
+        AtomicBuffer shared = LeaseChild.scratch(scratch);
+        List<ChildJvm> jvms = List.of(start("lease-a", file, 16), start("lease-b", file, 16));
+        int iterations = 20_000;
+        for (ChildJvm jvm : jvms) {
+            jvm.send("hammer job " + iterations + " " + scratch);
+        }
+        long acquisitions = 0;
+        for (ChildJvm jvm : jvms) {
+            String[] words = jvm.awaitPrefixed("hammered ", REPLY).split(" ");
+            assertThat(Long.parseLong(words[1])).as("violations in %s", jvm).isZero();
+            acquisitions += Long.parseLong(words[0]);
+        }
+        assertThat(acquisitions).isPositive();
+        // Every acquisition took the next token: none was handed out twice or skipped.
+        assertThat(shared.getLongVolatile(LeaseChild.LAST_TOKEN_OFFSET)).isEqualTo(acquisitions);
+        try (OwnerLease leases = OwnerLease.open(file, 16)) {
+            assertThat(
+                            leases.tryAcquire("job", Pids.current(), Duration.ofMinutes(1))
+                                    .orElseThrow()
+                                    .token())
+                    .isEqualTo(acquisitions + 1);
+        }
+    }
+
+    @Test
+    void aSigkilledHoldersLeaseIsTakenAtOnceWithTheNextToken() {
+        Path file = dir.resolve("leases.cxc");
+        ChildJvm holder = start("lease-holder", file, 16);
+        holder.send("acquire job 3600000");
+        long token = Long.parseLong(holder.awaitPrefixed("acquired ", REPLY));
+        try (OwnerLease leases = OwnerLease.open(file, 16)) {
+            assertThat(leases.tryAcquire("job", Pids.current(), Duration.ofMinutes(1))).isEmpty();
+            holder.kill();
+            // No waiting for the hour: the first attempt after the kill wins.
+            Lease lease =
+                    leases.tryAcquire("job", Pids.current(), Duration.ofMinutes(1)).orElseThrow();
+            assertThat(lease.token()).isEqualTo(token + 1);
+        }
+    }
+
+    @Test
+    void aBinderKilledHalfwayThroughANameLeavesASlotTheNextBinderRepairs() {
+        Path file = dir.resolve("leases.cxc");
+        ChildJvm binder = start("lease-binder", file, 4);
+        binder.send("hang-in-bind job");
+        binder.awaitPrefixed("claimed", REPLY);
+        binder.kill();
+        try (OwnerLease leases = OwnerLease.open(file, 4)) {
+            assertThat(leases.describe()).containsEntry("boundNames", 0);
+            Lease lease =
+                    leases.tryAcquire("job", Pids.current(), Duration.ofMinutes(1)).orElseThrow();
+            assertThat(lease.token()).isEqualTo(1);
+            assertThat(leases.describe()).containsEntry("boundNames", 1);
+            // Every other slot is still free to bind.
+            for (int i = 0; i < 3; i++) {
+                assertThat(leases.tryAcquire("other-" + i, Pids.current(), Duration.ofMinutes(1)))
+                        .isPresent();
+            }
+        }
+    }
+
+    @Test
+    void childrenKilledAtRandomPointsOfAcquireAndBindLeaveEveryNameUsable() {
+        Path file = dir.resolve("leases.cxc");
+        int names = 6;
+        int capacity = names * KILLS + 4;
+        SplittableRandom random = new SplittableRandom();
+        try (OwnerLease leases = OwnerLease.openOrCreate(file, capacity)) {
+            for (int round = 0; round < KILLS; round++) {
+                String prefix = "r" + round + "-";
+                try (ChildJvm child = start("lease-churn-" + round, file, capacity)) {
+                    child.send("churn " + prefix + " " + names);
+                    child.awaitPrefixed("churning", REPLY);
+                    LockSupport.parkNanos(Duration.ofMillis(random.nextInt(1, 200)).toNanos());
+                    child.kill();
+                }
+                List<Lease> taken = new ArrayList<>();
+                for (int i = 0; i < names; i++) {
+                    Optional<Lease> lease =
+                            leases.tryAcquire(prefix + i, Pids.current(), Duration.ofMinutes(1));
+                    assertThat(lease).as("%s%d after kill %d", prefix, i, round).isPresent();
+                    taken.add(lease.get());
+                }
+                taken.forEach(leases::release);
+            }
+            // One slot per name: no name was ever bound twice.
+            assertThat(leases.describe()).containsEntry("boundNames", names * KILLS);
+        }
+    }
+}
