@@ -4,6 +4,7 @@ import static io.subetha.cxc.region.SharedRegionDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
@@ -44,7 +45,7 @@ class RegionAllocateAndCacheWordsTest {
 
     SharedRegion region(long capacity) {
         Path path = dir.resolve("r" + System.nanoTime() + ".region");
-        opened = SharedRegion.create(path, capacity);
+        opened = SharedRegion.TYPE.create(path, new SharedRegion.Settings(capacity));
         raw = RawBody.of(path);
         return opened;
     }
@@ -337,7 +338,7 @@ class RegionAllocateAndCacheWordsTest {
         assertThat(heap.region.cachedBlocks()).isEqualTo(1);
         heap.raw.setLongVolatile(low + SIZE_WORD, sizeWord(48, true));
         heap.raw.setLongVolatile(last + SIZE_WORD, sizeWord(48, true));
-        heap.region.freeCache(false);
+        assertThat(heap.region.flushCache()).isEqualTo(1);
         RegionInvariants.check(heap.region);
     }
 
@@ -397,12 +398,16 @@ class RegionAllocateAndCacheWordsTest {
     void theLockTimeoutMustBePositive() {
         SharedRegion region = region(4096);
         assertThat(region.lockTimeout()).isEqualTo(SharedRegion.DEFAULT_LOCK_TIMEOUT);
-        assertThatThrownBy(() -> region.lockTimeout(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class)
+        SharedRegion.Settings settings = new SharedRegion.Settings(4096);
+        assertThatThrownBy(() -> settings.withLockTimeout(Duration.ZERO))
+                .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("lockTimeout must be positive, got PT0S");
-        assertThatThrownBy(() -> region.lockTimeout(Duration.ofMillis(-1)))
+        assertThatThrownBy(() -> settings.withLockTimeout(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(region.lockTimeout(Duration.ofNanos(1))).isSameAs(region);
-        assertThat(region.lockTimeout()).isEqualTo(Duration.ofNanos(1));
+        try (SharedRegion quick =
+                SharedRegion.open(region.file(), settings.withLockTimeout(Duration.ofNanos(1)))) {
+            assertThat(quick.lockTimeout()).isEqualTo(Duration.ofNanos(1));
+            assertThat(quick.settings().lockTimeout()).isEqualTo(Duration.ofNanos(1));
+        }
     }
 }

@@ -52,8 +52,12 @@ class RegionCacheKilledStepTest {
     Path path;
 
     SharedRegion region(long capacity) {
-        path = dir.resolve("r" + capacity + ".region");
-        return SharedRegion.create(path, capacity);
+        return region(new SharedRegion.Settings(capacity));
+    }
+
+    SharedRegion region(SharedRegion.Settings settings) {
+        path = dir.resolve("r" + settings.capacityBytes() + ".region");
+        return SharedRegion.TYPE.create(path, settings);
     }
 
     static void makeDead(AtomicBuffer raw, int block) {
@@ -162,8 +166,8 @@ class RegionCacheKilledStepTest {
 
     @Test
     void reclaimDeadFreesEveryBlockOfADeadAllocatorAndKeepsDisownedAndLiveOnes() {
-        try (SharedRegion region = region(64 * 1024)) {
-            region.freeCache(false);
+        try (SharedRegion region =
+                region(new SharedRegion.Settings(64 * 1024).withFreeCache(false))) {
             AtomicBuffer raw = RawBody.of(path);
             long dead1 = region.allocate(100);
             long live = region.allocate(100);
@@ -210,13 +214,17 @@ class RegionCacheKilledStepTest {
             assertThat(region.cachedBlocks()).isEqualTo(CACHE_BLOCKS); // the ninth went to the list
             assertThat(region.cachedBytes()).isEqualTo(CACHE_BLOCKS * blockSize(1));
             assertThat(region.freeCache()).isTrue();
-            region.freeCache(false);
-            assertThat(region.freeCache()).isFalse();
+            assertThat(region.flushCache()).isEqualTo(CACHE_BLOCKS);
             assertThat(region.cachedBlocks()).isZero();
-            long h = region.allocate(1);
-            region.free(h);
-            assertThat(region.cachedBlocks()).isZero();
-            region.freeCache(true);
+            try (SharedRegion off =
+                    SharedRegion.open(
+                            path, new SharedRegion.Settings(1 << 20).withFreeCache(false))) {
+                assertThat(off.freeCache()).isFalse();
+                long h = off.allocate(1);
+                off.free(h);
+                assertThat(off.cachedBlocks()).isZero();
+                assertThat(off.usedBlocks()).as("freed under the lock").isZero();
+            }
             region.free(region.allocate(1));
             assertThat(region.cachedBlocks()).isEqualTo(1);
             RegionInvariants.check(region);

@@ -9,6 +9,7 @@ import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.ByteBuffer;
@@ -172,11 +173,15 @@ class RegionDamageAndViewsTest {
     @Test
     void openRefusesAFirstFreeBlockOutsideTheHeapAndMoreUsedBytesThanTheHeap() {
         Path file = dir.resolve("open.region");
-        SharedRegion.create(file, 4096).close();
+        SharedRegion.TYPE.create(file, new SharedRegion.Settings(4096)).close();
         AtomicBuffer raw = RawBody.of(file);
         for (long head : new long[] {16, HEAP_OFFSET + 8, HEAP_END - 16, HEAP_END}) {
             raw.setLongVolatile(FREE_HEAD_OFFSET, head);
-            assertThatThrownBy(() -> SharedRegion.open(file).close())
+            assertThatThrownBy(
+                            () ->
+                                    SharedRegion.TYPE
+                                            .openAsRecorded(file, CxcFileOptions.defaults())
+                                            .close())
                     .as("head %d", head)
                     .isInstanceOf(CxcFormatException.class)
                     .hasMessageContaining(
@@ -190,15 +195,22 @@ class RegionDamageAndViewsTest {
         }
         for (long head : new long[] {0, HEAP_OFFSET, HEAP_END - MIN_BLOCK}) {
             raw.setLongVolatile(FREE_HEAD_OFFSET, head);
-            SharedRegion.open(file).close(); // the body check looks no further
+            SharedRegion.TYPE
+                    .openAsRecorded(file, CxcFileOptions.defaults())
+                    .close(); // the body check looks no further
         }
         raw.setLongVolatile(FREE_HEAD_OFFSET, HEAP_OFFSET);
         raw.setLongVolatile(USED_OFFSET, used(4096 + 16, 1));
-        assertThatThrownBy(() -> SharedRegion.open(file).close())
+        assertThatThrownBy(
+                        () ->
+                                SharedRegion.TYPE
+                                        .openAsRecorded(file, CxcFileOptions.defaults())
+                                        .close())
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("used bytes 4112, more than the heap's 4096");
         raw.setLongVolatile(USED_OFFSET, used(4096, 1));
-        try (SharedRegion region = SharedRegion.open(file)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.openAsRecorded(file, CxcFileOptions.defaults())) {
             assertThat(region.usedBytes()).isEqualTo(4096);
             raw.setLongVolatile(USED_OFFSET, used(8192, 1));
             assertThat(region.usedBytes()).as("never past the capacity").isEqualTo(4096);
@@ -212,7 +224,8 @@ class RegionDamageAndViewsTest {
     @Test
     void blocksShowsEachBlocksOffsetSizeStateOwnerAndCache() {
         Path file = dir.resolve("views.region");
-        try (SharedRegion region = SharedRegion.create(file, 64 * 1024)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(file, new SharedRegion.Settings(64 * 1024))) {
             long mine = region.allocate(100);
             long cached = region.allocate(40);
             long disowned = region.allocate(300);
@@ -260,7 +273,9 @@ class RegionDamageAndViewsTest {
 
     @Test
     void aRangeIsAcceptedUpToThePayloadsEndAndRefusedPastIt() {
-        try (SharedRegion region = SharedRegion.create(dir.resolve("range.region"), 4096)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(
+                        dir.resolve("range.region"), new SharedRegion.Settings(4096))) {
             long handle = region.allocate(20);
             region.set(handle, 0, new byte[] {1, 2, 3, 4, 5}, 1, 3);
             byte[] out = new byte[3];
@@ -298,7 +313,9 @@ class RegionDamageAndViewsTest {
 
     @Test
     void aFreedHandlesViewsAreRefusedNamingTheOperation() {
-        try (SharedRegion region = SharedRegion.create(dir.resolve("refused.region"), 4096)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(
+                        dir.resolve("refused.region"), new SharedRegion.Settings(4096))) {
             long handle = region.allocate(20);
             assertThat(region.ownerOf(handle)).isEqualTo(PID);
             region.free(handle);

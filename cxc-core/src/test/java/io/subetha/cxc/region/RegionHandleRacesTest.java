@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import io.subetha.cxc.testing.StepGate;
@@ -32,7 +33,8 @@ class RegionHandleRacesTest {
     @Test
     void aReaderWhoseBlockIsFreedAfterItCopiedRefusesWhatItRead() {
         Path path = dir.resolve("read.region");
-        try (SharedRegion region = SharedRegion.create(path, CAPACITY)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(path, new SharedRegion.Settings(CAPACITY))) {
             byte[] bytes = RegionChild.pattern(7, 40);
             long other = region.allocate(40);
             region.set(other, bytes);
@@ -99,8 +101,11 @@ class RegionHandleRacesTest {
     @Test
     void aLockedFreeThatLosesTheBlockToACachedFreeElsewhereIsRefused() {
         Path path = dir.resolve("free.region");
-        try (SharedRegion a = SharedRegion.create(path, CAPACITY).freeCache(false);
-                SharedRegion b = SharedRegion.open(path)) {
+        try (SharedRegion a =
+                        SharedRegion.TYPE.create(
+                                path, new SharedRegion.Settings(CAPACITY).withFreeCache(false));
+                SharedRegion b =
+                        SharedRegion.TYPE.openAsRecorded(path, CxcFileOptions.defaults())) {
             long handle = a.allocate(40);
             int block = (int) offset(handle);
             try (StepGate<Void> locked =
@@ -131,8 +136,9 @@ class RegionHandleRacesTest {
     @Test
     void aDisownThatLosesTheBlockToACachedFreeElsewhereIsRefused() {
         Path path = dir.resolve("disown.region");
-        try (SharedRegion a = SharedRegion.create(path, CAPACITY);
-                SharedRegion b = SharedRegion.open(path)) {
+        try (SharedRegion a = SharedRegion.TYPE.create(path, new SharedRegion.Settings(CAPACITY));
+                SharedRegion b =
+                        SharedRegion.TYPE.openAsRecorded(path, CxcFileOptions.defaults())) {
             long handle = a.allocate(40);
             int block = (int) offset(handle);
             try (StepGate<Void> disowner =
@@ -170,7 +176,9 @@ class RegionHandleRacesTest {
 
     @Test
     void aBufferSetHeldAfterItsCheckHoldsTheLockUntilItHasWritten() {
-        try (SharedRegion region = SharedRegion.create(dir.resolve("set.region"), CAPACITY)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(
+                        dir.resolve("set.region"), new SharedRegion.Settings(CAPACITY))) {
             long handle = region.allocate(8);
             long other = region.allocate(300);
             ByteBuffer source = ByteBuffer.wrap(new byte[] {1, 2, 3});
@@ -182,9 +190,14 @@ class RegionHandleRacesTest {
                                 return null;
                             })) {
                 assertThat(region.lockHolder()).isEqualTo(Pids.current());
-                region.lockTimeout(Duration.ofMillis(50));
-                assertThatThrownBy(() -> region.free(other))
-                        .isInstanceOf(CxcTimeoutException.class);
+                try (SharedRegion impatient =
+                        SharedRegion.open(
+                                region.file(),
+                                new SharedRegion.Settings(CAPACITY)
+                                        .withLockTimeout(Duration.ofMillis(50)))) {
+                    assertThatThrownBy(() -> impatient.free(other))
+                            .isInstanceOf(CxcTimeoutException.class);
+                }
                 writer.release();
             }
             assertThat(source.position()).isEqualTo(3);

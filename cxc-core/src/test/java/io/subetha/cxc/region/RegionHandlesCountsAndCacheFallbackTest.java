@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.testing.StepGate;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -29,7 +30,10 @@ class RegionHandlesCountsAndCacheFallbackTest {
     RegionHeap heap;
 
     SharedRegion region() {
-        region = SharedRegion.create(dir.resolve("r" + System.nanoTime() + ".region"), CAPACITY);
+        region =
+                SharedRegion.TYPE.create(
+                        dir.resolve("r" + System.nanoTime() + ".region"),
+                        new SharedRegion.Settings(CAPACITY));
         return region;
     }
 
@@ -111,15 +115,14 @@ class RegionHandlesCountsAndCacheFallbackTest {
     }
 
     @Test
-    void theHeapsLastBlockIsCachedAndTurningTheCacheOnAgainKeepsIt() {
+    void theHeapsLastBlockIsCachedAndReturned() {
         SharedRegion region = region();
         long last = region.allocate(16);
         assertThat(offset(last)).isEqualTo(HEAP_END - 48);
         region.free(last);
         assertThat(region.cachedBlocks()).isEqualTo(1);
-        region.freeCache(true);
-        assertThat(region.cachedBlocks()).as("turned on again: nothing returned").isEqualTo(1);
-        region.freeCache(false);
+        assertThat(region.blocks()).last().extracting(SharedRegion.Block::cached).isEqualTo(true);
+        assertThat(region.flushCache()).isEqualTo(1);
         assertThat(region.cachedBlocks()).isZero();
         RegionInvariants.check(region);
     }
@@ -127,14 +130,15 @@ class RegionHandlesCountsAndCacheFallbackTest {
     @Test
     void aClosedHandleIsClosedAndClosingAgainChangesNothing() {
         Path path = dir.resolve("closed.region");
-        SharedRegion region = SharedRegion.create(path, CAPACITY);
+        SharedRegion region = SharedRegion.TYPE.create(path, new SharedRegion.Settings(CAPACITY));
         region.free(region.allocate(16));
         assertThat(region.cachedBlocks()).isEqualTo(1);
         region.close();
         assertThat(region.isClosed()).isTrue();
         region.close();
         assertThat(region.isClosed()).isTrue();
-        try (SharedRegion again = SharedRegion.open(path)) {
+        try (SharedRegion again =
+                SharedRegion.TYPE.openAsRecorded(path, CxcFileOptions.defaults())) {
             assertThat(again.usedBlocks()).as("close returned the cached block").isZero();
         }
     }

@@ -23,7 +23,10 @@ class RegionPayloadEqualsTest {
 
     @BeforeEach
     void open() {
-        region = SharedRegion.create(dir.resolve("eq.region"), 64 * 1024).freeCache(false);
+        region =
+                SharedRegion.TYPE.create(
+                        dir.resolve("eq.region"),
+                        new SharedRegion.Settings(64 * 1024).withFreeCache(false));
     }
 
     @AfterEach

@@ -114,7 +114,9 @@ class RegionStrayWordsAndPaddingTest {
 
     @Test
     void bytesPastThePayloadLeftByAnEarlierUseAreNotCompared() {
-        region = SharedRegion.create(dir.resolve("pad.region"), 64 * 1024);
+        region =
+                SharedRegion.TYPE.create(
+                        dir.resolve("pad.region"), new SharedRegion.Settings(64 * 1024));
         long earlier = region.allocate(16);
         byte[] filled = new byte[16];
         Arrays.fill(filled, (byte) 0x55);
@@ -134,7 +136,9 @@ class RegionStrayWordsAndPaddingTest {
 
     @Test
     void aComparisonWhoseSecondBlockIsFreedWhileItComparedRefuses() {
-        region = SharedRegion.create(dir.resolve("second.region"), 64 * 1024);
+        region =
+                SharedRegion.TYPE.create(
+                        dir.resolve("second.region"), new SharedRegion.Settings(64 * 1024));
         long a = region.allocate(20);
         long b = region.allocate(20);
         byte[] bytes = RegionChild.pattern(3, 20);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.StepGate;
 import java.nio.file.Path;
@@ -24,7 +25,9 @@ class SharedRegionCacheTest {
     @TempDir Path dir;
 
     SharedRegion region() {
-        return SharedRegion.create(dir.resolve("c" + System.nanoTime() + ".region"), CAPACITY);
+        return SharedRegion.TYPE.create(
+                dir.resolve("c" + System.nanoTime() + ".region"),
+                new SharedRegion.Settings(CAPACITY));
     }
 
     @Test
@@ -87,8 +90,10 @@ class SharedRegionCacheTest {
             assertThat(region.isAllocated(again)).isTrue();
             // Two handles of one file (as two processes would be): one free of a handle wins.
             Path path = dir.resolve("two.region");
-            try (SharedRegion a = SharedRegion.create(path, CAPACITY);
-                    SharedRegion b = SharedRegion.open(path)) {
+            try (SharedRegion a =
+                            SharedRegion.TYPE.create(path, new SharedRegion.Settings(CAPACITY));
+                    SharedRegion b =
+                            SharedRegion.TYPE.openAsRecorded(path, CxcFileOptions.defaults())) {
                 for (int round = 0; round < 200; round++) {
                     long h = a.allocate(1 + round % 200);
                     CyclicBarrier start = new CyclicBarrier(2);
@@ -113,17 +118,27 @@ class SharedRegionCacheTest {
 
     @Test
     void aHandleWithItsCacheOffFreesUnderTheLock() {
-        try (SharedRegion region = region()) {
+        Path path = dir.resolve("off.region");
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(path, new SharedRegion.Settings(CAPACITY))) {
             long kept = region.allocate(64);
             region.free(kept);
             assertThat(region.cachedBlocks()).isEqualTo(1);
-            assertThat(region.freeCache(false).freeCache()).isFalse();
-            assertThat(region.cachedBlocks()).as("returned when turned off").isZero();
-            region.free(region.allocate(64));
-            assertThat(region.cachedBlocks()).isZero();
+            try (SharedRegion off =
+                    SharedRegion.open(
+                            path, new SharedRegion.Settings(CAPACITY).withFreeCache(false))) {
+                assertThat(off.freeCache()).isFalse();
+                off.free(off.allocate(64));
+                assertThat(off.cachedBlocks()).isZero();
+                assertThat(off.usedBytes())
+                        .as("only the other handle's cached block")
+                        .isEqualTo(SharedRegionDescriptor.blockSize(64));
+            }
+            assertThat(region.flushCache()).isEqualTo(1);
             assertThat(region.usedBytes()).isZero();
             RegionInvariants.check(region);
-            region.freeCache(true).free(region.allocate(64));
+            assertThat(region.freeCache()).isTrue();
+            region.free(region.allocate(64));
             assertThat(region.cachedBlocks()).isEqualTo(1);
         }
     }
@@ -144,7 +159,8 @@ class SharedRegionCacheTest {
     @Test
     void theCacheIsBoundedReturnedWhenFullAndOnClose() {
         Path path = dir.resolve("bounded.region");
-        try (SharedRegion region = SharedRegion.create(path, CAPACITY)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(path, new SharedRegion.Settings(CAPACITY))) {
             List<Long> held = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 held.add(region.allocate(8));
@@ -178,7 +194,8 @@ class SharedRegionCacheTest {
             region.allocate(8);
             region.free(region.allocate(8));
         }
-        try (SharedRegion region = SharedRegion.open(path)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.openAsRecorded(path, CxcFileOptions.defaults())) {
             assertThat(region.usedBlocks()).as("close returned the cache").isEqualTo(1);
             assertThatThrownBy(
                             () -> {

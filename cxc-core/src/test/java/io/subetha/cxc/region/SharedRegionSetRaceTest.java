@@ -25,7 +25,9 @@ class SharedRegionSetRaceTest {
 
     @Test
     void aSetHeldAfterItsCheckCannotLandOnABlockFreedAndAllocatedMeanwhile() throws Exception {
-        try (SharedRegion region = SharedRegion.create(dir.resolve("race.region"), 4096)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(
+                        dir.resolve("race.region"), new SharedRegion.Settings(4096))) {
             long after =
                     region.allocate(64); // blocks are split from the end: after, victim, before
             long victim = region.allocate(200);

@@ -30,7 +30,9 @@ class SharedRegionTest {
     @TempDir Path dir;
 
     SharedRegion region(long capacity) {
-        return SharedRegion.create(dir.resolve("r" + System.nanoTime() + ".region"), capacity);
+        return SharedRegion.TYPE.create(
+                dir.resolve("r" + System.nanoTime() + ".region"),
+                new SharedRegion.Settings(capacity));
     }
 
     @Test
@@ -126,7 +128,10 @@ class SharedRegionTest {
             assertThatThrownBy(() -> region.get(handle, -1, new byte[4], 0, 1))
                     .hasMessageContaining("offset -1");
         }
-        assertThatThrownBy(() -> SharedRegion.create(dir.resolve("small"), 100))
+        assertThatThrownBy(
+                        () ->
+                                SharedRegion.TYPE.create(
+                                        dir.resolve("small"), new SharedRegion.Settings(100)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("capacityBytes must be 4096..");
     }
@@ -246,13 +251,17 @@ class SharedRegionTest {
     @Test
     void aHolderPausedAtAnyStepMakesOthersWaitBoundedNamingIt() {
         for (Interleaving.Point step : SharedRegionProcessTest.REGION_STEPS) {
-            try (SharedRegion region = region(4096)) {
+            try (SharedRegion region = region(4096);
+                    SharedRegion impatient =
+                            SharedRegion.open(
+                                    region.file(),
+                                    new SharedRegion.Settings(4096)
+                                            .withLockTimeout(Duration.ofMillis(50)))) {
                 long held = region.allocate(10);
                 try (StepGate<Long> gate = StepGate.holdAt(step, () -> region.allocate(20))) {
                     assertThat(region.lockHolder()).isEqualTo(Pids.current());
                     assertThat(region.get(held)).hasSize(10); // readers take no lock
-                    region.lockTimeout(Duration.ofMillis(50));
-                    assertThatThrownBy(() -> region.free(held))
+                    assertThatThrownBy(() -> impatient.free(held))
                             .isInstanceOf(CxcTimeoutException.class)
                             .hasMessageContaining("held by live PID " + Pids.current());
                     long allocated = gate.release();
@@ -269,11 +278,12 @@ class SharedRegionTest {
     void reopenedRegionKeepsItsBlocksAndDescribesThem() {
         Path path = dir.resolve("keep.region");
         long handle;
-        try (SharedRegion region = SharedRegion.openOrCreate(path, 8192)) {
+        try (SharedRegion region =
+                SharedRegion.openOrCreate(path, new SharedRegion.Settings(8192))) {
             handle = region.allocate(20);
             region.set(handle, "hello, other process".getBytes());
         }
-        try (SharedRegion region = SharedRegion.open(path, 8192)) {
+        try (SharedRegion region = SharedRegion.open(path, new SharedRegion.Settings(8192))) {
             assertThat(new String(region.get(handle))).isEqualTo("hello, other process");
             assertThat(region.describe())
                     .containsEntry("capacityBytes", 8192)

@@ -439,12 +439,40 @@ public class CxcProperties {
          */
         private long capacityBytes = 65536;
 
+        /**
+         * How long this application's handle waits for the allocator lock held by a live process
+         * before failing (positive). The handle's own, not recorded in the file.
+         */
+        private Duration lockTimeout = Duration.ofSeconds(10);
+
+        /**
+         * Whether this application's handle caches small freed blocks (a free and an allocation of
+         * one without the lock); off, every free takes the lock. The handle's own.
+         */
+        private boolean freeCache = true;
+
         public long getCapacityBytes() {
             return capacityBytes;
         }
 
         public void setCapacityBytes(long capacityBytes) {
             this.capacityBytes = capacityBytes;
+        }
+
+        public Duration getLockTimeout() {
+            return lockTimeout;
+        }
+
+        public void setLockTimeout(Duration lockTimeout) {
+            this.lockTimeout = lockTimeout;
+        }
+
+        public boolean isFreeCache() {
+            return freeCache;
+        }
+
+        public void setFreeCache(boolean freeCache) {
+            this.freeCache = freeCache;
         }
     }
 
