@@ -3,8 +3,10 @@ package io.subetha.cxc.region;
 import static io.subetha.cxc.region.SharedRegionDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcTimeoutException;
+import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
@@ -13,22 +15,71 @@ import io.subetha.cxc.testing.StepGate;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A handle's block freed between a step's check and its use, each step held at its {@code
- * Interleaving} point while another handle of the file (as another process would) frees it through
- * its free cache: a reader refuses the bytes it copied, a locked free and a disown lose the tag's
- * CAS and are refused, and the block is freed exactly once; a buffer {@code set} held after its
- * check keeps the lock until it has written.
+ * Each step held at its {@code Interleaving} point while another thread, or another handle of the
+ * file (as another process would), acts: a lock holder paused at any step of its intent makes
+ * others wait, bounded, naming it; a reader whose block is freed after it copied refuses what it
+ * read (the second block of a comparison too); a locked free and a disown that lose the block's tag
+ * to a cached free elsewhere are refused, and the block is freed exactly once; a {@code set} held
+ * after its check keeps the lock until it has written, so a free and a new allocation over its
+ * bytes wait for it.
  */
-class RegionHandleRacesTest {
+class RegionProtocolStepsTest {
 
     static final long CAPACITY = 64 * 1024;
 
     @TempDir Path dir;
+
+    RegionFiles files;
+
+    @BeforeEach
+    void files() {
+        files = new RegionFiles(dir);
+    }
+
+    @AfterEach
+    void closeFiles() {
+        files.close();
+    }
+
+    SharedRegion region(long capacity) {
+        return files.region(capacity);
+    }
+
+    @Test
+    void aHolderPausedAtAnyStepMakesOthersWaitBoundedNamingIt() {
+        for (Interleaving.Point step : SharedRegionProcessTest.REGION_STEPS) {
+            try (SharedRegion region = region(4096);
+                    SharedRegion impatient =
+                            SharedRegion.open(
+                                    region.file(),
+                                    new SharedRegion.Settings(4096)
+                                            .withLockTimeout(Duration.ofMillis(50)))) {
+                long held = region.allocate(10);
+                try (StepGate<Long> gate = StepGate.holdAt(step, () -> region.allocate(20))) {
+                    assertThat(region.lockHolder()).isEqualTo(Pids.current());
+                    assertThat(region.get(held)).hasSize(10); // readers take no lock
+                    assertThatThrownBy(() -> impatient.free(held))
+                            .isInstanceOf(CxcTimeoutException.class)
+                            .hasMessageContaining("held by live PID " + Pids.current());
+                    long allocated = gate.release();
+                    assertThat(region.isAllocated(allocated)).as("at %s", step).isTrue();
+                }
+                region.free(held);
+                RegionInvariants.check(region);
+                assertThat(region.usedBlocks()).isEqualTo(1);
+            }
+        }
+    }
 
     @Test
     void aReaderWhoseBlockIsFreedAfterItCopiedRefusesWhatItRead() {
@@ -96,6 +147,24 @@ class RegionHandleRacesTest {
             case 3 -> () -> region.payloadEquals(handle, other) ? "equal" : "unequal";
             default -> () -> region.payloadEquals(handle, bytes, 0) ? "equal" : "unequal";
         };
+    }
+
+    @Test
+    void aComparisonWhoseSecondBlockIsFreedWhileItComparedRefuses() {
+        SharedRegion region = region(64 * 1024);
+        long a = region.allocate(20);
+        long b = region.allocate(20);
+        byte[] bytes = RegionChild.pattern(3, 20);
+        region.set(a, bytes);
+        region.set(b, bytes);
+        try (StepGate<Boolean> gate =
+                StepGate.holdAt(Point.REGION_PAYLOAD_READ, () -> region.payloadEquals(a, b))) {
+            region.free(b);
+            assertThatThrownBy(gate::release)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("was freed while it was read");
+        }
+        assertThat(region.isAllocated(a)).isTrue();
     }
 
     @Test
@@ -206,6 +275,67 @@ class RegionHandleRacesTest {
             assertThat(out).containsExactly(1, 2, 3);
             region.free(other);
             RegionInvariants.check(region);
+        }
+    }
+
+    @Test
+    void aSetHeldAfterItsCheckCannotLandOnABlockFreedAndAllocatedMeanwhile() throws Exception {
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(
+                        dir.resolve("race.region"), new SharedRegion.Settings(4096))) {
+            long after =
+                    region.allocate(64); // blocks are split from the end: after, victim, before
+            long victim = region.allocate(200);
+            long before = region.allocate(64);
+            // The rest of the heap, so that the victim's block is the first fit once freed.
+            region.allocate(region.largestFreeBlock() - SharedRegionDescriptor.OVERHEAD);
+            assertThat(region.freeBytes()).isZero();
+            byte[] afterBytes = RegionChild.pattern(after, 64);
+            byte[] beforeBytes = RegionChild.pattern(before, 64);
+            region.set(after, afterBytes);
+            region.set(before, beforeBytes);
+            byte[] ones = new byte[200];
+            Arrays.fill(ones, (byte) 0xFF);
+            long[] reused = new long[2];
+            boolean freerWaited;
+            try (StepGate<Void> writer =
+                    StepGate.holdAt(
+                            Point.REGION_SET_CHECKED,
+                            () -> {
+                                region.set(victim, ones);
+                                return null;
+                            })) {
+                CompletableFuture<Void> freer =
+                        CompletableFuture.runAsync(
+                                () -> {
+                                    region.free(victim);
+                                    reused[0] = region.allocate(40);
+                                    reused[1] = region.allocate(40);
+                                });
+                // Without the lock the freer finishes here; with it, it waits its turn.
+                await().atMost(Duration.ofSeconds(60))
+                        .until(
+                                () ->
+                                        freer.isDone()
+                                                || (long) region.describe().get("lockWaiterPid")
+                                                        != 0);
+                freerWaited = !freer.isDone();
+                writer.release();
+                freer.get(60, TimeUnit.SECONDS);
+            }
+            // A set written after the free would have overwritten the first reused block's header.
+            RegionInvariants.check(region);
+            assertThat(freerWaited).as("free waited for the set holding the lock").isTrue();
+            assertThat(region.get(after)).isEqualTo(afterBytes);
+            assertThat(region.get(before)).isEqualTo(beforeBytes);
+            for (long handle : reused) {
+                byte[] mine = RegionChild.pattern(handle, 40);
+                region.set(handle, mine);
+                assertThat(region.get(handle)).isEqualTo(mine);
+            }
+            assertThatThrownBy(() -> region.set(victim, ones))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("set");
         }
     }
 }

@@ -6,33 +6,57 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The words a locked free writes in each of its four cases (merge with the block before, after,
- * both, or an address-ordered insert between used blocks), read from the file: the merged block's
- * size word and boundary tag, its links, the absorbed headers cleared, its list neighbours' links
- * (and their other halves kept), and every other block as it was.
+ * The locked free in each of its four cases (merge with the block before, after, both, or an
+ * address-ordered insert between used blocks), read from the file: the merged block's size word and
+ * boundary tag, its links, the absorbed headers cleared, its list neighbours' links (and their
+ * other halves kept), every other block and the allocation count as they were; neighbours freed in
+ * every order, and {@code reclaimDead}'s frees, coalesce the same way.
  */
-class RegionCoalescingWordsTest {
+class RegionCoalescingTest {
 
     static final int CAPACITY = 4096;
     static final long DEAD_PID = Pids.MAX_PID - 1;
 
     @TempDir Path dir;
 
+    RegionFiles files;
+
+    @BeforeEach
+    void files() {
+        files = new RegionFiles(dir);
+    }
+
+    @AfterEach
+    void closeFiles() {
+        files.close();
+    }
+
     SharedRegion region;
     RegionHeap heap;
 
+    /** A heap of {@link #CAPACITY} laid out as {@code spec}; {@link #region} is its region. */
     RegionHeap heap(String spec) {
-        heap = new RegionHeap(dir.resolve("h" + System.nanoTime() + ".region"), CAPACITY, spec);
+        return heap(CAPACITY, spec);
+    }
+
+    RegionHeap heap(int capacity, String spec) {
+        heap = files.heap(capacity, spec);
         region = heap.region;
         return heap;
+    }
+
+    SharedRegion region(long capacity) {
+        return files.region(capacity);
     }
 
     void assertFreeBlock(int block, int size, int previous, int next) {
@@ -51,19 +75,11 @@ class RegionCoalescingWordsTest {
         return heap.head();
     }
 
+    /** Checks the invariants, then closes the region. */
     void close() {
         RegionInvariants.check(region);
         region.close();
     }
-
-    @AfterEach
-    void closeRegion() {
-        if (region != null) {
-            region.close();
-        }
-    }
-
-    // ------------------------------------------------------------------ between used blocks
 
     @Test
     void aFreeBetweenUsedBlocksIsLinkedBetweenTheFreeBlocksAroundItInAddressOrder() {
@@ -142,8 +158,6 @@ class RegionCoalescingWordsTest {
         close();
     }
 
-    // ------------------------------------------------------------------------ with before
-
     @Test
     void aFreeAfterAFreeBlockGrowsItAndLeavesTheListAsItWas() {
         //                 0  1   2   3   4   5   6   7   8
@@ -197,8 +211,6 @@ class RegionCoalescingWordsTest {
         close();
     }
 
-    // ------------------------------------------------------------------------- with after
-
     @Test
     void aFreeBeforeAFreeBlockTakesItsPlaceInTheList() {
         //                 0  1   2   3   4   5   6    7   8   9
@@ -248,8 +260,6 @@ class RegionCoalescingWordsTest {
         close();
     }
 
-    // -------------------------------------------------------------------------- with both
-
     @Test
     void aFreeBetweenTwoFreeBlocksJoinsThemAndTheSecondLeavesTheList() {
         //                 0  1   2   3   4   5   6    7   8   9
@@ -297,7 +307,47 @@ class RegionCoalescingWordsTest {
         close();
     }
 
-    // ---------------------------------------------------------------------- reclaimDead
+    @Test
+    void aFreeNextToTheListTailLeavesTheAllocationCountAsItWas() {
+        String[] specs = {
+            "U* F64 X96 F80 U48", // both neighbours free, the one after is the tail
+            "F* U48 X96 F80 U48", // the block after is free and the tail
+            "F* U48 F64 U48 X96 U48" // between used blocks, after every free block
+        };
+        for (String spec : specs) {
+            RegionHeap heap = heap(4096, spec);
+            int index = 0;
+            while (heap.kind(index) != 'X') {
+                index++;
+            }
+            long count = heap.word(ALLOCATIONS_OFFSET);
+            assertThat(count).as("one allocation per block").isEqualTo(heap.tokens.length);
+            heap.region.free(heap.handles[index]);
+            assertThat(heap.word(ALLOCATIONS_OFFSET)).as(spec).isEqualTo(count);
+            assertThat(heap.region.describe()).containsEntry("allocations", count);
+            RegionInvariants.check(heap.region);
+            heap.close();
+        }
+    }
+
+    @Test
+    void freedNeighboursCoalesceInEveryOrder() {
+        int[][] orders = {{0, 1, 2}, {2, 1, 0}, {1, 0, 2}, {1, 2, 0}, {0, 2, 1}, {2, 0, 1}};
+        for (int[] order : orders) {
+            try (SharedRegion region = region(4096)) {
+                long[] handles = {region.allocate(40), region.allocate(200), region.allocate(8)};
+                long guard = region.allocate(16); // keeps the heap's remainder apart
+                for (int i : order) {
+                    region.free(handles[i]);
+                    RegionInvariants.check(region);
+                }
+                assertThat(region.freeList()).as("order %s", Arrays.toString(order)).hasSize(2);
+                region.free(guard);
+                assertThat(region.freeList()).hasSize(1);
+                assertThat(region.largestFreeBlock()).isEqualTo(4096);
+            }
+        }
+    }
 
     @Test
     void reclaimDeadCoalescesEachDeadBlockInItsCaseAndWalksOnFromTheMergedBlock() {
