@@ -52,7 +52,9 @@ class ClaimRaceTest {
     @Test
     void aClaimantPausedBeforeItsCasDoesNotDeposeTheHealthyLeaderThatWonMeanwhile() {
         Path path = dir.resolve("leader.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(path);
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 SharedLeaderElection claimant = SharedLeaderElection.open(path)) {
             long seed = election.electionTerm();
             assertThat(election.tryClaimLeadership(100, GRACE)).isTrue();
@@ -128,7 +130,9 @@ class ClaimRaceTest {
     @Test
     void aLeaderPausedBeforePublishingItsStartTimeCannotPoisonTheNextLeadersIdentity() {
         Path path = dir.resolve("leader.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(path);
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 SharedLeaderElection paused = SharedLeaderElection.open(path)) {
             // PARENT wins the seat, then pauses before publishing its start time.
             StepGate<Boolean> parent =
@@ -181,8 +185,9 @@ class ClaimRaceTest {
     void aProcessThatReusedTheDeadLeadersPidTakesTheNextTermInsteadOfContinuingIts()
             throws Exception {
         Path path = dir.resolve("leader.cxc");
-        SharedLeaderElection.create(path).close();
-        try (FencedLedger ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS).close();
+        try (FencedLedger ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             // What a dead leader that had this process's PID left behind: term 7, its own start
             // time, a fresh heartbeat; and the write it made downstream.
             long predecessorStartTime = (MY_START_TIME + 1) & 0xFFFF_FFFFL;
@@ -213,7 +218,7 @@ class ClaimRaceTest {
     @Test
     void aSeatOfThisPidWhoseIdentityNeverAppearsIsReleasedOnOpen() {
         Path path = dir.resolve("leader.cxc");
-        SharedLeaderElection.create(path).close();
+        SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS).close();
         // A process that had this PID died between winning the seat and publishing its identity.
         RawBody.of(path)
                 .setLongVolatile(
@@ -229,7 +234,9 @@ class ClaimRaceTest {
     @Test
     void anotherHandleOfTheLeadingProcessConfirmsTheSameTerm() {
         Path path = dir.resolve("leader.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(path);
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 SharedLeaderElection second = SharedLeaderElection.open(path)) {
             long seed = election.electionTerm();
             assertThat(election.tryClaimLeadership(ME, GRACE)).isTrue();

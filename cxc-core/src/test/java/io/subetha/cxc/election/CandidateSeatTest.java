@@ -37,7 +37,9 @@ class CandidateSeatTest {
 
     @BeforeEach
     void create() {
-        election = SharedLeaderElection.create(dir.resolve("leader.cxc"));
+        election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS);
         raw = RawBody.of(election.file());
     }
 

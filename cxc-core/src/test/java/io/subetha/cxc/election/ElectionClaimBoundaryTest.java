@@ -28,7 +28,9 @@ class ElectionClaimBoundaryTest {
 
     @BeforeEach
     void create() {
-        election = SharedLeaderElection.create(dir.resolve("leader.cxc"));
+        election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS);
         raw = RawBody.of(election.file());
     }
 
@@ -212,7 +214,7 @@ class ElectionClaimBoundaryTest {
     @Test
     void theBootSeedIsTheWholeSecondsSinceBoot() {
         long before = System.nanoTime() / 1_000_000_000L;
-        long seed = SharedLeaderElection.bootTermSeed();
+        long seed = LeaderSeat.bootTermSeed();
         long after = System.nanoTime() / 1_000_000_000L;
         assertThat(seed).isBetween(Math.min(before, 0x7FFF_FFFFL), Math.min(after, 0x7FFF_FFFFL));
     }

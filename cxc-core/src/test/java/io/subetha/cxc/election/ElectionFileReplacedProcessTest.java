@@ -3,7 +3,6 @@ package io.subetha.cxc.election;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
 import java.io.IOException;
@@ -92,10 +91,8 @@ class ElectionFileReplacedProcessTest {
         Path fresh = file.resolveSibling("leader.cxc.new");
         for (int i = 0; i < REPLACEMENTS; i++) {
             try (SharedLeaderElection created =
-                    SharedLeaderElection.create(
-                            fresh,
-                            new SharedLeaderElection.Settings(Duration.ofMillis(5), 3),
-                            CxcFileOptions.defaults())) {
+                    SharedLeaderElection.TYPE.create(
+                            fresh, new SharedLeaderElection.Settings(Duration.ofMillis(5), 3))) {
                 created.leaderWord();
             }
             Files.delete(file);

@@ -31,7 +31,9 @@ class ElectionLostCasTest {
     @Test
     void aStepDownThatLosesItsCasToATakeOverReportsNotLeaderAndLeavesTheNewLeader() {
         Path path = dir.resolve("leader.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(path);
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 SharedLeaderElection stepping = SharedLeaderElection.open(path)) {
             assertThat(election.tryClaimLeadership(200, GRACE)).isTrue();
             // 200 read its own word and is about to CAS it to "no leader".
@@ -50,7 +52,9 @@ class ElectionLostCasTest {
     @Test
     void aStepDownWhoseWordMovedToItsOwnNewTermStepsDownFromThatTerm() {
         Path path = dir.resolve("leader.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(path);
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 SharedLeaderElection stepping = SharedLeaderElection.open(path)) {
             assertThat(election.tryClaimLeadership(200, GRACE)).isTrue();
             StepGate<Boolean> down =
@@ -70,7 +74,9 @@ class ElectionLostCasTest {
     @Test
     void aTakeOverOfADeadLeaderThatLosesItsCasReportsNotLeading() throws Exception {
         Path path = dir.resolve("leader.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(path);
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 SharedLeaderElection late = SharedLeaderElection.open(path)) {
             assertThat(election.tryClaimLeadership(deadPid(), GRACE)).isTrue();
             // 300 judged the leader dead and is about to CAS from its word.

@@ -3,7 +3,6 @@ package io.subetha.cxc.election;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.election.ElectionParticipant.TickOutcome;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,10 +24,9 @@ class ElectionParticipantOutcomeTest {
     @Test
     void eachTickReportsExactlyItsEdges() {
         try (var election =
-                SharedLeaderElection.create(
+                SharedLeaderElection.TYPE.create(
                         dir.resolve("l.cxc"),
-                        new SharedLeaderElection.Settings(Duration.ofHours(1), 3),
-                        CxcFileOptions.defaults())) {
+                        new SharedLeaderElection.Settings(Duration.ofHours(1), 3))) {
             var p = new ElectionParticipant(election, ME, 3, Duration.ofHours(1));
             long t = election.electionTerm() + 1;
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -43,10 +42,9 @@ class ElectionParticipantSeatRaceTest {
 
     private SharedLeaderElection election() {
         var election =
-                SharedLeaderElection.create(
+                SharedLeaderElection.TYPE.create(
                         dir.resolve("l.cxc"),
-                        new SharedLeaderElection.Settings(Duration.ofHours(1), 3),
-                        CxcFileOptions.defaults());
+                        new SharedLeaderElection.Settings(Duration.ofHours(1), 3));
         int seat = election.registerCandidate(1, 3); // the heir, lower than us: we only defer
         assertThat(election.beatCandidate(seat, 1)).isTrue();
         return election;

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.internal.Interleaving;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -23,7 +22,9 @@ class ElectionParticipantTest {
 
     @Test
     void firstTickGainsAnEmptyElectionAndLaterTicksKeepIt() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             var me = new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(1));
             long seed = election.electionTerm();
 
@@ -42,7 +43,9 @@ class ElectionParticipantTest {
 
     @Test
     void lowerPidTakingOverIsReportedAsLost() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             long me = Pids.current();
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             long seed = election.electionTerm();
@@ -61,7 +64,9 @@ class ElectionParticipantTest {
 
     @Test
     void lostAndRegainedBetweenTicksReportsBothEdges() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             long me = Pids.current();
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             long seed = election.electionTerm();
@@ -78,7 +83,9 @@ class ElectionParticipantTest {
 
     @Test
     void stepDownReleasesLeadership() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             var participant =
                     new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(1));
             participant.tick();
@@ -90,7 +97,9 @@ class ElectionParticipantTest {
 
     @Test
     void invalidArgumentsAreRejected() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             assertThatThrownBy(() -> new ElectionParticipant(election, 0, 3, Duration.ofMillis(1)))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> new ElectionParticipant(election, 5, -1, Duration.ofMillis(1)))
@@ -105,7 +114,9 @@ class ElectionParticipantTest {
             throws Exception {
         Path path = dir.resolve("l.cxc");
         long me = Pids.current();
-        try (var election = SharedLeaderElection.create(path);
+        try (var election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 var orphanView = SharedLeaderElection.open(path)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             long oldTerm = participant.tick().term();
@@ -135,7 +146,8 @@ class ElectionParticipantTest {
     void theOpCountsOfAReplacedFilesHandleGoOnAfterTheRejoinEachOpOnce() throws Exception {
         Path path = dir.resolve("l.cxc");
         long me = Pids.current();
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             participant.tick();
             replace(path);
@@ -165,7 +177,8 @@ class ElectionParticipantTest {
     void aFileReplacedWhileTheParticipantReopensItIsNeitherClaimedNorRevived() throws Exception {
         Path path = dir.resolve("l.cxc");
         long me = Pids.current();
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             boolean[] replaceDuringOpen = {true};
             var participant =
                     new ElectionParticipant(
@@ -175,9 +188,7 @@ class ElectionParticipantTest {
                             Duration.ofMillis(1),
                             Preemption.NONE,
                             (at, settings) -> {
-                                var opened =
-                                        SharedLeaderElection.openOrCreate(
-                                                at, settings, CxcFileOptions.defaults());
+                                var opened = SharedLeaderElection.openOrCreate(at, settings);
                                 if (replaceDuringOpen[0]) {
                                     replaceDuringOpen[0] = false;
                                     replace(at); // what the opener mapped is an orphan now
@@ -202,7 +213,8 @@ class ElectionParticipantTest {
     void aRetiredFileIsNotRevivedByAnOpenThatMappedItJustBeforeItWasReplaced() throws Exception {
         Path path = dir.resolve("l.cxc");
         long me = Pids.current();
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             participant.tick();
             Path kept = dir.resolve("kept.cxc");
@@ -231,7 +243,7 @@ class ElectionParticipantTest {
     private void replace(Path at) {
         try {
             Path fresh = dir.resolve("fresh-" + System.nanoTime() + ".cxc");
-            SharedLeaderElection.create(fresh).close();
+            SharedLeaderElection.TYPE.create(fresh, SharedLeaderElection.Settings.DEFAULTS).close();
             Files.move(fresh, at, StandardCopyOption.REPLACE_EXISTING);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -244,7 +256,8 @@ class ElectionParticipantTest {
         Path moved = dir.resolve("moved.cxc");
         long me = Pids.current();
         long ledTerm;
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             ledTerm = participant.tick().term();
             Files.move(path, moved); // the old inode lives on under another name
@@ -265,7 +278,8 @@ class ElectionParticipantTest {
             throws Exception {
         Path path = dir.resolve("l.cxc");
         long me = Pids.current();
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             long oldTerm = participant.tick().term();
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
@@ -303,7 +317,9 @@ class ElectionParticipantTest {
     @Test
     void aSurvivorThatIsNotTheLowestLiveCandidateLetsTheHeirClaimTheDeadLeadersSeat()
             throws Exception {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             long me = Pids.current();
             assertThat(election.tryClaimLeadership(deadPid(), 3)).isTrue();
             long deadTerm = election.electionTerm();
@@ -328,7 +344,9 @@ class ElectionParticipantTest {
 
     @Test
     void aHeirThatDoesNotClaimWithinTheDeferLimitIsPassedOver() throws Exception {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             assertThat(election.tryClaimLeadership(deadPid(), 3)).isTrue();
             int seat = election.registerCandidate(1, 3); // a hung heir: registered, never claims
             election.beatCandidate(seat, 1);
@@ -344,7 +362,9 @@ class ElectionParticipantTest {
 
     @Test
     void theHeirPollsAVacantSeatBetweenTicks() throws Exception {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             long me = Pids.current();
             var heir = new ElectionParticipant(election, me, 3, Duration.ofMillis(50));
             assertThat(election.tryClaimLeadership(1, 3)).isTrue(); // a live lower leader
@@ -361,14 +381,14 @@ class ElectionParticipantTest {
 
     @Test
     void withoutPreemptionAHealthyLeaderKeepsItsSeatAgainstALowerPid() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             long me = Pids.current();
             var leader = new ElectionParticipant(election, me, 3, Duration.ofMillis(50));
             long term = leader.tick().term();
             ElectionParticipant.Opener opener =
-                    (path, settings) ->
-                            SharedLeaderElection.openOrCreate(
-                                    path, settings, CxcFileOptions.defaults());
+                    (path, settings) -> SharedLeaderElection.openOrCreate(path, settings);
 
             var stable =
                     new ElectionParticipant(
@@ -389,9 +409,7 @@ class ElectionParticipantTest {
     @Test
     void everyParticipantRunsAtTheSettingsStoredInTheFile() {
         var stored = new SharedLeaderElection.Settings(Duration.ofMillis(20), 4);
-        try (var election =
-                SharedLeaderElection.create(
-                        dir.resolve("l.cxc"), stored, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(dir.resolve("l.cxc"), stored)) {
             assertThat(election.settings()).isEqualTo(stored);
             var slow = new ElectionParticipant(election, Pids.current(), 9, Duration.ofMillis(500));
             assertThat(slow.tickInterval()).isEqualTo(Duration.ofMillis(20));

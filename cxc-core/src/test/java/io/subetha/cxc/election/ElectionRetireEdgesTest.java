@@ -27,7 +27,9 @@ class ElectionRetireEdgesTest {
 
     @Test
     void retiringReturnsTheTermLedAndRecordsItForAReviver() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             assertThat(election.tryClaimLeadership(ME, 3)).isTrue();
             long term = election.electionTerm();
             AtomicBuffer raw = RawBody.of(election.file());
@@ -42,8 +44,12 @@ class ElectionRetireEdgesTest {
 
     @Test
     void retiringOverAnotherLeaderLeavesItsSeatAndAnEmptySeatIsRetiredWithItsTerm() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"));
-                var other = SharedLeaderElection.create(dir.resolve("m.cxc"))) {
+        try (var election =
+                        SharedLeaderElection.TYPE.create(
+                                dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS);
+                var other =
+                        SharedLeaderElection.TYPE.create(
+                                dir.resolve("m.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             assertThat(election.tryClaimLeadership(1, 3)).isTrue();
             long word = election.leaderWord();
             assertThat(election.retire(ME, false)).isEqualTo(-1);
@@ -61,7 +67,9 @@ class ElectionRetireEdgesTest {
 
     @Test
     void aFloorIsNeverWrittenOverARetiredWord() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             AtomicBuffer raw = RawBody.of(election.file());
             // Retired by another process still on this file; this handle has not noticed.
             raw.setLongVolatile(
@@ -76,8 +84,12 @@ class ElectionRetireEdgesTest {
 
     @Test
     void aForwardedLeadershipReadNeverNamesPidZeroAndKeepsTermZero() {
-        try (var old = SharedLeaderElection.create(dir.resolve("l.cxc"));
-                var next = SharedLeaderElection.create(dir.resolve("m.cxc"))) {
+        try (var old =
+                        SharedLeaderElection.TYPE.create(
+                                dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS);
+                var next =
+                        SharedLeaderElection.TYPE.create(
+                                dir.resolve("m.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             old.retire(ME, false);
             old.forwardTo(next);
             assertThat(old.termIfLeader(0)).as("no leader is nobody's term").isEqualTo(-1);
@@ -94,7 +106,9 @@ class ElectionRetireEdgesTest {
 
     @Test
     void aRetiredHandleWithNoSuccessorRefusesATakeOverAndTheStatusOfNoLeaderIsDead() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             assertThat(election.leaderStatus()).as("no leader").isEqualTo(ProcessStatus.DEAD);
             election.retire(ME, false);
             assertThat(election.claimIfLeaderDead(ME, 3)).isFalse();
@@ -104,7 +118,9 @@ class ElectionRetireEdgesTest {
 
     @Test
     void anInvalidPidIsNamedEvenWithAGraceOfZero() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             assertThatThrownBy(() -> election.tryClaimLeadership(0, 0))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("PID 0");
@@ -117,7 +133,8 @@ class ElectionRetireEdgesTest {
     void theIncarnationOfAFileTooShortToHoldOneOrMissingIsZero() throws Exception {
         Path path = dir.resolve("l.cxc");
         long incarnation;
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             incarnation = election.incarnation();
         }
         assertThat(SharedLeaderElection.incarnationAt(path)).isEqualTo(incarnation);

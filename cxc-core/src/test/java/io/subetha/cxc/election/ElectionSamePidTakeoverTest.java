@@ -33,7 +33,9 @@ class ElectionSamePidTakeoverTest {
 
     @BeforeEach
     void create() {
-        election = SharedLeaderElection.create(dir.resolve("leader.cxc"));
+        election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS);
         raw = RawBody.of(election.file());
     }
 
@@ -90,7 +92,9 @@ class ElectionSamePidTakeoverTest {
 
     @Test
     void aRetiredHandleForwardsStatusPacingSeatsAndTheFloorToItsSuccessor() {
-        try (SharedLeaderElection next = SharedLeaderElection.create(dir.resolve("next.cxc"))) {
+        try (SharedLeaderElection next =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("next.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             election.retire(ME, false);
             election.forwardTo(next);
             next.tryClaimLeadership(ME, 3);

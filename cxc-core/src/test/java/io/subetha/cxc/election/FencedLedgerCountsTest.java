@@ -17,7 +17,8 @@ class FencedLedgerCountsTest {
 
     @Test
     void everyReadIsCountedOnce() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             ledger.holderPid();
             ledger.acceptedWrites();
             ledger.rejectedStaleWrites();
@@ -29,7 +30,8 @@ class FencedLedgerCountsTest {
 
     @Test
     void eachOutcomeIsCountedInItsOneCounter() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             assertThat(ledger.write(7, 500)).isEqualTo(WriteOutcome.ACCEPTED);
             assertThat(ledger.acceptedWrites()).as("a raise is one accepted write").isEqualTo(1);
             assertThat(ledger.write(7, 500).accepted()).isTrue();

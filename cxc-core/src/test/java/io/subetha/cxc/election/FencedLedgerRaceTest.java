@@ -23,7 +23,8 @@ class FencedLedgerRaceTest {
 
     @Test
     void aRaisingWriteWhoseCasLosesToAHigherTermIsRefusedAsStale() {
-        try (FencedLedger ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (FencedLedger ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             StepGate<WriteOutcome> lower =
                     StepGate.holdAt(Point.FENCE_READ, () -> ledger.write(5, PID));
             assertThat(ledger.write(7, 1)).isEqualTo(WriteOutcome.ACCEPTED);

@@ -31,7 +31,8 @@ class FencedLedgerTest {
 
     @Test
     void firstWriteRaisesTheMarkAndNamesItsHolder() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             assertThat(ledger.highestTerm()).isZero();
             assertThat(ledger.holderPid()).isZero();
 
@@ -45,7 +46,8 @@ class FencedLedgerTest {
 
     @Test
     void theHolderWritesManyTimesUnderItsTerm() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             for (int i = 0; i < 10; i++) {
                 assertThat(ledger.write(4, 500)).isEqualTo(WriteOutcome.ACCEPTED);
             }
@@ -56,7 +58,8 @@ class FencedLedgerTest {
 
     @Test
     void aLowerTermIsRejectedOnceAHigherOneWasSeen() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             ledger.write(1, 500); // the old leader
             ledger.write(2, 700); // its successor
 
@@ -71,7 +74,8 @@ class FencedLedgerTest {
 
     @Test
     void termsMayBeSkipped() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             ledger.write(1, 500);
             // Terms 2..4 led without writing: the next writer's term is simply higher.
             assertThat(ledger.write(5, 300)).isEqualTo(WriteOutcome.ACCEPTED);
@@ -81,7 +85,8 @@ class FencedLedgerTest {
 
     @Test
     void theSameTermFromAnotherPidIsAConflict() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             ledger.write(3, 500);
 
             assertThat(ledger.write(3, 501)).isEqualTo(WriteOutcome.REJECTED_TERM_CONFLICT);
@@ -94,7 +99,8 @@ class FencedLedgerTest {
 
     @Test
     void invalidTermsAndPidsAreRejectedWithoutCounting() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             assertThatThrownBy(() -> ledger.write(0, 500))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("term 0");
@@ -112,7 +118,8 @@ class FencedLedgerTest {
 
     @Test
     void largestU32TermIsAccepted() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             assertThat(ledger.write(FencedLedgerDescriptor.MAX_TERM, 9))
                     .isEqualTo(WriteOutcome.ACCEPTED);
             assertThat(ledger.highestTerm()).isEqualTo(FencedLedgerDescriptor.MAX_TERM);
@@ -122,7 +129,7 @@ class FencedLedgerTest {
     @Test
     void createFailsIfTheFileExistsAndOpenSharesState() throws Exception {
         Path path = dir.resolve("ledger.cxc");
-        try (var first = FencedLedger.create(path);
+        try (var first = FencedLedger.TYPE.create(path, FencedLedger.Settings.NONE);
                 var second = FencedLedger.open(path);
                 var third = FencedLedger.openOrCreate(path)) {
             first.write(2, 500);
@@ -131,7 +138,7 @@ class FencedLedgerTest {
             assertThat(first.rejectedStaleWrites()).isEqualTo(1);
             assertThat(third.createdFile()).isFalse();
         }
-        assertThatThrownBy(() -> FencedLedger.create(path))
+        assertThatThrownBy(() -> FencedLedger.TYPE.create(path, FencedLedger.Settings.NONE))
                 .isInstanceOf(CxcFileAccessException.class)
                 .hasMessageContaining("already exists");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(path)))
@@ -140,7 +147,8 @@ class FencedLedgerTest {
 
     @Test
     void opsAreCountedByKind() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             ledger.write(1, 5);
             ledger.write(1, 5);
             ledger.highestTerm();
@@ -153,7 +161,8 @@ class FencedLedgerTest {
     /** Threads race ever-rising terms: accepted terms, in acceptance order, never decrease. */
     @Test
     void concurrentWritersNeverGetALowerTermAcceptedAfterAHigherOne() throws Exception {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             int threads = 4;
             int writes = 20_000;
             CyclicBarrier start = new CyclicBarrier(threads);
@@ -199,7 +208,7 @@ class FencedLedgerTest {
     @Test
     void aDeposedWriterInAnotherProcessIsRefused() throws Exception {
         Path path = dir.resolve("ledger.cxc");
-        try (var ledger = FencedLedger.create(path)) {
+        try (var ledger = FencedLedger.TYPE.create(path, FencedLedger.Settings.NONE)) {
             ChildJvm child =
                     children.add(ChildJvm.start("writer", LedgerWriter.class, path.toString()));
             child.send("write 1");

@@ -31,8 +31,12 @@ class RetiredElectionHandleTest {
 
     @BeforeEach
     void open() {
-        orphan = SharedLeaderElection.create(dir.resolve("orphan.cxc"));
-        next = SharedLeaderElection.create(dir.resolve("next.cxc"));
+        orphan =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("orphan.cxc"), SharedLeaderElection.Settings.DEFAULTS);
+        next =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("next.cxc"), SharedLeaderElection.Settings.DEFAULTS);
     }
 
     @AfterEach

@@ -44,7 +44,8 @@ class SharedLeaderElectionRetiredPathsTest {
     }
 
     private SharedLeaderElection create(String name) {
-        return SharedLeaderElection.create(dir.resolve(name));
+        return SharedLeaderElection.TYPE.create(
+                dir.resolve(name), SharedLeaderElection.Settings.DEFAULTS);
     }
 
     /** {@code old} retired and forwarding to {@code next}, as a participant leaves it. */
@@ -116,7 +117,9 @@ class SharedLeaderElectionRetiredPathsTest {
     @Test
     void retiringAFileRetiredAlreadyKeepsTheTermItHid() {
         Path path = dir.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path);
+        try (var election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 var other = SharedLeaderElection.open(path)) {
             assertThat(election.tryClaimLeadership(ME, GRACE)).isTrue();
             long term = election.electionTerm();
@@ -142,7 +145,9 @@ class SharedLeaderElectionRetiredPathsTest {
     @Test
     void aTakeOverOfADeadHolderOfThisPidThatLosesItsCasToALowerPidDoesNotLead() {
         Path path = dir.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path);
+        try (var election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 var late = SharedLeaderElection.open(path)) {
             long term = election.electionTerm();
             AtomicBuffer raw = RawBody.of(path);
@@ -202,7 +207,8 @@ class SharedLeaderElectionRetiredPathsTest {
     @Test
     void aSeatIndexOutsideTheTableIsNeverWrittenEvenWhenTheWordThereHoldsTheCallersPid() {
         Path path = dir.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             assertThat(election.tickEpochIfDue(java.time.Duration.ofHours(1))).isTrue();
             AtomicBuffer raw = RawBody.of(path);
             int past =
@@ -225,7 +231,9 @@ class SharedLeaderElectionRetiredPathsTest {
     @Test
     void aCandidateWhoseSeatClaimLosesItsCasTakesTheNextSeat() throws Exception {
         Path path = dir.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path);
+        try (var election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 var late = SharedLeaderElection.open(path)) {
             long rival = liveChild();
             // ME judged seat 0 free and is about to CAS it; the rival takes it first.
@@ -240,7 +248,8 @@ class SharedLeaderElectionRetiredPathsTest {
     @Test
     void theRetiredTermIsAMaximumAndIsNeverLowered() {
         Path path = dir.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             assertThat(election.tryClaimLeadership(ME, GRACE)).isTrue();
             long term = election.electionTerm();
             AtomicBuffer raw = RawBody.of(path);

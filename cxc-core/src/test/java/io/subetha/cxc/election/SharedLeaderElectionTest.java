@@ -27,7 +27,9 @@ class SharedLeaderElectionTest {
 
     @BeforeEach
     void create() {
-        election = SharedLeaderElection.create(dir.resolve("leader.cxc"));
+        election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS);
         seed = // read raw: the op counts are under test
                 LeaderElectionDescriptor.term(
                         RawBody.of(election.file())
@@ -42,7 +44,7 @@ class SharedLeaderElectionTest {
     @Test
     void emptyElectionIsClaimedAndTermStartsOneAboveTheBootSeed() {
         assertThat(election.currentLeader()).isEmpty();
-        assertThat(seed).isBetween(1L, SharedLeaderElection.bootTermSeed());
+        assertThat(seed).isBetween(1L, LeaderSeat.bootTermSeed());
 
         assertThat(election.tryClaimLeadership(500, 3)).isTrue();
 

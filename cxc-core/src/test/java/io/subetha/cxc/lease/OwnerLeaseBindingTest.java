@@ -52,8 +52,8 @@ class OwnerLeaseBindingTest {
         int capacity = 3;
         String first = nameWithHome(capacity - 1, capacity);
         String second = nameWithHome(capacity - 1, capacity, first);
-        try (OwnerLease leases = OwnerLease.create(path, capacity);
-                OwnerLease other = OwnerLease.open(path, capacity)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(capacity));
+                OwnerLease other = OwnerLease.open(path, new OwnerLease.Settings(capacity))) {
             leases.tryAcquire(first, PID, MINUTE).orElseThrow();
             leases.tryAcquire(second, PID, MINUTE).orElseThrow();
             AtomicBuffer raw = RawBody.of(path);
@@ -70,7 +70,7 @@ class OwnerLeaseBindingTest {
     @Test
     void aSlotBoundToAnotherNameWithTheSameHashAndLengthIsPassed() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 2)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(2))) {
             String name = "job";
             byte[] bytes = utf8(name);
             int home = home(name, 2);
@@ -89,7 +89,7 @@ class OwnerLeaseBindingTest {
     @Test
     void aReaderOfANameNoProcessBoundFindsNothingAndBindsNothing() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 2)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(2))) {
             assertThat(leases.holder("never")).isEmpty();
             assertThat(leases.describe()).containsEntry("boundNames", 0);
             // A full table of other names: the probe ends at the table's end.
@@ -103,7 +103,7 @@ class OwnerLeaseBindingTest {
     @Test
     void aReaderMeetingASlotBeingBoundByALiveProcessDoesNotWait() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 1)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(1))) {
             AtomicBuffer raw = RawBody.of(path);
             long binding = bindingWord(1, ProcessProbe.startTime(1)); // init, binding forever
             raw.setLongVolatile(slotOffset(0) + BIND_WORD_OFFSET, binding);
@@ -116,7 +116,7 @@ class OwnerLeaseBindingTest {
     @Test
     void aBinderWhosePidNowBelongsToAnotherProcessIsRolledBack() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 1)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(1))) {
             AtomicBuffer raw = RawBody.of(path);
             // PID 1 is alive, but not with this start time: the binder died and its PID was reused.
             long reused = bindingWord(1, ProcessProbe.startTime(1) + 1);
@@ -166,8 +166,10 @@ class OwnerLeaseBindingTest {
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("capacity must be 1..65536, got 65537");
         assertThat(new OwnerLease.Settings(MAX_CAPACITY).capacity()).isEqualTo(MAX_CAPACITY);
-        try (OwnerLease leases = OwnerLease.openOrCreate(dir.resolve("l.cxc"), 5);
-                OwnerLease again = OwnerLease.openOrCreate(dir.resolve("l.cxc"), 5)) {
+        try (OwnerLease leases =
+                        OwnerLease.openOrCreate(dir.resolve("l.cxc"), new OwnerLease.Settings(5));
+                OwnerLease again =
+                        OwnerLease.openOrCreate(dir.resolve("l.cxc"), new OwnerLease.Settings(5))) {
             assertThat(again.capacity()).isEqualTo(5);
             assertThat(leases.describe())
                     .containsEntry("capacity", 5)

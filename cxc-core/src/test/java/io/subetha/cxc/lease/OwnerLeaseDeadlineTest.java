@@ -41,7 +41,7 @@ class OwnerLeaseDeadlineTest {
     @BeforeEach
     void oneSlot() {
         Path path = dir.resolve("leases.cxc");
-        leases = OwnerLease.create(path, 1);
+        leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(1));
         raw = RawBody.of(path);
     }
 
@@ -217,7 +217,7 @@ class OwnerLeaseDeadlineTest {
     @Test
     void anAcquirerTakenOverBeforeItPublishesItsDeadlineGetsNoLease() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease other = OwnerLease.open(path, 1)) {
+        try (OwnerLease other = OwnerLease.open(path, new OwnerLease.Settings(1))) {
             other.tryAcquire("job", PID, MINUTE).ifPresent(other::release); // bind the name
             StepGate<Optional<Lease>> acquirer =
                     StepGate.holdAt(
@@ -235,7 +235,7 @@ class OwnerLeaseDeadlineTest {
     @Test
     void anAcquirerWhoseCasLosesJudgesTheWinnerAndGetsNothingFromALiveOne() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease other = OwnerLease.open(path, 1)) {
+        try (OwnerLease other = OwnerLease.open(path, new OwnerLease.Settings(1))) {
             other.tryAcquire("job", PID, MINUTE).ifPresent(other::release); // bind the name
             StepGate<Optional<Lease>> acquirer =
                     StepGate.holdAt(Point.JUDGED, () -> leases.tryAcquire("job", PID, MINUTE));

@@ -34,7 +34,7 @@ class OwnerLeaseHandleStateTest {
     @BeforeEach
     void oneSlot() {
         Path path = dir.resolve("leases.cxc");
-        leases = OwnerLease.create(path, 1);
+        leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(1));
         raw = RawBody.of(path);
     }
 

@@ -28,7 +28,8 @@ class OwnerLeaseProbeTest {
 
     @Test
     void aReaderOfANameWhoseEmptyHomeEndsTheProbeSeesNoOtherSlotsHolder() {
-        try (OwnerLease leases = OwnerLease.create(dir.resolve("leases.cxc"), 2)) {
+        try (OwnerLease leases =
+                OwnerLease.TYPE.create(dir.resolve("leases.cxc"), new OwnerLease.Settings(2))) {
             String held = nameWithHome(0, 2);
             leases.tryAcquire(held, PID, MINUTE).orElseThrow();
             String unbound = nameWithHome(1, 2);
@@ -40,7 +41,7 @@ class OwnerLeaseProbeTest {
     @Test
     void aReaderOfANameWhoseHomeIsBeingBoundSeesNoOtherSlotsHolder() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 2)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(2))) {
             String held = nameWithHome(0, 2);
             leases.tryAcquire(held, PID, MINUTE).orElseThrow();
             AtomicBuffer raw = RawBody.of(path);
@@ -53,8 +54,11 @@ class OwnerLeaseProbeTest {
 
     @Test
     void aNameIsNotFoundInTheSlotOfALongerNameItPrefixes() {
-        try (OwnerLease leases = OwnerLease.create(dir.resolve("leases.cxc"), 1);
-                OwnerLease reader = OwnerLease.open(dir.resolve("leases.cxc"), 1)) {
+        try (OwnerLease leases =
+                        OwnerLease.TYPE.create(
+                                dir.resolve("leases.cxc"), new OwnerLease.Settings(1));
+                OwnerLease reader =
+                        OwnerLease.open(dir.resolve("leases.cxc"), new OwnerLease.Settings(1))) {
             leases.tryAcquire("jobs", PID, MINUTE).orElseThrow();
             assertThat(reader.holder("job")).isEmpty();
             assertThat(reader.holder("jobs")).isPresent();
