@@ -27,11 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The four ownership races a review found by holding threads at exact lines, each replayed here
- * with a {@link StepGate} at the same step: a claimant or assigner is held mid-protocol while
- * another process's part is played, then released. Each test fails if the flaw it names is put back
- * (a write before the CAS is won, an unkeyed start time, a PID match trusted as identity, a claim
- * freed under a live assigner).
+ * Claims across the families raced at their exact steps, each held there with a {@link StepGate}
+ * while another process's part is played, then released: a claimant paused before its CAS writes
+ * nothing over the owner that won meanwhile, a start time counts only under the key it was
+ * published with, a PID match is not taken for identity, and a claim is not freed under a live
+ * assigner.
  */
 class ClaimRaceTest {
 

@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 10, item 1: the election file (or its directory) deleted under a running leader, and a new
- * process creating a new file at the path. Before the participant checked the path, the old leader
- * kept leading its orphaned inode while the newcomer led the new file: two leaders.
+ * The election file (or its directory) deleted under a running leader, and a new process creating a
+ * new file at the path: the old leader stops leading its orphaned inode and re-joins the new file,
+ * so there are never two leaders (without the participant's check of its path, the old leader kept
+ * leading the orphan while the newcomer led the new file).
  */
 class ElectionFileReplacedProcessTest {
 

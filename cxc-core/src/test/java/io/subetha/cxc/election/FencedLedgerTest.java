@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcFileAccessException;
 import io.subetha.cxc.election.FencedLedger.WriteOutcome;
+import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
+import io.subetha.cxc.testing.StepGate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -19,8 +22,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The fenced ledger's rules, across threads and processes: what it accepts and refuses, what it
+ * counts (each read op once, each write's outcome in exactly one of the shared counters) and shows,
+ * and a raising write whose CAS loses (held with a {@link StepGate} between reading the fence word
+ * and its CAS while another writer raises the mark higher) deciding again against the new mark.
+ */
 class FencedLedgerTest {
-
     @TempDir Path dir;
     final ChildJvmGroup children = new ChildJvmGroup();
 
@@ -239,6 +247,63 @@ class FencedLedgerTest {
                     System.out.flush();
                 }
             }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ counts
+
+    @Test
+    void everyReadIsCountedOnce() {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
+            ledger.holderPid();
+            ledger.acceptedWrites();
+            ledger.rejectedStaleWrites();
+            ledger.rejectedConflictingWrites();
+            ledger.highestTerm();
+            assertThat(ledger.opCounts()).containsEntry("read", 5L).containsEntry("write", 0L);
+        }
+    }
+
+    @Test
+    void eachOutcomeIsCountedInItsOneCounter() {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
+            assertThat(ledger.write(7, 500)).isEqualTo(WriteOutcome.ACCEPTED);
+            assertThat(ledger.acceptedWrites()).as("a raise is one accepted write").isEqualTo(1);
+            assertThat(ledger.write(7, 500).accepted()).isTrue();
+            assertThat(ledger.write(6, 500).accepted()).isFalse();
+            assertThat(ledger.write(7, 501)).isEqualTo(WriteOutcome.REJECTED_TERM_CONFLICT);
+            assertThat(ledger.write(7, 501).accepted()).isFalse();
+            assertThat(ledger.acceptedWrites()).isEqualTo(2);
+            assertThat(ledger.rejectedStaleWrites()).isEqualTo(1);
+            assertThat(ledger.rejectedConflictingWrites()).isEqualTo(2);
+            assertThat(ledger.describe())
+                    .containsEntry("highestTerm", 7L)
+                    .containsEntry("holderPid", 500L)
+                    .containsEntry("acceptedWrites", 2L)
+                    .containsEntry("rejectedStaleWrites", 1L)
+                    .containsEntry("rejectedConflictingWrites", 2L);
+        }
+    }
+
+    // -------------------------------------------------------- a raising write that loses its CAS
+
+    static final long PID = Pids.current();
+
+    @Test
+    void aRaisingWriteWhoseCasLosesToAHigherTermIsRefusedAsStale() {
+        try (FencedLedger ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
+            StepGate<WriteOutcome> lower =
+                    StepGate.holdAt(Point.FENCE_READ, () -> ledger.write(5, PID));
+            assertThat(ledger.write(7, 1)).isEqualTo(WriteOutcome.ACCEPTED);
+
+            assertThat(lower.release()).isEqualTo(WriteOutcome.REJECTED_STALE_TERM);
+            assertThat(ledger.highestTerm()).isEqualTo(7);
+            assertThat(ledger.holderPid()).isEqualTo(1);
+            assertThat(ledger.acceptedWrites()).isEqualTo(1);
+            assertThat(ledger.rejectedStaleWrites()).isEqualTo(1);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.subetha.cxc.lease;
 
+import static io.subetha.cxc.lease.OwnerLeaseBindingTest.nameWithHome;
 import static io.subetha.cxc.lease.OwnerLeaseDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,11 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * How names meet their slots: open addressing from the name's home slot (wrapping at the table's
  * end, passing slots bound to other names even when their hash and length match), a reader that
- * never binds nor waits, a binder whose PID now belongs to another process judged dead, and the
- * layout's limits.
+ * never binds nor waits and whose probe ends where the name would be (an empty home slot or one
+ * being bound is "not bound"; a bound slot is the name's only when its length and hash match, so a
+ * name is not found in the slot of a longer name it prefixes), a binder whose PID now belongs to
+ * another process judged dead, the binding word keeping a binder's PID and start time apart, and
+ * the layout's limits.
  */
 class OwnerLeaseBindingTest {
-
     static final long PID = Pids.current();
     static final Duration MINUTE = Duration.ofMinutes(1);
 
@@ -175,5 +178,54 @@ class OwnerLeaseBindingTest {
                     .containsEntry("capacity", 5)
                     .containsEntry("maxNameBytes", 64);
         }
+    }
+
+    // -------------------------------------------------------------------------- a reader's probe
+
+    @Test
+    void aReaderOfANameWhoseEmptyHomeEndsTheProbeSeesNoOtherSlotsHolder() {
+        try (OwnerLease leases =
+                OwnerLease.TYPE.create(dir.resolve("leases.cxc"), new OwnerLease.Settings(2))) {
+            String held = nameWithHome(0, 2);
+            leases.tryAcquire(held, PID, MINUTE).orElseThrow();
+            String unbound = nameWithHome(1, 2);
+            assertThat(leases.holder(unbound)).isEmpty();
+            assertThat(leases.holder(held)).isPresent();
+        }
+    }
+
+    @Test
+    void aReaderOfANameWhoseHomeIsBeingBoundSeesNoOtherSlotsHolder() {
+        Path path = dir.resolve("leases.cxc");
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(2))) {
+            String held = nameWithHome(0, 2);
+            leases.tryAcquire(held, PID, MINUTE).orElseThrow();
+            AtomicBuffer raw = RawBody.of(path);
+            raw.setLongVolatile(
+                    slotOffset(1) + BIND_WORD_OFFSET,
+                    bindingWord(1, ProcessProbe.startTime(1))); // init, binding forever
+            assertThat(leases.holder(nameWithHome(1, 2))).isEmpty();
+        }
+    }
+
+    @Test
+    void aNameIsNotFoundInTheSlotOfALongerNameItPrefixes() {
+        try (OwnerLease leases =
+                        OwnerLease.TYPE.create(
+                                dir.resolve("leases.cxc"), new OwnerLease.Settings(1));
+                OwnerLease reader =
+                        OwnerLease.open(dir.resolve("leases.cxc"), new OwnerLease.Settings(1))) {
+            leases.tryAcquire("jobs", PID, MINUTE).orElseThrow();
+            assertThat(reader.holder("job")).isEmpty();
+            assertThat(reader.holder("jobs")).isPresent();
+        }
+    }
+
+    @Test
+    void aBindingWordKeepsASmallPidAndStartTimeApart() {
+        long binding = bindingWord(5, 3);
+        assertThat(binderPid(binding)).isEqualTo(5);
+        assertThat(binderStartTime(binding)).isEqualTo(3);
+        assertThat(binding).isEqualTo((3L << 32) | 5);
     }
 }
