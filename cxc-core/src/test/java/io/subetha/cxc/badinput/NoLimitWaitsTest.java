@@ -72,11 +72,13 @@ class NoLimitWaitsTest {
     @Test
     void aFileOpenedWithoutAnInitialisationLimitOpens() {
         Path path = dir.resolve("election.cxc");
-        SharedLeaderElection.create(path).close();
+        SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS).close();
         for (Duration forever : NO_LIMITS) {
             try (SharedLeaderElection election =
-                    SharedLeaderElection.open(
-                            path, CxcFileOptions.defaults().withInitialisationTimeout(forever))) {
+                    SharedLeaderElection.TYPE.open(
+                            path,
+                            SharedLeaderElection.Settings.DEFAULTS,
+                            CxcFileOptions.defaults().withInitialisationTimeout(forever))) {
                 assertThat(election.isClosed()).isFalse();
             }
         }

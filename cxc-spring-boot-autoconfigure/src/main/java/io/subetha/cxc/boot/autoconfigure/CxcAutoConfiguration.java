@@ -102,7 +102,8 @@ public class CxcAutoConfiguration {
                     new SharedLeaderElection.Settings(
                             properties.getLeader().getTickInterval(),
                             properties.getLeader().getGraceEpochs());
-            return registry.register(SharedLeaderElection.openOrCreate(file, settings, options));
+            return registry.register(
+                    SharedLeaderElection.TYPE.openOrCreate(file, settings, options));
         }
 
         @Bean
@@ -124,7 +125,7 @@ public class CxcAutoConfiguration {
                     publisher,
                     tasks.orderedStream().toList(),
                     (path, settings) ->
-                            SharedLeaderElection.openOrCreate(
+                            SharedLeaderElection.TYPE.openOrCreate(
                                     CxcDirectory.file(properties, environment, fileName),
                                     settings,
                                     CxcDirectory.fileOptions(properties)));

@@ -5,7 +5,6 @@ import io.subetha.cxc.boot.LeadershipLostEvent;
 import io.subetha.cxc.election.ElectionParticipant;
 import io.subetha.cxc.election.ElectionParticipant.TickOutcome;
 import io.subetha.cxc.election.SharedLeaderElection;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.util.List;
@@ -104,9 +103,7 @@ public final class LeaderTicker implements SmartLifecycle {
                 leader,
                 publisher,
                 tasks,
-                (path, settings) ->
-                        SharedLeaderElection.openOrCreate(
-                                path, settings, CxcFileOptions.defaults()));
+                (path, settings) -> SharedLeaderElection.openOrCreate(path, settings));
     }
 
     /**

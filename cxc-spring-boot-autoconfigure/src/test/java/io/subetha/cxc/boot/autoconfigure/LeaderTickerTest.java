@@ -7,7 +7,6 @@ import io.subetha.cxc.boot.LeadershipEvent;
 import io.subetha.cxc.election.ElectionParticipant;
 import io.subetha.cxc.election.Preemption;
 import io.subetha.cxc.election.SharedLeaderElection;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,8 +59,7 @@ class LeaderTickerTest {
         election =
                 SharedLeaderElection.openOrCreate(
                         temp.resolve("leader.cxc"),
-                        new SharedLeaderElection.Settings(interval, grace),
-                        CxcFileOptions.defaults());
+                        new SharedLeaderElection.Settings(interval, grace));
         return election;
     }
 
@@ -167,8 +165,7 @@ class LeaderTickerTest {
                                     if (!reachable.get()) {
                                         throw new IllegalStateException("not yet");
                                     }
-                                    return SharedLeaderElection.openOrCreate(
-                                            path, settings, CxcFileOptions.defaults());
+                                    return SharedLeaderElection.openOrCreate(path, settings);
                                 }),
                         recorder(),
                         false,
