@@ -46,7 +46,13 @@ class PassBindingTest {
     }
 
     private PassRegistry open(int maxPasses) {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), maxPasses, 1, 64);
+        return open(maxPasses, PassWaiting.DEFAULT);
+    }
+
+    private PassRegistry open(int maxPasses, PassWaiting waiting) {
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        file(), new PassRegistry.Settings(maxPasses, 1, 64).withWaiting(waiting));
         opened.add(registry);
         return registry;
     }
@@ -133,12 +139,13 @@ class PassBindingTest {
     @Test
     void aPassTakenFromThisHandleLeavesItsRegistrations() {
         PassRegistry owner =
-                open(2).waiting(
-                                new PassRegistry.Waiting(
-                                        Duration.ZERO,
-                                        Duration.ZERO,
-                                        Duration.ofMillis(5),
-                                        Duration.ofHours(1)));
+                open(
+                        2,
+                        new PassWaiting(
+                                Duration.ZERO,
+                                Duration.ZERO,
+                                Duration.ofMillis(5),
+                                Duration.ofHours(1)));
         owner.register(7, args -> args);
         owner.register(8, args -> PassChild.bytes(PassChild.value(args) + 8));
         AtomicBuffer raw = RawBody.of(file());

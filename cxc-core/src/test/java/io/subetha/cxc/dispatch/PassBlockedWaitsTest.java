@@ -46,19 +46,21 @@ class PassBlockedWaitsTest {
         return dir.resolve("calls.passes");
     }
 
-    private PassRegistry open(PassRegistry.Waiting waiting) {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), 1, 2, 64).waiting(waiting);
+    private PassRegistry open(PassWaiting waiting) {
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        file(), new PassRegistry.Settings(1, 2, 64).withWaiting(waiting));
         opened.add(registry);
         return registry;
     }
 
-    private static PassRegistry.Waiting blockAtOnce(Duration maxPark, Duration ownerCheck) {
-        return new PassRegistry.Waiting(Duration.ZERO, Duration.ZERO, maxPark, ownerCheck);
+    private static PassWaiting blockAtOnce(Duration maxPark, Duration ownerCheck) {
+        return new PassWaiting(Duration.ZERO, Duration.ZERO, maxPark, ownerCheck);
     }
 
     /** An owner of pass 7, one dispatcher, whose handler waits for {@link #release}. */
     private PassRegistry gatedOwner() {
-        PassRegistry owner = open(PassRegistry.Waiting.DEFAULT);
+        PassRegistry owner = open(PassWaiting.DEFAULT);
         owner.register(
                 7,
                 args -> {
@@ -119,7 +121,7 @@ class PassBlockedWaitsTest {
     @Test
     void aBlockedCallsOwnerThatUnregistersIsFoundAtTheTickersOwnerCheck() throws Exception {
         PassRegistry owner = gatedOwner();
-        PassRegistry first = open(PassRegistry.Waiting.DEFAULT);
+        PassRegistry first = open(PassWaiting.DEFAULT);
         CompletableFuture<byte[]> running = first.executeAsync(7, PassChild.bytes(1), HOUR);
         assertThat(started.await(LIMIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         PassRegistry caller = open(blockAtOnce(Duration.ofMillis(5), Duration.ofMillis(20)));
@@ -156,7 +158,7 @@ class PassBlockedWaitsTest {
         long real = raw.getLongVolatile(e + WAKE_ADDRESS_OFFSET);
         assertThat(real).isNotZero();
         raw.setLongVolatile(e + WAKE_ADDRESS_OFFSET, real + (1L << 22)); // another sequence
-        PassRegistry caller = open(PassRegistry.Waiting.DEFAULT);
+        PassRegistry caller = open(PassWaiting.DEFAULT);
 
         assertTimeoutPreemptively(
                 LIMIT,

@@ -31,8 +31,8 @@ class PassCloseTest {
 
     private static final Duration LONG = Duration.ofSeconds(30);
     private static final Duration HOUR = Duration.ofHours(1);
-    private static final PassRegistry.Waiting BLOCK_AT_ONCE =
-            new PassRegistry.Waiting(Duration.ZERO, Duration.ZERO, HOUR, HOUR);
+    private static final PassWaiting BLOCK_AT_ONCE =
+            new PassWaiting(Duration.ZERO, Duration.ZERO, HOUR, HOUR);
 
     @TempDir Path dir;
     private final List<PassRegistry> opened = new ArrayList<>();
@@ -50,7 +50,13 @@ class PassCloseTest {
     }
 
     private PassRegistry open() {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), 1, 2, 64);
+        return open(PassWaiting.DEFAULT);
+    }
+
+    private PassRegistry open(PassWaiting waiting) {
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        file(), new PassRegistry.Settings(1, 2, 64).withWaiting(waiting));
         opened.add(registry);
         return registry;
     }
@@ -90,7 +96,7 @@ class PassCloseTest {
         // The owner's own ticker starts once its dispatcher blocks: not the caller's.
         soon(LONG).until(() -> threads("cxc-pass-ticker-").size() == 1);
         Set<Thread> before = threads("cxc-pass-ticker-");
-        PassRegistry caller = open().waiting(BLOCK_AT_ONCE);
+        PassRegistry caller = open(BLOCK_AT_ONCE);
         CompletableFuture<byte[]> blocked =
                 CompletableFuture.supplyAsync(() -> caller.execute(7, PassChild.bytes(1), HOUR));
         soon(LONG).until(() -> caller.describe().get("blockedCalls").equals(1));
@@ -178,7 +184,7 @@ class PassCloseTest {
 
     @Test
     void closeWakesADispatcherBlockedOnItsWakeSocketAtOnce() {
-        PassRegistry owner = open().waiting(BLOCK_AT_ONCE);
+        PassRegistry owner = open(BLOCK_AT_ONCE);
         owner.register(7, args -> args);
         PassRegistry caller = open();
         assertThat(caller.execute(7, new byte[] {1}, LONG)).containsExactly(1);

@@ -27,7 +27,7 @@ class PassFileChecksTest {
     /** A fresh registry of 1 pass, 3 slots, 64-byte payloads (576-byte body), damaged, reopened. */
     void assertRefused(Consumer<AtomicBuffer> damage, String problem) {
         Path path = dir.resolve("calls" + files++ + ".passes");
-        PassRegistry.create(path, 1, 3, 64).close();
+        PassRegistry.TYPE.create(path, new PassRegistry.Settings(1, 3, 64)).close();
         damage.accept(RawBody.of(path));
         assertThatThrownBy(() -> PassRegistry.open(path))
                 .isInstanceOf(CxcFormatException.class)
@@ -69,14 +69,14 @@ class PassFileChecksTest {
     @Test
     void theLimitsThemselvesAreAccepted() {
         Path path = dir.resolve("wide.passes");
-        PassRegistry.create(path, MAX_PASSES, 1, 1).close();
+        PassRegistry.TYPE.create(path, new PassRegistry.Settings(MAX_PASSES, 1, 1)).close();
         try (PassRegistry registry = PassRegistry.open(path)) {
             assertThat(registry.maxPasses()).isEqualTo(MAX_PASSES);
             assertThat(registry.mailboxSlots()).isEqualTo(1);
             assertThat(registry.maxPayloadBytes()).isEqualTo(1);
         }
         Path deep = dir.resolve("deep.passes");
-        PassRegistry.create(deep, 1, MAX_MAILBOX_SLOTS, 64).close();
+        PassRegistry.TYPE.create(deep, new PassRegistry.Settings(1, MAX_MAILBOX_SLOTS, 64)).close();
         try (PassRegistry registry = PassRegistry.open(deep)) {
             assertThat(registry.mailboxSlots()).isEqualTo(MAX_MAILBOX_SLOTS);
         }
@@ -109,39 +109,43 @@ class PassFileChecksTest {
     void waitsAndDispatcherCountsOutsideTheirRangeAreRefused() {
         Duration ms = Duration.ofMillis(1);
         Duration negative = Duration.ofNanos(-1);
-        assertThatThrownBy(() -> new PassRegistry.Waiting(negative, ms, ms, ms))
+        assertThatThrownBy(() -> new PassWaiting(negative, ms, ms, ms))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("spin must be 0 or more, got " + negative);
-        assertThatThrownBy(() -> new PassRegistry.Waiting(ms, negative, ms, ms))
+        assertThatThrownBy(() -> new PassWaiting(ms, negative, ms, ms))
                 .hasMessage("yield must be 0 or more, got " + negative);
-        assertThatThrownBy(() -> new PassRegistry.Waiting(ms, ms, negative, ms))
+        assertThatThrownBy(() -> new PassWaiting(ms, ms, negative, ms))
                 .hasMessage("maxPark must be 0 or more, got " + negative);
-        assertThatThrownBy(() -> new PassRegistry.Waiting(ms, ms, ms, negative))
+        assertThatThrownBy(() -> new PassWaiting(ms, ms, ms, negative))
                 .hasMessage("ownerCheck must be 0 or more, got " + negative);
-        assertThatThrownBy(() -> new PassRegistry.Waiting(ms, ms, Duration.ZERO, ms))
+        assertThatThrownBy(() -> new PassWaiting(ms, ms, Duration.ZERO, ms))
                 .hasMessage("maxPark and ownerCheck must be positive, got PT0S, PT0.001S");
-        assertThatThrownBy(() -> new PassRegistry.Waiting(ms, ms, ms, Duration.ZERO))
+        assertThatThrownBy(() -> new PassWaiting(ms, ms, ms, Duration.ZERO))
                 .hasMessage("maxPark and ownerCheck must be positive, got PT0.001S, PT0S");
-        assertThatThrownBy(() -> new PassRegistry.Waiting(null, ms, ms, ms))
+        assertThatThrownBy(() -> new PassWaiting(null, ms, ms, ms))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("spin");
-        PassRegistry.Waiting zeroSpin =
-                new PassRegistry.Waiting(Duration.ZERO, Duration.ZERO, ms, ms);
-        PassRegistry.Waiting respun = zeroSpin.spinning(ms, Duration.ofMillis(2));
-        assertThat(respun).isEqualTo(new PassRegistry.Waiting(ms, Duration.ofMillis(2), ms, ms));
+        PassWaiting zeroSpin = new PassWaiting(Duration.ZERO, Duration.ZERO, ms, ms);
+        PassWaiting respun = zeroSpin.spinning(ms, Duration.ofMillis(2));
+        assertThat(respun).isEqualTo(new PassWaiting(ms, Duration.ofMillis(2), ms, ms));
 
-        try (PassRegistry registry = PassRegistry.create(dir.resolve("d.passes"), 1, 1, 8)) {
-            assertThatThrownBy(() -> registry.dispatcherThreads(0))
-                    .hasMessage("threads must be 1..64, got 0");
-            assertThatThrownBy(() -> registry.dispatcherThreads(65))
-                    .hasMessage("threads must be 1..64, got 65");
-            assertThat(registry.dispatcherThreads(64)).isSameAs(registry);
-            registry.dispatcherThreads(1);
-            assertThat(registry.waiting(zeroSpin).waiting()).isSameAs(zeroSpin);
-            registry.register(1, args -> args);
-            assertThatThrownBy(() -> registry.dispatcherThreads(2))
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("already run; set their number first");
+        assertThatThrownBy(() -> new PassRegistry.Settings(1, 1, 8).withDispatcherThreads(0))
+                .isInstanceOfSatisfying(
+                        CxcSettingsException.class,
+                        e -> assertThat(e.setting()).isEqualTo("dispatcherThreads"))
+                .hasMessage("dispatcherThreads must be 1..64, got 0");
+        assertThatThrownBy(() -> new PassRegistry.Settings(1, 1, 8).withDispatcherThreads(65))
+                .hasMessage("dispatcherThreads must be 1..64, got 65");
+        assertThat(new PassRegistry.Settings(1, 1, 8).withDispatcherThreads(64).dispatcherThreads())
+                .isEqualTo(64);
+        assertThatThrownBy(() -> new PassRegistry.Settings(1, 1, 8, 1, null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("waiting");
+        try (PassRegistry registry =
+                PassRegistry.TYPE.create(
+                        dir.resolve("d.passes"),
+                        new PassRegistry.Settings(1, 1, 8).withWaiting(zeroSpin))) {
+            assertThat(registry.waiting()).isSameAs(zeroSpin);
         }
     }
 }

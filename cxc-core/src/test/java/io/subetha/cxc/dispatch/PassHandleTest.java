@@ -37,16 +37,17 @@ class PassHandleTest {
         return dir.resolve("calls.passes");
     }
 
-    private PassRegistry open(PassRegistry.Waiting waiting) {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), 3, 1, 64).waiting(waiting);
+    private PassRegistry open(PassWaiting waiting) {
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        file(), new PassRegistry.Settings(3, 1, 64).withWaiting(waiting));
         opened.add(registry);
         return registry;
     }
 
     @Test
     void everyPassOfAHandleNamesItsOneWakeSocketAndACallToEachWakesItsDispatcher() {
-        PassRegistry.Waiting blockAtOnce =
-                new PassRegistry.Waiting(Duration.ZERO, Duration.ZERO, HOUR, HOUR);
+        PassWaiting blockAtOnce = new PassWaiting(Duration.ZERO, Duration.ZERO, HOUR, HOUR);
         PassRegistry owner = open(blockAtOnce);
         owner.register(1, args -> PassChild.bytes(PassChild.value(args) + 1));
         owner.register(2, args -> PassChild.bytes(PassChild.value(args) + 2));
@@ -57,7 +58,8 @@ class PassHandleTest {
         assertThat(first).isNotZero();
         assertThat(raw.getLongVolatile(entry(1, 1, 64) + WAKE_ADDRESS_OFFSET)).isEqualTo(first);
         assertThat(owner.describe().get("wakeSocket"))
-                .isEqualTo(String.valueOf(WakeServer.socketOf(file(), first)));
+                .isEqualTo(
+                        String.valueOf(WakeServer.socketOf(WakeServer.directory(file()), first)));
         assertThat(caller.describe()).containsEntry("wakeSocket", "none");
         // Every wait of both sides is an hour: only the pokes through that socket serve these.
         assertTimeoutPreemptively(
@@ -77,8 +79,8 @@ class PassHandleTest {
      */
     @Test
     void aCallFindsAnIdThatMovedToAnotherEntrySinceItsLastCall() {
-        PassRegistry owner = open(PassRegistry.Waiting.DEFAULT);
-        PassRegistry caller = open(PassRegistry.Waiting.DEFAULT);
+        PassRegistry owner = open(PassWaiting.DEFAULT);
+        PassRegistry caller = open(PassWaiting.DEFAULT);
         owner.register(5, args -> new byte[] {5});
         assertThat(caller.execute(5, new byte[0], LIMIT)).containsExactly(5);
         owner.unregister(5);

@@ -40,7 +40,9 @@ class PassLostClaimTest {
     }
 
     private PassRegistry open() {
-        PassRegistry registry = PassRegistry.openOrCreate(dir.resolve("calls.passes"), 1, 1, 64);
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        dir.resolve("calls.passes"), new PassRegistry.Settings(1, 1, 64));
         opened.add(registry);
         return registry;
     }

@@ -52,7 +52,13 @@ class PassOutcomeTest {
     }
 
     private PassRegistry open(int slots, int payload) {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), 1, slots, payload);
+        return open(slots, payload, PassWaiting.DEFAULT);
+    }
+
+    private PassRegistry open(int slots, int payload, PassWaiting waiting) {
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        file(), new PassRegistry.Settings(1, slots, payload).withWaiting(waiting));
         opened.add(registry);
         return registry;
     }
@@ -61,8 +67,8 @@ class PassOutcomeTest {
         return (Integer) registry.describe().get("busySlots");
     }
 
-    private static PassRegistry.Waiting checksEvery(Duration ownerCheck) {
-        return new PassRegistry.Waiting(
+    private static PassWaiting checksEvery(Duration ownerCheck) {
+        return new PassWaiting(
                 Duration.ofNanos(20_000), Duration.ZERO, Duration.ofMillis(1), ownerCheck);
     }
 
@@ -147,7 +153,7 @@ class PassOutcomeTest {
      */
     @Test
     void aDeadOwnersRunningSlotIsFreedByTheCallerThatFindsItDead() {
-        PassRegistry caller = open(1, 64).waiting(checksEvery(Duration.ofMillis(300)));
+        PassRegistry caller = open(1, 64, checksEvery(Duration.ofMillis(300)));
         AtomicBuffer raw = RawBody.of(file());
         bind(raw, entry(0, 1, 64), 7, DEAD_PID, 3);
         int s = slot(entry(0, 1, 64), 0, 64);
@@ -179,7 +185,7 @@ class PassOutcomeTest {
      */
     @Test
     void aCallThatTimesOutWhileRunningAbandonsTheSlotEvenIfTheOwnerIsDead() {
-        PassRegistry caller = open(1, 64).waiting(checksEvery(HOUR));
+        PassRegistry caller = open(1, 64, checksEvery(HOUR));
         AtomicBuffer raw = RawBody.of(file());
         bind(raw, entry(0, 1, 64), 7, DEAD_PID, 3);
         int s = slot(entry(0, 1, 64), 0, 64);
@@ -201,7 +207,7 @@ class PassOutcomeTest {
 
     /** Pending to PID 1 (alive, never serves); then the entry's owner word is rewritten. */
     private CompletableFuture<byte[]> pendingThenRebound(long newOwner, long newKey, long newId) {
-        PassRegistry caller = open(1, 64).waiting(checksEvery(Duration.ofMillis(200)));
+        PassRegistry caller = open(1, 64, checksEvery(Duration.ofMillis(200)));
         AtomicBuffer raw = RawBody.of(file());
         int e = entry(0, 1, 64);
         bind(raw, e, 7, 1, 3);
@@ -252,7 +258,7 @@ class PassOutcomeTest {
      */
     @Test
     void aCallWhoseSlotIsClaimedByAnotherCallerFailsAsReclaimed() {
-        PassRegistry caller = open(1, 64).waiting(checksEvery(HOUR));
+        PassRegistry caller = open(1, 64, checksEvery(HOUR));
         AtomicBuffer raw = RawBody.of(file());
         bind(raw, entry(0, 1, 64), 7, 1, 3);
         int s = slot(entry(0, 1, 64), 0, 64);

@@ -34,8 +34,8 @@ class PassPlantedStatesTest {
     static final Duration LONG = Duration.ofSeconds(30);
 
     /** Reclaims run at every owner check: make them frequent. */
-    static final PassRegistry.Waiting QUICK_CHECKS =
-            new PassRegistry.Waiting(
+    static final PassWaiting QUICK_CHECKS =
+            new PassWaiting(
                     Duration.ofNanos(20_000),
                     Duration.ZERO,
                     Duration.ofMillis(1),
@@ -54,7 +54,14 @@ class PassPlantedStatesTest {
     }
 
     PassRegistry open(int maxPasses, int slots, int payload) {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), maxPasses, slots, payload);
+        return open(maxPasses, slots, payload, PassWaiting.DEFAULT);
+    }
+
+    PassRegistry open(int maxPasses, int slots, int payload, PassWaiting waiting) {
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        file(),
+                        new PassRegistry.Settings(maxPasses, slots, payload).withWaiting(waiting));
         opened.add(registry);
         return registry;
     }
@@ -155,7 +162,7 @@ class PassPlantedStatesTest {
         int slots = 8;
         PassRegistry owner = open(1, slots, 64);
         owner.register(1, args -> PassChild.bytes(PassChild.value(args) * 2));
-        PassRegistry caller = open(1, slots, 64).waiting(QUICK_CHECKS);
+        PassRegistry caller = open(1, slots, 64, QUICK_CHECKS);
         AtomicBuffer raw = RawBody.of(file());
         int e = entry(0, slots, 64);
         long deadOwner = OwnerRecord.ownerWord(DEAD_PID, 1);

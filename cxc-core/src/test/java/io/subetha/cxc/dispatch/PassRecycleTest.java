@@ -36,8 +36,8 @@ class PassRecycleTest {
     private static final Duration LONG = Duration.ofSeconds(30);
 
     /** Reclaims run at every owner check: make them frequent. */
-    private static final PassRegistry.Waiting QUICK_CHECKS =
-            new PassRegistry.Waiting(
+    private static final PassWaiting QUICK_CHECKS =
+            new PassWaiting(
                     Duration.ofNanos(20_000),
                     Duration.ZERO,
                     Duration.ofMillis(1),
@@ -57,7 +57,14 @@ class PassRecycleTest {
     }
 
     private PassRegistry open(int maxPasses, int slots) {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), maxPasses, slots, 64);
+        return open(maxPasses, slots, PassWaiting.DEFAULT);
+    }
+
+    private PassRegistry open(int maxPasses, int slots, PassWaiting waiting) {
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        file(),
+                        new PassRegistry.Settings(maxPasses, slots, 64).withWaiting(waiting));
         opened.add(registry);
         return registry;
     }
@@ -131,7 +138,7 @@ class PassRecycleTest {
     @Test
     void aSlotStampedWithALivePidButAnotherStartTimeIsReclaimed() throws IOException {
         PassRegistry owner = open(1, 1);
-        PassRegistry caller = open(1, 1).waiting(QUICK_CHECKS);
+        PassRegistry caller = open(1, 1, QUICK_CHECKS);
         owner.register(3, args -> PassChild.bytes(PassChild.value(args) * 3));
         long pid = Pids.current();
         long wrongStartTime = OwnerRecord.startTimeOf(pid) + 12_345;
@@ -146,7 +153,7 @@ class PassRecycleTest {
     @Test
     void aSlotStampedWithALivePidAndItsStartTimeIsNotReclaimed() throws IOException {
         PassRegistry owner = open(1, 1);
-        PassRegistry caller = open(1, 1).waiting(QUICK_CHECKS);
+        PassRegistry caller = open(1, 1, QUICK_CHECKS);
         owner.register(3, args -> args);
         long pid = Pids.current();
         stampSlot(
@@ -165,14 +172,14 @@ class PassRecycleTest {
      */
     @Test
     void blockedCallerAndDispatcherAreWokenThroughTheWakeSocket() {
-        PassRegistry.Waiting blockAtOnce =
-                new PassRegistry.Waiting(
+        PassWaiting blockAtOnce =
+                new PassWaiting(
                         Duration.ZERO,
                         Duration.ZERO,
                         Duration.ofSeconds(10),
                         Duration.ofSeconds(1));
-        PassRegistry owner = open(2, 2).waiting(blockAtOnce);
-        PassRegistry caller = open(2, 2).waiting(blockAtOnce);
+        PassRegistry owner = open(2, 2, blockAtOnce);
+        PassRegistry caller = open(2, 2, blockAtOnce);
         owner.register(4, args -> PassChild.bytes(PassChild.value(args) + 4));
 
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
@@ -188,7 +195,7 @@ class PassRecycleTest {
     /** The wake socket is owner-only, beside the file, and deleted on close. */
     @Test
     void theWakeSocketIsOwnerOnlyAndDeletedOnClose() throws IOException {
-        PassRegistry owner = PassRegistry.openOrCreate(file(), 2, 2, 64);
+        PassRegistry owner = PassRegistry.openOrCreate(file(), new PassRegistry.Settings(2, 2, 64));
         owner.register(4, args -> args);
         Path socket = Path.of(String.valueOf(owner.describe().get("wakeSocket")));
         assertThat(socket.getParent()).isEqualTo(WakeServer.directory(file()));
@@ -209,13 +216,13 @@ class PassRecycleTest {
      */
     @Test
     void withoutItsWakeSocketACallCostsAPollNotAHang() throws IOException {
-        PassRegistry.Waiting blockAtOnce =
-                new PassRegistry.Waiting(
+        PassWaiting blockAtOnce =
+                new PassWaiting(
                         Duration.ZERO, Duration.ZERO, Duration.ofMillis(2), Duration.ofSeconds(1));
-        PassRegistry owner = open(2, 2).waiting(blockAtOnce);
+        PassRegistry owner = open(2, 2, blockAtOnce);
         owner.register(4, args -> PassChild.bytes(PassChild.value(args) + 4));
         Files.delete(Path.of(String.valueOf(owner.describe().get("wakeSocket"))));
-        PassRegistry caller = open(2, 2).waiting(blockAtOnce);
+        PassRegistry caller = open(2, 2, blockAtOnce);
 
         for (long i = 0; i < 20; i++) {
             assertThat(PassChild.value(caller.execute(4, PassChild.bytes(i), LONG)))

@@ -41,8 +41,8 @@ class PassSlotClaimTest {
     private static final long SELF = Pids.current();
 
     /** Reclaims and owner checks every 5 ms. */
-    private static final PassRegistry.Waiting QUICK_CHECKS =
-            new PassRegistry.Waiting(
+    private static final PassWaiting QUICK_CHECKS =
+            new PassWaiting(
                     Duration.ofNanos(20_000),
                     Duration.ZERO,
                     Duration.ofMillis(1),
@@ -63,7 +63,13 @@ class PassSlotClaimTest {
     }
 
     private PassRegistry open(int slots) {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), 1, slots, 64);
+        return open(slots, PassWaiting.DEFAULT);
+    }
+
+    private PassRegistry open(int slots, PassWaiting waiting) {
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        file(), new PassRegistry.Settings(1, slots, 64).withWaiting(waiting));
         opened.add(registry);
         return registry;
     }
@@ -130,16 +136,16 @@ class PassSlotClaimTest {
         PassRegistry owner = open(1);
         owner.register(7, args -> PassChild.bytes(PassChild.value(args) + 7));
         Duration ms = Duration.ofMillis(1);
-        PassRegistry caller = open(1);
-
-        caller.waiting(new PassRegistry.Waiting(Duration.ZERO, Duration.ZERO, ms, HOUR));
+        PassRegistry caller = open(1, new PassWaiting(Duration.ZERO, Duration.ZERO, ms, HOUR));
         assertThat(tokenWithTheRequest(caller, false)).as("blocks at once").isNotZero();
         assertThat(tokenWithTheRequest(caller, true)).as("async, blocks at once").isZero();
-        caller.waiting(new PassRegistry.Waiting(Duration.ZERO, ms, ms, HOUR));
-        assertThat(tokenWithTheRequest(caller, false)).as("yields first").isZero();
-        caller.waiting(new PassRegistry.Waiting(ms, Duration.ZERO, ms, HOUR));
-        assertThat(tokenWithTheRequest(caller, false)).as("spins first").isZero();
         assertThat(busy(caller)).isZero();
+        PassRegistry yielding = open(1, new PassWaiting(Duration.ZERO, ms, ms, HOUR));
+        assertThat(tokenWithTheRequest(yielding, false)).as("yields first").isZero();
+        assertThat(busy(yielding)).isZero();
+        PassRegistry spinning = open(1, new PassWaiting(ms, Duration.ZERO, ms, HOUR));
+        assertThat(tokenWithTheRequest(spinning, false)).as("spins first").isZero();
+        assertThat(busy(spinning)).isZero();
     }
 
     /**
@@ -216,7 +222,7 @@ class PassSlotClaimTest {
 
     @Test
     void aCallWaitingForASlotFailsAtOnceWhenItsOwnerIsFoundDead() {
-        PassRegistry caller = open(1).waiting(QUICK_CHECKS);
+        PassRegistry caller = open(1, QUICK_CHECKS);
         AtomicBuffer raw = RawBody.of(file());
         bind(raw, entry(0, 1, 64), 7, DEAD_PID, 3);
         occupyTheOnlySlot(raw);
@@ -232,7 +238,7 @@ class PassSlotClaimTest {
 
     @Test
     void aCallWaitingForASlotFailsWhenItsOwnerUnregisters() {
-        PassRegistry caller = open(1).waiting(QUICK_CHECKS);
+        PassRegistry caller = open(1, QUICK_CHECKS);
         AtomicBuffer raw = RawBody.of(file());
         int e = entry(0, 1, 64);
         bind(raw, e, 7, 1, 3);
@@ -259,7 +265,7 @@ class PassSlotClaimTest {
     void aCallerWaitsForABusySlotAndTakesItOnceFreed() {
         PassRegistry owner = open(1);
         owner.register(7, args -> PassChild.bytes(PassChild.value(args) + 7));
-        PassRegistry caller = open(1).waiting(QUICK_CHECKS);
+        PassRegistry caller = open(1, QUICK_CHECKS);
         AtomicBuffer raw = RawBody.of(file());
         occupyTheOnlySlot(raw);
         int s = slot(entry(0, 1, 64), 0, 64);

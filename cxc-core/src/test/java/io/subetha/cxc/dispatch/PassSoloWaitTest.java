@@ -38,10 +38,12 @@ class PassSoloWaitTest {
 
     private PassRegistry open(Duration maxPark) {
         PassRegistry registry =
-                PassRegistry.openOrCreate(dir.resolve("solo.passes"), 2, 2, 64)
-                        .waiting(
-                                new PassRegistry.Waiting(
-                                        Duration.ZERO, Duration.ZERO, maxPark, HOUR));
+                PassRegistry.openOrCreate(
+                        dir.resolve("solo.passes"),
+                        new PassRegistry.Settings(2, 2, 64)
+                                .withWaiting(
+                                        new PassWaiting(
+                                                Duration.ZERO, Duration.ZERO, maxPark, HOUR)));
         opened.add(registry);
         return registry;
     }
@@ -116,11 +118,9 @@ class PassSoloWaitTest {
         calls(second, 1000, 1);
         assertThat(owner.waitsSolo()).as("woken out of its solo wait").isFalse();
 
-        // From here the owner's ticker looks once an hour: the first caller's pooled connection,
-        // closed by the owner, fails its next poke; the connection it makes next to wait on is
-        // taken in by the selector, which wakes the dispatcher.
-        owner.waiting(new PassRegistry.Waiting(Duration.ZERO, Duration.ZERO, HOUR, HOUR));
-
+        // The first caller's pooled connection, closed by the owner, fails its next poke; the
+        // connection it makes next to wait on is taken in by the selector, which wakes the
+        // dispatcher.
         for (int i = 0; i < 3 * WakeServer.SOLO_AFTER; i++) {
             calls(first, 2000 + i, 1);
             calls(second, 3000 + i, 1);

@@ -38,20 +38,22 @@ class PassTickerTest {
         opened.forEach(PassRegistry::close);
     }
 
-    private PassRegistry open(PassRegistry.Waiting waiting) {
+    private PassRegistry open(PassWaiting waiting) {
         PassRegistry registry =
-                PassRegistry.openOrCreate(dir.resolve("calls.passes"), 1, 2, 64).waiting(waiting);
+                PassRegistry.openOrCreate(
+                        dir.resolve("calls.passes"),
+                        new PassRegistry.Settings(1, 2, 64).withWaiting(waiting));
         opened.add(registry);
         return registry;
     }
 
-    private static PassRegistry.Waiting blockAtOnce(Duration maxPark) {
-        return new PassRegistry.Waiting(Duration.ZERO, Duration.ZERO, maxPark, HOUR);
+    private static PassWaiting blockAtOnce(Duration maxPark) {
+        return new PassWaiting(Duration.ZERO, Duration.ZERO, maxPark, HOUR);
     }
 
     /** Pass 7 in a handle of this process: one dispatcher, a handler that waits for release. */
     private void gatedOwner() {
-        PassRegistry owner = open(PassRegistry.Waiting.DEFAULT);
+        PassRegistry owner = open(PassWaiting.DEFAULT);
         owner.register(
                 7,
                 args -> {

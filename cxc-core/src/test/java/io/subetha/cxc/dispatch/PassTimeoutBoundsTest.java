@@ -32,7 +32,9 @@ class PassTimeoutBoundsTest {
     }
 
     private PassRegistry open() {
-        PassRegistry registry = PassRegistry.openOrCreate(dir.resolve("calls.passes"), 1, 1, 16);
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        dir.resolve("calls.passes"), new PassRegistry.Settings(1, 1, 16));
         opened.add(registry);
         return registry;
     }

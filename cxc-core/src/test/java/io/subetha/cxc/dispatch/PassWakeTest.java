@@ -53,20 +53,22 @@ class PassWakeTest {
         return dir.resolve("calls.passes");
     }
 
-    private PassRegistry open(PassRegistry.Waiting waiting) {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), 2, 2, 64).waiting(waiting);
+    private PassRegistry open(PassWaiting waiting) {
+        PassRegistry registry =
+                PassRegistry.openOrCreate(
+                        file(), new PassRegistry.Settings(2, 2, 64).withWaiting(waiting));
         opened.add(registry);
         return registry;
     }
 
     /** Blocks at once, never polls, checks the owner every {@code ownerCheck}. */
-    private static PassRegistry.Waiting blockAtOnce(Duration maxPark, Duration ownerCheck) {
-        return new PassRegistry.Waiting(Duration.ZERO, Duration.ZERO, maxPark, ownerCheck);
+    private static PassWaiting blockAtOnce(Duration maxPark, Duration ownerCheck) {
+        return new PassWaiting(Duration.ZERO, Duration.ZERO, maxPark, ownerCheck);
     }
 
     /** Registers pass 4 in a handle of this process: its handler waits for {@link #release}. */
     private void gatedOwner() {
-        open(PassRegistry.Waiting.DEFAULT)
+        open(PassWaiting.DEFAULT)
                 .register(
                         4,
                         args -> {
@@ -148,11 +150,15 @@ class PassWakeTest {
         assertThat(stolen[0]).as("announcements taken: the second call poked nobody").isEqualTo(1);
     }
 
-    /** The answer never comes: the call ends at its deadline, woken in its read by the ticker. */
+    /**
+     * The answer never comes: the call ends at its deadline, woken in its read by the ticker (its
+     * owner checks an hour apart). The caller's ticker looks every 20 ms, so the next call is not
+     * left to its poke alone.
+     */
     @Test
     void aBlockedCallsTimeoutEndsItsRead() {
         gatedOwner();
-        PassRegistry caller = open(blockAtOnce(HOUR, HOUR));
+        PassRegistry caller = open(blockAtOnce(Duration.ofMillis(20), HOUR));
 
         assertTimeoutPreemptively(
                 LIMIT,
@@ -165,7 +171,6 @@ class PassWakeTest {
         assertThat(caller.describe()).containsEntry("blockedCalls", 0);
         release.countDown();
         // The timed-out call's connection was closed, not reused: the next call connects afresh.
-        caller.waiting(blockAtOnce(Duration.ofMillis(20), HOUR));
         assertTimeoutPreemptively(
                 LIMIT, () -> assertThat(value(caller.execute(4, bytes(2), HOUR))).isEqualTo(6));
     }
