@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PassRegistryProcessTest {
 
-    /** Calls per caller process in the two-caller test; the 10,000 by default. */
+    /** Calls per caller process in the two-caller test; 10,000 by default. */
     private static final int CALLS = Integer.getInteger("cxc.dispatch.calls", 10_000);
 
     /** Owner kills at random points of a hot call loop, and caller kills likewise. */

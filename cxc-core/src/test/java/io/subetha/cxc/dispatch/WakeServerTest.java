@@ -98,7 +98,7 @@ class WakeServerTest {
         Files.createDirectory(
                 wake,
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-        long deadPid = PassPlantedStatesTest.DEAD_PID;
+        long deadPid = PassRegistryFixture.DEAD_PID;
         Path dead = Files.createFile(wake.resolve(deadPid + "-1f-0.sock"));
         Path reusedPid =
                 Files.createFile(
