@@ -108,7 +108,7 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Dispatcher parked</b>: set by CAS by the owner's dispatcher before it blocks on its wake
  *       socket; a caller that publishes a request and then finds it set clears it by CAS and pokes
  *       the socket.
- *   <li><b>State word</b>: which party holds the slot (see {@link PassRegistry}), the caller that
+ *   <li><b>State word</b>: which party holds the slot (see {@link PassMailbox}), the caller that
  *       claimed it (so a dead caller's slot is reclaimed) and a generation that rises with every
  *       claim (so nothing meant for one call ever lands in a later one).
  *   <li><b>Addressed owner word</b>: the owner word the caller sent its request to. A dispatcher
