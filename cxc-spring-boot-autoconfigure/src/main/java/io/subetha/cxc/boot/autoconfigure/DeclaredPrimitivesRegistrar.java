@@ -6,6 +6,7 @@ import io.subetha.cxc.boot.SchedulerCodecs;
 import io.subetha.cxc.boot.autoconfigure.DeclarablePrimitive.Context;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.dispatch.PassRegistry;
+import io.subetha.cxc.dispatch.PassWaiting;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
@@ -103,11 +104,15 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                         return new WatchdogScanner(watchdogs, grace);
                                     }),
                     DeclarablePrimitive.of(
-                            PassRegistry.TYPE,
-                            PassRegistry.class,
-                            "pass-registries",
-                            ".passes",
-                            "cxc.pass-registries.calls.max-passes=64"),
+                                    PassRegistry.TYPE,
+                                    PassRegistry.class,
+                                    "pass-registries",
+                                    ".passes",
+                                    "cxc.pass-registries.calls.max-passes=64")
+                            .supplying(
+                                    "dispatcherThreads",
+                                    context -> PassRegistry.Settings.DEFAULT_DISPATCHER_THREADS)
+                            .supplying("waiting", context -> PassWaiting.DEFAULT),
                     DeclarablePrimitive.of(
                             ProgressTask.TYPE,
                             ProgressTask.class,

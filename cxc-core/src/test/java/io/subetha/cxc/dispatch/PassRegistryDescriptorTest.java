@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * one past it), the strides, and the state word's and caller identity's fields, including a
  * generation that wraps and an identity stamped for another claim.
  */
-class PassDescriptorTest {
+class PassRegistryDescriptorTest {
 
     @Test
     void theBodyLayoutAcceptsEachBoundAndRefusesOnePastIt() {

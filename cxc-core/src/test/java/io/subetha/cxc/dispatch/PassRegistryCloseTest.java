@@ -1,63 +1,34 @@
 package io.subetha.cxc.dispatch;
 
-import static io.subetha.cxc.dispatch.PassPlantedStatesTest.bind;
-import static io.subetha.cxc.dispatch.PassPlantedStatesTest.entry;
+import static io.subetha.cxc.dispatch.PassRegistryDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.subetha.cxc.testing.RawBody;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What {@code close()} owes the threads and calls of its handle: the completer and the ticker it
  * started are stopped before it returns, a pending async call fails and its request is withdrawn, a
- * running handler is waited for (and still answers), an interrupt ends that wait but is kept, and a
- * dispatcher blocked on its wake socket is woken at once.
+ * running handler is waited for (and still answers), an interrupt ends that wait but is kept, a
+ * dispatcher blocked on its wake socket is woken at once, a call waiting for a slot fails, and a
+ * closed handle refuses to register or call.
  */
-class PassCloseTest {
+class PassRegistryCloseTest extends PassRegistryFixture {
 
-    private static final Duration LONG = Duration.ofSeconds(30);
-    private static final Duration HOUR = Duration.ofHours(1);
-    private static final PassRegistry.Waiting BLOCK_AT_ONCE =
-            new PassRegistry.Waiting(Duration.ZERO, Duration.ZERO, HOUR, HOUR);
-
-    @TempDir Path dir;
-    private final List<PassRegistry> opened = new ArrayList<>();
-    private final CountDownLatch release = new CountDownLatch(1);
-    private final CountDownLatch started = new CountDownLatch(1);
-
-    @AfterEach
-    void closeAll() {
-        release.countDown();
-        opened.forEach(PassRegistry::close);
-    }
-
-    private Path file() {
-        return dir.resolve("calls.passes");
-    }
-
-    private PassRegistry open() {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), 1, 2, 64);
-        opened.add(registry);
-        return registry;
-    }
+    private static final PassWaiting BLOCK_AT_ONCE =
+            new PassWaiting(Duration.ZERO, Duration.ZERO, HOUR, HOUR);
 
     /** An owner of pass 7 whose handler waits for {@link #release}. */
     private PassRegistry gatedOwner() {
-        PassRegistry owner = open();
+        PassRegistry owner = open(1, 2, 64);
         owner.register(
                 7,
                 args -> {
@@ -90,7 +61,7 @@ class PassCloseTest {
         // The owner's own ticker starts once its dispatcher blocks: not the caller's.
         soon(LONG).until(() -> threads("cxc-pass-ticker-").size() == 1);
         Set<Thread> before = threads("cxc-pass-ticker-");
-        PassRegistry caller = open().waiting(BLOCK_AT_ONCE);
+        PassRegistry caller = open(1, 2, 64, BLOCK_AT_ONCE);
         CompletableFuture<byte[]> blocked =
                 CompletableFuture.supplyAsync(() -> caller.execute(7, PassChild.bytes(1), HOUR));
         soon(LONG).until(() -> caller.describe().get("blockedCalls").equals(1));
@@ -112,10 +83,10 @@ class PassCloseTest {
 
     @Test
     void closeFailsAPendingAsyncCallAndWithdrawsItsRequest() {
-        PassRegistry caller = open();
+        PassRegistry caller = open(1, 2, 64);
         bind(RawBody.of(file()), entry(0, 2, 64), 7, 1, 3); // PID 1: alive, never serves
         CompletableFuture<byte[]> call = caller.executeAsync(7, new byte[1], HOUR);
-        PassRegistry other = open();
+        PassRegistry other = open(1, 2, 64);
         assertThat(other.describe()).containsEntry("busySlots", 1);
 
         caller.close();
@@ -132,7 +103,7 @@ class PassCloseTest {
     @Test
     void closeWaitsForARunningHandlerWhoseAnswerStillReachesItsCaller() throws Exception {
         PassRegistry owner = gatedOwner();
-        PassRegistry caller = open();
+        PassRegistry caller = open(1, 2, 64);
         CompletableFuture<byte[]> call = caller.executeAsync(7, PassChild.bytes(3), LONG);
         assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
         Thread[] closer = new Thread[1];
@@ -155,7 +126,7 @@ class PassCloseTest {
     @Test
     void anInterruptedCloseStopsWaitingForTheHandlerAndKeepsTheInterrupt() throws Exception {
         PassRegistry owner = gatedOwner();
-        PassRegistry caller = open();
+        PassRegistry caller = open(1, 2, 64);
         caller.executeAsync(7, PassChild.bytes(3), LONG);
         assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
         AtomicBoolean interrupted = new AtomicBoolean();
@@ -178,9 +149,9 @@ class PassCloseTest {
 
     @Test
     void closeWakesADispatcherBlockedOnItsWakeSocketAtOnce() {
-        PassRegistry owner = open().waiting(BLOCK_AT_ONCE);
+        PassRegistry owner = open(1, 2, 64, BLOCK_AT_ONCE);
         owner.register(7, args -> args);
-        PassRegistry caller = open();
+        PassRegistry caller = open(1, 2, 64);
         assertThat(caller.execute(7, new byte[] {1}, LONG)).containsExactly(1);
         Thread dispatcher = threads("cxc-pass-dispatcher-").iterator().next();
         soon(LONG)
@@ -198,14 +169,14 @@ class PassCloseTest {
     /** A call waiting for a free slot when its handle closes fails at once, not at its timeout. */
     @Test
     void aCallWaitingForASlotFailsWhenItsHandleCloses() {
-        PassRegistry caller = open();
+        PassRegistry caller = open(1, 2, 64);
         io.subetha.cxc.mmf.AtomicBuffer raw = RawBody.of(file());
         int e = entry(0, 2, 64);
         bind(raw, e, 7, 1, 3); // PID 1: alive, never serves
         long self = io.subetha.cxc.process.Pids.current();
         long start = io.subetha.cxc.claim.OwnerRecord.startTimeOf(self);
         for (int i = 0; i < 2; i++) { // both slots claimed by this process, alive: never reclaimed
-            int s = PassPlantedStatesTest.slot(e, i, 64);
+            int s = slot(e, i, 64);
             raw.setLongVolatile(
                     s + PassRegistryDescriptor.CALLER_IDENTITY_OFFSET,
                     PassRegistryDescriptor.callerIdentity(5, start));
@@ -233,8 +204,28 @@ class PassCloseTest {
                 .withMessageEndingWith(" is closed");
     }
 
-    /** Awaitility polling every millisecond from the start (its default waits 100 ms first). */
-    private static org.awaitility.core.ConditionFactory soon(Duration atMost) {
-        return await().atMost(atMost).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1));
+    @Test
+    void aClosedHandleRefusesToRegisterOrCall() {
+        PassRegistry owner = open(1, 1, 64);
+        owner.register(1, args -> args);
+        PassRegistry caller = open(1, 1, 64);
+        caller.close();
+        assertThatThrownBy(() -> caller.execute(1, new byte[0], LONG))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageEndingWith(" is closed");
+        assertThatThrownBy(() -> caller.register(2, args -> args))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageEndingWith(" is closed");
+        assertThat(caller.executeAsync(1, new byte[0], LONG))
+                .failsWithin(LONG)
+                .withThrowableThat()
+                .withMessageContaining("is closed");
+        assertThatThrownBy(() -> owner.execute(1, null, LONG))
+                .isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> owner.execute(1, new byte[0], null))
+                .isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> owner.execute(1, new byte[65], LONG))
+                .hasMessageContaining("args of 65 bytes exceed maxPayloadBytes 64 of");
+        assertThat(owner.execute(1, new byte[64], LONG)).hasSize(64);
     }
 }
