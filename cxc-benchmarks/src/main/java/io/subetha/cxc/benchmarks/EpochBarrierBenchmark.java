@@ -37,7 +37,9 @@ public class EpochBarrierBenchmark {
     @Setup(Level.Trial)
     public void join() {
         directory = ScratchDirectory.create();
-        barrier = EpochBarrier.create(directory.resolve("phases.barrier"), 1);
+        barrier =
+                EpochBarrier.TYPE.create(
+                        directory.resolve("phases.barrier"), new EpochBarrier.Settings(1));
         epoch = barrier.join();
     }
 

@@ -80,15 +80,14 @@ public class EventLogBenchmark {
     public void open() {
         directory = ScratchDirectory.create();
         log =
-                EventStateLog.create(
+                EventStateLog.TYPE.create(
                         directory.resolve("events.cxc"),
-                        CAPACITY,
-                        FixedCodec.bytes(PAYLOAD),
-                        FixedCodec.INT64,
-                        0L);
+                        new EventStateLog.Settings<>(
+                                CAPACITY, FixedCodec.bytes(PAYLOAD), FixedCodec.INT64, 0L));
         chain =
-                SharedVersionedChain.create(
-                        directory.resolve("chain.cxc"), 64, FixedCodec.bytes(PAYLOAD));
+                SharedVersionedChain.TYPE.create(
+                        directory.resolve("chain.cxc"),
+                        new SharedVersionedChain.Settings<>(64, FixedCodec.bytes(PAYLOAD)));
         for (int i = 0; i < 64; i++) {
             newestVersion = chain.push(payload);
         }

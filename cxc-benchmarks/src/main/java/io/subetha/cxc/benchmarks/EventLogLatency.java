@@ -176,7 +176,9 @@ public final class EventLogLatency {
 
     static EventStateLog<byte[], Long> openLog(Path path) {
         return EventStateLog.openOrCreate(
-                path, 1 << 20, FixedCodec.bytes(PAYLOAD), FixedCodec.INT64, 0L);
+                path,
+                new EventStateLog.Settings<>(
+                        1 << 20, FixedCodec.bytes(PAYLOAD), FixedCodec.INT64, 0L));
     }
 
     /** A child JVM on this classpath with Chronicle's options, talked to by lines. */

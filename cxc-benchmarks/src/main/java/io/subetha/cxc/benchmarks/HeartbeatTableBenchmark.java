@@ -48,7 +48,10 @@ public class HeartbeatTableBenchmark {
     @Setup(Level.Trial)
     public void fill() {
         directory = ScratchDirectory.create();
-        table = HeartbeatTable.create(directory.resolve("participants.heartbeat"), CAPACITY);
+        table =
+                HeartbeatTable.TYPE.create(
+                        directory.resolve("participants.heartbeat"),
+                        new HeartbeatTable.Settings(CAPACITY));
         mySlot = table.register(Pids.current());
         for (int other = 1; other < CAPACITY; other++) {
             table.register(FIRST_OTHER_PID + other);

@@ -77,7 +77,9 @@ public final class ListLatencyHarness {
 
     private static Histogram consumeList(Path path, int messages, long pace) throws Exception {
         Histogram h = new Histogram(10_000_000_000L, 3);
-        try (SharedLinkedList<Long> queue = SharedLinkedList.create(path, 4096, FixedCodec.INT64)) {
+        try (SharedLinkedList<Long> queue =
+                SharedLinkedList.TYPE.create(
+                        path, new SharedLinkedList.Settings<>(4096, FixedCodec.INT64))) {
             Process producer =
                     start(
                             "produce-list",
@@ -132,7 +134,9 @@ public final class ListLatencyHarness {
     }
 
     private static void produceList(Path path, int messages, long pace) {
-        try (SharedLinkedList<Long> queue = SharedLinkedList.open(path, 4096, FixedCodec.INT64)) {
+        try (SharedLinkedList<Long> queue =
+                SharedLinkedList.open(
+                        path, new SharedLinkedList.Settings<>(4096, FixedCodec.INT64))) {
             long next = System.nanoTime();
             for (int i = 0; i < messages; i++) {
                 next = waitUntil(next + pace * 1000);

@@ -66,8 +66,14 @@ public class StructuresBenchmark {
     @Setup(Level.Trial)
     public void create() {
         directory = ScratchDirectory.create();
-        vec = SharedVec.create(directory.resolve("vec.cxc"), 1024, FixedCodec.INT64);
-        list = SharedLinkedList.create(directory.resolve("list.cxc"), 1024, FixedCodec.INT64);
+        vec =
+                SharedVec.TYPE.create(
+                        directory.resolve("vec.cxc"),
+                        new SharedVec.Settings<>(1024, FixedCodec.INT64));
+        list =
+                SharedLinkedList.TYPE.create(
+                        directory.resolve("list.cxc"),
+                        new SharedLinkedList.Settings<>(1024, FixedCodec.INT64));
         graph =
                 SharedGraph.create(
                         directory.resolve("graph.cxc"),

@@ -38,7 +38,7 @@ class ChildProcessesTest {
     void theRunningLeaderAndParticipantAreShownAliveAndThenDead() throws Exception {
         Path dir = temp.resolve("app");
         Path table = dir.resolve("participants.heartbeat");
-        HeartbeatTable.create(table, 8).close();
+        HeartbeatTable.TYPE.create(table, new HeartbeatTable.Settings(8)).close();
 
         ChildJvm leader = children.add(ChildJvm.start("leader", LeaderChild.class));
         leader.awaitPrefixed("ready ", STARTUP);

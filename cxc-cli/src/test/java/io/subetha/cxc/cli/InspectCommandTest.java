@@ -52,7 +52,10 @@ class InspectCommandTest {
         election.tickEpoch();
         election.beatAsLeader(ME);
         HeartbeatTable table =
-                keep(HeartbeatTable.create(dir.resolve("participants.heartbeat"), 4));
+                keep(
+                        HeartbeatTable.TYPE.create(
+                                dir.resolve("participants.heartbeat"),
+                                new HeartbeatTable.Settings(4)));
         deadPid = Fixtures.deadPid();
         assertThat(table.register(ME)).isZero();
         assertThat(table.register(deadPid)).isOne();

@@ -27,7 +27,9 @@ class ReadOnlyTest {
         try (SharedLeaderElection election =
                         SharedLeaderElection.TYPE.create(
                                 dir.resolve("leader"), SharedLeaderElection.Settings.DEFAULTS);
-                HeartbeatTable table = HeartbeatTable.create(dir.resolve("table"), 4)) {
+                HeartbeatTable table =
+                        HeartbeatTable.TYPE.create(
+                                dir.resolve("table"), new HeartbeatTable.Settings(4))) {
             election.tryClaimLeadership(Fixtures.ME);
             table.register(Fixtures.ME);
             for (Fixtures.Damage damage : Fixtures.Damage.values()) {

@@ -74,7 +74,7 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
      * @param capacity nodes it can hold, 1..{@value SharedLinkedListDescriptor#MAX_CAPACITY}
      * @param codec the elements' codec
      */
-    public record Settings(int capacity, FixedCodec<?> codec) {
+    public record Settings<T>(int capacity, FixedCodec<T> codec) {
         public Settings {
             Objects.requireNonNull(codec, "codec");
             if (capacity < 1 || capacity > MAX_CAPACITY) {
@@ -99,7 +99,7 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public static final PrimitiveType<SharedLinkedList<?>, Settings> TYPE =
+    public static final PrimitiveType<SharedLinkedList<?>, Settings<?>> TYPE =
             (PrimitiveType)
                     PrimitiveType.<SharedLinkedList, Settings>define(
                                     PrimitiveKinds.SHARED_LINKED_LIST, Settings.class)
@@ -111,17 +111,25 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
                                     SharedLinkedListDescriptor::bodyLength)
                             .codecs(s -> List.of(s.codec()))
                             .initialiser(SharedLinkedList::linkFreeList)
-                            .defaults(new Settings(16, FixedCodec.INT64))
-                            .construct((file, settings, options) -> new SharedLinkedList(file));
+                            .defaults(new Settings<>(16, FixedCodec.INT64))
+                            .recorded(
+                                    file ->
+                                            new Settings<>(
+                                                    file.header().capacity(),
+                                                    PrimitiveType.recordedCodec(file, 0)))
+                            .construct(
+                                    (file, settings, options) ->
+                                            new SharedLinkedList(file, settings));
 
     private final int capacity;
     private final int elementSize;
     private final int nodeLength;
     private final IntentLock lock;
-    private @Nullable FixedCodec<T> codec;
+    private final FixedCodec<T> codec;
 
-    private SharedLinkedList(MappedFile file) {
+    private SharedLinkedList(MappedFile file, Settings<T> settings) {
         super(file, TYPE);
+        this.codec = settings.codec();
         this.capacity = file.header().capacity();
         this.elementSize = file.header().slotSize();
         this.nodeLength = SharedLinkedListDescriptor.nodeLength(elementSize);
@@ -133,7 +141,7 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
         }
     }
 
-    private static void linkFreeList(AtomicBuffer body, Settings settings) {
+    private static void linkFreeList(AtomicBuffer body, Settings<?> settings) {
         int length = nodeLength(settings.codec().size());
         for (int i = 0; i < settings.capacity(); i++) {
             int node = NODES_OFFSET + i * length;
@@ -142,42 +150,19 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
         body.setLongPlain(FREE_OFFSET, NODES_OFFSET);
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T> SharedLinkedList<T> typed(SharedLinkedList<?> list, FixedCodec<T> codec) {
-        SharedLinkedList<T> typed = (SharedLinkedList<T>) list;
-        typed.codec = codec;
-        return typed;
+    /**
+     * Opens an existing list file created with {@code expected}'s capacity and codec.
+     *
+     * @throws io.subetha.cxc.CxcCapacityException if it was created with another capacity
+     * @throws CxcFormatException if it was created with another codec
+     */
+    public static <T> SharedLinkedList<T> open(Path path, Settings<T> expected) {
+        return TYPE.open(path, expected, CxcFileOptions.defaults());
     }
 
-    /** Creates a new list file; fails if it exists. */
-    public static <T> SharedLinkedList<T> create(Path path, int capacity, FixedCodec<T> codec) {
-        return create(path, capacity, codec, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedLinkedList<T> create(
-            Path path, int capacity, FixedCodec<T> codec, CxcFileOptions options) {
-        return typed(TYPE.create(path, new Settings(capacity, codec), options), codec);
-    }
-
-    /** Opens an existing list file created with this capacity and codec. */
-    public static <T> SharedLinkedList<T> open(Path path, int capacity, FixedCodec<T> codec) {
-        return open(path, capacity, codec, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedLinkedList<T> open(
-            Path path, int capacity, FixedCodec<T> codec, CxcFileOptions options) {
-        return typed(TYPE.open(path, new Settings(capacity, codec), options), codec);
-    }
-
-    /** Opens the file, or creates it if absent; race-safe across processes. */
-    public static <T> SharedLinkedList<T> openOrCreate(
-            Path path, int capacity, FixedCodec<T> codec) {
-        return openOrCreate(path, capacity, codec, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedLinkedList<T> openOrCreate(
-            Path path, int capacity, FixedCodec<T> codec, CxcFileOptions options) {
-        return typed(TYPE.openOrCreate(path, new Settings(capacity, codec), options), codec);
+    /** Opens the list file, or creates it with {@code settings}; race-safe across processes. */
+    public static <T> SharedLinkedList<T> openOrCreate(Path path, Settings<T> settings) {
+        return TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
     }
 
     // ------------------------------------------------------------------------------ writes
@@ -215,7 +200,6 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
     }
 
     private void push(T value, boolean atHead) {
-        FixedCodec<T> c = codec();
         Objects.requireNonNull(value, "value");
         lock.lock(WRITER_WAIT.toNanos());
         try {
@@ -232,7 +216,7 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
             }
             int nextFree = link(node + NEXT_OFFSET);
             // Free, so unreachable by readers of the list; the free chain uses only next.
-            c.write(body, node + ELEMENT_OFFSET, value);
+            codec.write(body, node + ELEMENT_OFFSET, value);
             int endOffset = atHead ? HEAD_OFFSET : TAIL_OFFSET;
             int otherEnd = atHead ? TAIL_OFFSET : HEAD_OFFSET;
             int end = link(endOffset);
@@ -256,7 +240,6 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
     }
 
     private Optional<T> pop(boolean atHead) {
-        FixedCodec<T> c = codec();
         if (size0() == 0) {
             // Empty at this read: answered without the lock, so a consumer polling an empty list
             // never keeps a producer from it.
@@ -271,7 +254,7 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
             if (node == 0) {
                 return Optional.empty();
             }
-            T value = c.read(body, node + ELEMENT_OFFSET);
+            T value = codec.read(body, node + ELEMENT_OFFSET);
             int inward = link(node + (atHead ? NEXT_OFFSET : PREV_OFFSET));
             long version = body.getLongVolatile(VERSION_OFFSET);
             lock.stage(VERSION_OFFSET, version | 1);
@@ -326,7 +309,6 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
      * links and the size agrees, else the problem. For tests and tools.
      */
     @Nullable String checkIntegrity(List<T> elementsOut) {
-        FixedCodec<T> c = codec();
         lock.lock(WRITER_WAIT.toNanos());
         try {
             boolean[] seen = new boolean[capacity];
@@ -341,7 +323,7 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
                 if (link(node + PREV_OFFSET) != previous) {
                     return "node " + i + "'s prev is not its predecessor";
                 }
-                elementsOut.add(c.read(body, node + ELEMENT_OFFSET));
+                elementsOut.add(codec.read(body, node + ELEMENT_OFFSET));
                 previous = node;
                 count++;
             }
@@ -372,19 +354,6 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
     }
 
     // ----------------------------------------------------------------------------- helpers
-
-    private FixedCodec<T> codec() {
-        FixedCodec<T> c = codec;
-        if (c == null) {
-            throw new IllegalStateException(
-                    kind()
-                            + " "
-                            + file.path()
-                            + " was opened without its codec (an observer's view): open it with"
-                            + " SharedLinkedList.open(path, capacity, codec) to push or pop");
-        }
-        return c;
-    }
 
     private long size0() {
         long n = body.getLongAcquire(SIZE_OFFSET);

@@ -91,7 +91,7 @@ public final class SharedVec<T> extends MappedPrimitive {
      * @param capacity elements it can hold, 1..{@value SharedVecDescriptor#MAX_CAPACITY}
      * @param codec the elements' codec
      */
-    public record Settings(int capacity, FixedCodec<?> codec) {
+    public record Settings<T>(int capacity, FixedCodec<T> codec) {
         public Settings {
             Objects.requireNonNull(codec, "codec");
             if (capacity < 1 || capacity > MAX_CAPACITY) {
@@ -116,7 +116,7 @@ public final class SharedVec<T> extends MappedPrimitive {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public static final PrimitiveType<SharedVec<?>, Settings> TYPE =
+    public static final PrimitiveType<SharedVec<?>, Settings<?>> TYPE =
             (PrimitiveType)
                     PrimitiveType.<SharedVec, Settings>define(
                                     PrimitiveKinds.SHARED_VEC, Settings.class)
@@ -127,18 +127,24 @@ public final class SharedVec<T> extends MappedPrimitive {
                                     s -> new PrimitiveType.Shape(s.capacity(), s.codec().size()),
                                     SharedVecDescriptor::bodyLength)
                             .codecs(s -> List.of(s.codec()))
-                            .defaults(new Settings(16, FixedCodec.INT64))
-                            .construct((file, settings, options) -> new SharedVec(file));
+                            .defaults(new Settings<>(16, FixedCodec.INT64))
+                            .recorded(
+                                    file ->
+                                            new Settings<>(
+                                                    file.header().capacity(),
+                                                    PrimitiveType.recordedCodec(file, 0)))
+                            .construct((file, settings, options) -> new SharedVec(file, settings));
 
     private final int capacity;
     private final int elementSize;
     private final int slots;
     private final int slotLength;
     private final IntentLock lock;
-    private @Nullable FixedCodec<T> codec;
+    private final FixedCodec<T> codec;
 
-    private SharedVec(MappedFile file) {
+    private SharedVec(MappedFile file, Settings<T> settings) {
         super(file, TYPE);
+        this.codec = settings.codec();
         this.capacity = file.header().capacity();
         this.elementSize = file.header().slotSize();
         this.slots = slotsOffset(elementSize);
@@ -155,41 +161,19 @@ public final class SharedVec<T> extends MappedPrimitive {
         return kind() + " " + file.path();
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T> SharedVec<T> typed(SharedVec<?> vec, FixedCodec<T> codec) {
-        SharedVec<T> typed = (SharedVec<T>) vec;
-        typed.codec = codec;
-        return typed;
+    /**
+     * Opens an existing vec file created with {@code expected}'s capacity and codec.
+     *
+     * @throws io.subetha.cxc.CxcCapacityException if it was created with another capacity
+     * @throws CxcFormatException if it was created with another codec
+     */
+    public static <T> SharedVec<T> open(Path path, Settings<T> expected) {
+        return TYPE.open(path, expected, CxcFileOptions.defaults());
     }
 
-    /** Creates a new vec file; fails if it exists. */
-    public static <T> SharedVec<T> create(Path path, int capacity, FixedCodec<T> codec) {
-        return create(path, capacity, codec, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedVec<T> create(
-            Path path, int capacity, FixedCodec<T> codec, CxcFileOptions options) {
-        return typed(TYPE.create(path, new Settings(capacity, codec), options), codec);
-    }
-
-    /** Opens an existing vec file created with this capacity and codec. */
-    public static <T> SharedVec<T> open(Path path, int capacity, FixedCodec<T> codec) {
-        return open(path, capacity, codec, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedVec<T> open(
-            Path path, int capacity, FixedCodec<T> codec, CxcFileOptions options) {
-        return typed(TYPE.open(path, new Settings(capacity, codec), options), codec);
-    }
-
-    /** Opens the file, or creates it if absent; race-safe across processes. */
-    public static <T> SharedVec<T> openOrCreate(Path path, int capacity, FixedCodec<T> codec) {
-        return openOrCreate(path, capacity, codec, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedVec<T> openOrCreate(
-            Path path, int capacity, FixedCodec<T> codec, CxcFileOptions options) {
-        return typed(TYPE.openOrCreate(path, new Settings(capacity, codec), options), codec);
+    /** Opens the vec file, or creates it with {@code settings}; race-safe across processes. */
+    public static <T> SharedVec<T> openOrCreate(Path path, Settings<T> settings) {
+        return TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
     }
 
     // ------------------------------------------------------------------------------ writes
@@ -201,7 +185,6 @@ public final class SharedVec<T> extends MappedPrimitive {
      * @throws CxcCapacityException if the vec holds {@link #capacity()} elements
      */
     public long push(T value) {
-        FixedCodec<T> c = codec();
         Objects.requireNonNull(value, "value");
         counters.increment(Op.PUSH);
         lockForWrite();
@@ -216,7 +199,7 @@ public final class SharedVec<T> extends MappedPrimitive {
             long odd = sequence | 1;
             // Unreachable until the length moves past it; odd tells a slow reader it changed.
             body.setLongRelease(slot + SEQUENCE_OFFSET, odd);
-            c.write(body, slot + ELEMENT_OFFSET, value);
+            codec.write(body, slot + ELEMENT_OFFSET, value);
             long version = body.getLongVolatile(VERSION_OFFSET);
             lock.stage(VERSION_OFFSET, version | 1);
             lock.stage(slot + SEQUENCE_OFFSET, odd + 1);
@@ -231,7 +214,6 @@ public final class SharedVec<T> extends MappedPrimitive {
 
     /** Removes and returns the last element; empty if the vec is. */
     public Optional<T> pop() {
-        FixedCodec<T> c = codec();
         counters.increment(Op.POP);
         if (length() == 0) {
             return Optional.empty(); // empty at this read; no lock taken for it
@@ -242,7 +224,7 @@ public final class SharedVec<T> extends MappedPrimitive {
             if (n == 0) {
                 return Optional.empty();
             }
-            T value = c.read(body, slot((int) n - 1) + ELEMENT_OFFSET);
+            T value = codec.read(body, slot((int) n - 1) + ELEMENT_OFFSET);
             long version = body.getLongVolatile(VERSION_OFFSET);
             lock.stage(VERSION_OFFSET, version | 1);
             lock.stage(LENGTH_OFFSET, n - 1);
@@ -260,7 +242,6 @@ public final class SharedVec<T> extends MappedPrimitive {
      * @throws IndexOutOfBoundsException if {@code index} is not below {@link #len()}
      */
     public void set(long index, T value) {
-        FixedCodec<T> c = codec();
         Objects.requireNonNull(value, "value");
         counters.increment(Op.SET);
         lockForWrite();
@@ -268,7 +249,7 @@ public final class SharedVec<T> extends MappedPrimitive {
             long n = length();
             checkIndex(index, n);
             int slot = slot((int) index);
-            c.write(body, lock.payloadOffset(), value);
+            codec.write(body, lock.payloadOffset(), value);
             long sequence = body.getLongVolatile(slot + SEQUENCE_OFFSET);
             long version = body.getLongVolatile(VERSION_OFFSET);
             lock.stage(VERSION_OFFSET, version | 1);
@@ -290,7 +271,6 @@ public final class SharedVec<T> extends MappedPrimitive {
      * @throws IndexOutOfBoundsException if {@code index} is not below {@link #len()}
      */
     public T get(long index) {
-        FixedCodec<T> c = codec();
         counters.increment(Op.GET);
         for (int attempt = 0; attempt < OPTIMISTIC_TRIES; attempt++) {
             checkIndex(index, length());
@@ -300,7 +280,7 @@ public final class SharedVec<T> extends MappedPrimitive {
                 T value = null;
                 RuntimeException failure = null;
                 try {
-                    value = c.read(body, slot + ELEMENT_OFFSET);
+                    value = codec.read(body, slot + ELEMENT_OFFSET);
                 } catch (CxcFormatException | IllegalArgumentException e) {
                     failure = e; // torn by a writer, unless the sequence did not move
                 }
@@ -317,7 +297,7 @@ public final class SharedVec<T> extends MappedPrimitive {
         lockForWrite();
         try {
             checkIndex(index, length());
-            return c.read(body, slot((int) index) + ELEMENT_OFFSET);
+            return codec.read(body, slot((int) index) + ELEMENT_OFFSET);
         } finally {
             lock.unlock();
         }
@@ -336,12 +316,11 @@ public final class SharedVec<T> extends MappedPrimitive {
 
     /** A consistent snapshot: the elements as they were at one instant, in index order. */
     public List<T> cloneToList() {
-        FixedCodec<T> c = codec();
         counters.increment(Op.CLONE);
         for (int attempt = 0; attempt < OPTIMISTIC_TRIES; attempt++) {
             long before = body.getLongAcquire(VERSION_OFFSET);
             if ((before & 1) == 0) {
-                List<T> copy = readAll(c, before);
+                List<T> copy = readAll(before);
                 if (copy != null) {
                     return copy;
                 }
@@ -353,7 +332,7 @@ public final class SharedVec<T> extends MappedPrimitive {
             List<T> copy = new ArrayList<>();
             long n = length();
             for (int i = 0; i < n; i++) {
-                copy.add(c.read(body, slot(i) + ELEMENT_OFFSET));
+                copy.add(codec.read(body, slot(i) + ELEMENT_OFFSET));
             }
             return copy;
         } finally {
@@ -361,12 +340,12 @@ public final class SharedVec<T> extends MappedPrimitive {
         }
     }
 
-    private @Nullable List<T> readAll(FixedCodec<T> c, long version) {
+    private @Nullable List<T> readAll(long version) {
         List<T> copy = new ArrayList<>();
         try {
             long n = length();
             for (int i = 0; i < n; i++) {
-                copy.add(c.read(body, slot(i) + ELEMENT_OFFSET));
+                copy.add(codec.read(body, slot(i) + ELEMENT_OFFSET));
             }
         } catch (CxcFormatException | IllegalArgumentException e) {
             VarHandle.acquireFence();
@@ -395,17 +374,6 @@ public final class SharedVec<T> extends MappedPrimitive {
     }
 
     // ----------------------------------------------------------------------------- helpers
-
-    private FixedCodec<T> codec() {
-        FixedCodec<T> c = codec;
-        if (c == null) {
-            throw new IllegalStateException(
-                    toStringShort()
-                            + " was opened without its codec (an observer's view): open it with"
-                            + " SharedVec.open(path, capacity, codec) to read or write elements");
-        }
-        return c;
-    }
 
     private void lockForWrite() {
         lock.lock(WRITER_WAIT.toNanos());

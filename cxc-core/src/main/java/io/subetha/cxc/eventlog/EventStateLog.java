@@ -117,8 +117,8 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
      * @param state the state's codec, at most {@link EventStateLogDescriptor#MAX_PAYLOAD} bytes
      * @param initial the state of a new log
      */
-    public record Settings(
-            int capacity, FixedCodec<?> events, FixedCodec<?> state, Object initial) {
+    public record Settings<E, S>(
+            int capacity, FixedCodec<E> events, FixedCodec<S> state, S initial) {
         /** The capacity of the type's defaults (the bad-input catalogue's files). */
         static final int DEFAULT_CAPACITY = 16;
 
@@ -158,7 +158,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public static final PrimitiveType<EventStateLog<?, ?>, Settings> TYPE =
+    public static final PrimitiveType<EventStateLog<?, ?>, Settings<?, ?>> TYPE =
             (PrimitiveType)
                     PrimitiveType.<EventStateLog, Settings>define(
                                     PrimitiveKinds.EVENT_STATE_LOG, Settings.class)
@@ -174,21 +174,20 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
                             .initialiser(EventStateLog::initialise)
                             .bodyCheck(EventStateLog::problem)
                             .defaults(
-                                    new Settings(
+                                    new Settings<>(
                                             Settings.DEFAULT_CAPACITY,
                                             FixedCodec.INT64,
                                             FixedCodec.INT64,
                                             0L))
                             .recorded(
                                     file ->
-                                            new Settings(
+                                            new Settings<>(
                                                     file.header().capacity(),
                                                     PrimitiveType.recordedCodec(file, 0),
                                                     PrimitiveType.recordedCodec(file, 1),
                                                     new byte[0]))
                             .construct(
-                                    (file, settings, options) ->
-                                            new EventStateLog(file, null, null));
+                                    (file, settings, options) -> new EventStateLog(file, settings));
 
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
@@ -198,85 +197,41 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
 
     private final int capacity;
     private final int stride;
-    private final @Nullable FixedCodec<E> events;
-    private final @Nullable FixedCodec<S> state;
+    private final FixedCodec<E> events;
+    private final FixedCodec<S> state;
 
-    private EventStateLog(
-            MappedFile file, @Nullable FixedCodec<E> events, @Nullable FixedCodec<S> state) {
+    private EventStateLog(MappedFile file, Settings<E, S> settings) {
         super(file, TYPE);
         // Both validated by BODY_LAYOUT against the file's size; the codec sizes by problem().
         this.capacity = file.header().capacity();
         this.stride = file.header().slotSize();
-        this.events = events;
-        this.state = state;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E, S> EventStateLog<E, S> typed(
-            EventStateLog<?, ?> raw, FixedCodec<E> events, FixedCodec<S> state) {
-        return new EventStateLog<>(raw.file, events, state);
+        this.events = settings.events();
+        this.state = settings.state();
     }
 
     // ---------------------------------------------------------------------------- factories
 
-    /** Creates a log of {@code capacity} events, its state {@code initial}; fails if it exists. */
-    public static <E, S> EventStateLog<E, S> create(
-            Path path, int capacity, FixedCodec<E> events, FixedCodec<S> state, S initial) {
-        return create(path, capacity, events, state, initial, CxcFileOptions.defaults());
-    }
-
-    public static <E, S> EventStateLog<E, S> create(
-            Path path,
-            int capacity,
-            FixedCodec<E> events,
-            FixedCodec<S> state,
-            S initial,
-            CxcFileOptions options) {
-        return typed(
-                TYPE.create(path, new Settings(capacity, events, state, initial), options),
-                events,
-                state);
+    /**
+     * Opens an existing log of {@code expected}'s capacity and codecs; its state is the one it
+     * holds ({@code expected}'s initial state is not used).
+     *
+     * @throws io.subetha.cxc.CxcCapacityException if it was created with another capacity
+     * @throws CxcFormatException if it was created with other codecs
+     */
+    public static <E, S> EventStateLog<E, S> open(Path path, Settings<E, S> expected) {
+        return TYPE.open(path, expected, CxcFileOptions.defaults());
     }
 
     /**
-     * Opens an existing log with the codecs it was created with.
-     *
-     * @throws CxcFormatException if the file was created with other codecs
+     * Opens the log, or creates it with {@code settings}, its state {@code settings.initial()};
+     * race-safe across processes.
      */
-    public static <E, S> EventStateLog<E, S> open(
-            Path path, FixedCodec<E> events, FixedCodec<S> state) {
-        return open(path, events, state, CxcFileOptions.defaults());
-    }
-
-    public static <E, S> EventStateLog<E, S> open(
-            Path path, FixedCodec<E> events, FixedCodec<S> state, CxcFileOptions options) {
-        // any capacity; the codecs (and so the stride) must match
-        int capacity = TYPE.recordedSettings(path, options).capacity();
-        return typed(
-                TYPE.open(path, new Settings(capacity, events, state, 0L), options), events, state);
-    }
-
-    /** Opens the log, or creates it; race-safe across processes. */
-    public static <E, S> EventStateLog<E, S> openOrCreate(
-            Path path, int capacity, FixedCodec<E> events, FixedCodec<S> state, S initial) {
-        return openOrCreate(path, capacity, events, state, initial, CxcFileOptions.defaults());
-    }
-
-    public static <E, S> EventStateLog<E, S> openOrCreate(
-            Path path,
-            int capacity,
-            FixedCodec<E> events,
-            FixedCodec<S> state,
-            S initial,
-            CxcFileOptions options) {
-        return typed(
-                TYPE.openOrCreate(path, new Settings(capacity, events, state, initial), options),
-                events,
-                state);
+    public static <E, S> EventStateLog<E, S> openOrCreate(Path path, Settings<E, S> settings) {
+        return TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static void initialise(AtomicBuffer body, Settings settings) {
+    private static void initialise(AtomicBuffer body, Settings<?, ?> settings) {
         int stride = settings.stride();
         body.setIntPlain(CAPACITY_OFFSET, settings.capacity());
         body.setIntPlain(SLOT_STRIDE_OFFSET, stride);
@@ -342,12 +297,11 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
      * {@link #emit}, answering false instead of throwing when {@code capacity} events are pending.
      */
     public boolean tryEmit(E event) {
-        FixedCodec<E> codec = eventsCodec();
         if (event == null) {
             throw new IllegalArgumentException("event must not be null");
         }
         counters.increment(Op.EMIT);
-        return tryAppend(codec, event) >= 0;
+        return tryAppend(events, event) >= 0;
     }
 
     /** Reserves a sequence and commits {@code event} to it; -1 when full. */
@@ -410,15 +364,13 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
      */
     public int drainAndFold(BiFunction<S, E, S> fold, Duration wait) {
         Objects.requireNonNull(fold, "fold");
-        FixedCodec<E> eventCodec = eventsCodec();
-        FixedCodec<S> stateCodec = stateCodec();
         counters.increment(Op.DRAIN_FOLD);
         long turn = claimTurn(wait);
         try {
             long generation = body.getLongVolatile(GENERATION_OFFSET);
             int copy = stateCopyOffset(generation, stride);
             long position = body.getLongAcquire(copy + POSITION_OFFSET);
-            S current = stateCodec.read(body, copy + STATE_OFFSET);
+            S current = state.read(body, copy + STATE_OFFSET);
             long end = emittedCount();
             if (position < 0 || position > end) {
                 throw TYPE.corrupt(
@@ -432,7 +384,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
                 int slot = eventSlotOffset(s, capacity, stride);
                 long content = body.getLongAcquire(slot + CONTENT_OFFSET);
                 if (content == committed(s)) {
-                    current = fold.apply(current, eventCodec.read(body, slot + EVENT_OFFSET));
+                    current = fold.apply(current, events.read(body, slot + EVENT_OFFSET));
                     folded++;
                 } else if (content != gap(s)) {
                     long word = OwnerRecord.ownerWord(body, slot);
@@ -463,7 +415,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
             }
             Interleaving.at(Point.FOLD_COMPUTED);
             if (s != position || folded > 0) {
-                publish(stateCodec, generation, s, current);
+                publish(generation, s, current);
             }
             return folded;
         } finally {
@@ -479,13 +431,12 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
         if (newState == null) {
             throw new IllegalArgumentException("state must not be null");
         }
-        FixedCodec<S> stateCodec = stateCodec();
         long turn = claimTurn(DEFAULT_DRAIN_WAIT);
         try {
             long generation = body.getLongVolatile(GENERATION_OFFSET);
             long position =
                     body.getLongAcquire(stateCopyOffset(generation, stride) + POSITION_OFFSET);
-            publish(stateCodec, generation, position, newState);
+            publish(generation, position, newState);
         } finally {
             OwnerRecord.release(body, DRAIN_TURN_OFFSET, turn);
         }
@@ -497,10 +448,10 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     }
 
     /** Writes the unpublished copy, then publishes it with the generation's CAS. */
-    private void publish(FixedCodec<S> stateCodec, long generation, long position, S newState) {
+    private void publish(long generation, long position, S newState) {
         int next = stateCopyOffset(generation + 1, stride);
         // The codec checks the whole value before storing a byte: a refused state writes nothing.
-        stateCodec.write(body, next + STATE_OFFSET, newState);
+        state.write(body, next + STATE_OFFSET, newState);
         body.setLongPlain(next + POSITION_OFFSET, position);
         if (!body.compareAndSetLong(GENERATION_OFFSET, generation, generation + 1)) {
             throw new IllegalStateException(
@@ -550,13 +501,12 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
 
     /** The published state: the fold of every event before {@link #foldedCount()}. */
     public S readCurrent() {
-        FixedCodec<S> stateCodec = stateCodec();
         counters.increment(Op.READ_CURRENT);
         while (true) {
             long generation = body.getLongVolatile(GENERATION_OFFSET);
             S value;
             try {
-                value = stateCodec.read(body, stateCopyOffset(generation, stride) + STATE_OFFSET);
+                value = state.read(body, stateCopyOffset(generation, stride) + STATE_OFFSET);
             } catch (CxcFormatException torn) {
                 if (body.getLongVolatile(GENERATION_OFFSET) != generation) {
                     continue;
@@ -666,20 +616,6 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     }
 
     FixedCodec<E> eventsCodec() {
-        if (events == null) {
-            throw new IllegalStateException(
-                    "this view of "
-                            + file.path()
-                            + " was opened without codecs (an observer's view): open it with"
-                            + " EventStateLog.open(path, events, state)");
-        }
         return events;
-    }
-
-    private FixedCodec<S> stateCodec() {
-        if (state == null) {
-            eventsCodec();
-        }
-        return Objects.requireNonNull(state);
     }
 }

@@ -36,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  * before any starts phase {@code n + 1}. Layout: {@link EpochBarrierDescriptor}.
  *
  * <pre>{@code
- * try (EpochBarrier barrier = EpochBarrier.openOrCreate(path, 8)) {
+ * try (EpochBarrier barrier = EpochBarrier.openOrCreate(path, new EpochBarrier.Settings(8))) {
  *     int epoch = barrier.join();
  *     while (running) {
  *         doPhase(epoch);
@@ -173,6 +173,15 @@ public final class EpochBarrier extends MappedPrimitive {
                             })
                     .bodyCheck(EpochBarrier::timingProblem)
                     .defaults(new Settings(HeartbeatTable.Settings.DEFAULT_CAPACITY))
+                    .recorded(
+                            file ->
+                                    new Settings(
+                                            file.header().capacity(),
+                                            Duration.ofNanos(
+                                                    file.body()
+                                                            .getLongAcquire(
+                                                                    HEARTBEAT_INTERVAL_OFFSET)),
+                                            file.body().getIntAcquire(GRACE_EPOCHS_OFFSET)))
                     .construct((file, settings, options) -> new EpochBarrier(file));
 
     private final int capacity;
@@ -217,53 +226,21 @@ public final class EpochBarrier extends MappedPrimitive {
     }
 
     /**
-     * Creates a barrier of {@code capacity} participant slots (1..{@link
-     * HeartbeatTable#IN_FLIGHT_SLOTS}) with the default grace; fails if the file exists.
+     * Opens an existing barrier, whatever its capacity: the file records every setting, and its
+     * grace and heartbeat interval are the creator's for every participant.
      */
-    public static EpochBarrier create(Path path, int capacity) {
-        return TYPE.create(path, new Settings(capacity), CxcFileOptions.defaults());
+    public static EpochBarrier open(Path path) {
+        return TYPE.openAsRecorded(path, CxcFileOptions.defaults());
     }
 
     /**
-     * @param heartbeatInterval how often a participant's heartbeat is refreshed while it waits (and
-     *     how often a participant in a long phase must {@link #beat()})
-     * @param graceEpochs heartbeat intervals of silence after which a participant is dropped
-     */
-    public static EpochBarrier create(
-            Path path,
-            int capacity,
-            Duration heartbeatInterval,
-            int graceEpochs,
-            CxcFileOptions options) {
-        return TYPE.create(path, new Settings(capacity, heartbeatInterval, graceEpochs), options);
-    }
-
-    /**
-     * Opens an existing barrier; its grace and heartbeat interval are the ones it was created with.
+     * Opens the barrier, or creates it with {@code settings}; race-safe across processes. An
+     * existing barrier keeps the grace and heartbeat interval it was created with.
      *
      * @throws CxcCapacityException if it was created with another capacity
      */
-    public static EpochBarrier open(Path path, int expectedCapacity) {
-        return open(path, expectedCapacity, CxcFileOptions.defaults());
-    }
-
-    public static EpochBarrier open(Path path, int expectedCapacity, CxcFileOptions options) {
-        return TYPE.open(path, new Settings(expectedCapacity), options);
-    }
-
-    /** Opens the barrier, or creates it with the default grace; race-safe across processes. */
-    public static EpochBarrier openOrCreate(Path path, int capacity) {
-        return TYPE.openOrCreate(path, new Settings(capacity), CxcFileOptions.defaults());
-    }
-
-    public static EpochBarrier openOrCreate(
-            Path path,
-            int capacity,
-            Duration heartbeatInterval,
-            int graceEpochs,
-            CxcFileOptions options) {
-        return TYPE.openOrCreate(
-                path, new Settings(capacity, heartbeatInterval, graceEpochs), options);
+    public static EpochBarrier openOrCreate(Path path, Settings settings) {
+        return TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
     }
 
     // -------------------------------------------------------------------------- membership

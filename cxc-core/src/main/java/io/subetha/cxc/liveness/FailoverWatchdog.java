@@ -108,8 +108,12 @@ public final class FailoverWatchdog extends MappedPrimitive {
                     "workPerSlot", workPerSlot, 1, MAX_WORK_PER_SLOT, "");
         }
 
-        /** The table at {@code path}, as a watchdog file at {@code watchdog} names it. */
-        static Settings watching(Path watchdog, Path table, int workPerSlot) {
+        /**
+         * The table at {@code table} (absolute, or relative to the working directory), as the
+         * watchdog file at {@code watchdog} names it: relative when it lies beside or below it, so
+         * the two files move together; else absolute.
+         */
+        public static Settings watching(Path watchdog, Path table, int workPerSlot) {
             Path directory = watchdog.toAbsolutePath().getParent();
             Path absolute = table.toAbsolutePath();
             Path relative =
@@ -147,8 +151,15 @@ public final class FailoverWatchdog extends MappedPrimitive {
                             directory ->
                                     HeartbeatTable.openOrCreate(
                                                     directory.resolve(DEFAULT_HEARTBEAT_TABLE),
-                                                    HeartbeatTable.Settings.DEFAULT_CAPACITY)
+                                                    new HeartbeatTable.Settings(
+                                                            HeartbeatTable.Settings
+                                                                    .DEFAULT_CAPACITY))
                                             .close())
+                    .recorded(
+                            file ->
+                                    new Settings(
+                                            storedTablePath(file.body()),
+                                            file.header().slotSize() / ENTRY_LENGTH))
                     .construct((file, settings, options) -> new FailoverWatchdog(file, options));
 
     private final HeartbeatTable table;
@@ -166,7 +177,9 @@ public final class FailoverWatchdog extends MappedPrimitive {
         this.ownsTable = true;
         Path tablePath = resolve(file.path(), storedTablePath(body));
         try {
-            this.table = HeartbeatTable.open(tablePath, capacity, options);
+            this.table =
+                    HeartbeatTable.TYPE.open(
+                            tablePath, new HeartbeatTable.Settings(capacity), options);
         } catch (CxcCapacityException e) {
             throw new CxcCapacityException(
                     file.path()
@@ -192,7 +205,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
 
     private static int tableCapacity(Path watchdog, Path table) {
         try (HeartbeatTable peek =
-                HeartbeatTable.open(
+                HeartbeatTable.TYPE.openAsRecorded(
                         resolve(watchdog, table), CxcFileOptions.defaults().asReadOnly())) {
             return peek.capacity();
         }
@@ -221,56 +234,60 @@ public final class FailoverWatchdog extends MappedPrimitive {
     }
 
     /**
-     * Creates a watchdog over the heartbeat table at {@code heartbeatPath}, with {@link
-     * #DEFAULT_WORK_PER_SLOT}; fails if {@code path} exists.
-     */
-    public static FailoverWatchdog create(Path path, Path heartbeatPath) {
-        return create(path, heartbeatPath, DEFAULT_WORK_PER_SLOT, CxcFileOptions.defaults());
-    }
-
-    public static FailoverWatchdog create(
-            Path path, Path heartbeatPath, int workPerSlot, CxcFileOptions options) {
-        return TYPE.create(path, Settings.watching(path, heartbeatPath, workPerSlot), options);
-    }
-
-    /**
-     * Creates a watchdog over the table {@code table} has open, and works through that handle
-     * (which it will not close), so a process beats and assigns work through one handle.
-     */
-    public static FailoverWatchdog create(
-            Path path, HeartbeatTable table, int workPerSlot, CxcFileOptions options) {
-        return new FailoverWatchdog(create(path, table.file(), workPerSlot, options), table);
-    }
-
-    /** Opens an existing watchdog, and the heartbeat table it names. */
-    public static FailoverWatchdog open(Path path) {
-        return open(path, CxcFileOptions.defaults());
-    }
-
-    public static FailoverWatchdog open(Path path, CxcFileOptions options) {
-        return TYPE.openAsRecorded(path, options);
-    }
-
-    /**
-     * Opens an existing watchdog that must watch the heartbeat table at {@code heartbeatPath}.
+     * Opens an existing watchdog that must watch the heartbeat table {@code expected} names, with
+     * {@code expected}'s work per slot, and the table it watches.
      *
-     * @throws io.subetha.cxc.CxcFormatException if it names another table
+     * @throws CxcCapacityException if it watches a table of another capacity than {@code
+     *     expected}'s, or was created with another work per slot
+     * @throws io.subetha.cxc.CxcFormatException if it watches another table of the same capacity
      */
-    public static FailoverWatchdog open(Path path, Path heartbeatPath, CxcFileOptions options) {
-        FailoverWatchdog watchdog = TYPE.openAsRecorded(path, options);
-        Path watched = watchdog.table.file().toAbsolutePath().normalize();
-        if (!watched.equals(heartbeatPath.toAbsolutePath().normalize())) {
+    public static FailoverWatchdog open(Path path, Settings expected) {
+        FailoverWatchdog watchdog = TYPE.openAsRecorded(path, CxcFileOptions.defaults());
+        try {
+            watchdog.requireWatching(path, expected);
+        } catch (RuntimeException e) {
             watchdog.close();
-            int expected = tableCapacity(path, heartbeatPath.toAbsolutePath());
-            if (expected != watchdog.capacity) {
+            throw e;
+        }
+        return watchdog;
+    }
+
+    /**
+     * Opens the watchdog, or creates it with {@code settings}, and the table it watches; race-safe
+     * across processes.
+     */
+    public static FailoverWatchdog openOrCreate(Path path, Settings settings) {
+        return TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
+    }
+
+    /**
+     * Opens the watchdog of the table {@code table} has open, or creates it with {@code
+     * workPerSlot}, and works through that handle (which it will not close): a process beats and
+     * assigns work through one table handle. Race-safe across processes.
+     */
+    public static FailoverWatchdog openOrCreate(
+            Path path, HeartbeatTable table, int workPerSlot, CxcFileOptions options) {
+        return new FailoverWatchdog(
+                TYPE.openOrCreate(
+                        path, Settings.watching(path, table.file(), workPerSlot), options),
+                table);
+    }
+
+    /** Refuses a watchdog that does not watch {@code expected}'s table with its work per slot. */
+    private void requireWatching(Path path, Settings expected) {
+        Path heartbeatPath = resolve(path, expected.heartbeatTable());
+        Path watched = table.file().toAbsolutePath().normalize();
+        if (!watched.equals(heartbeatPath.toAbsolutePath().normalize())) {
+            int expectedCapacity = tableCapacity(path, heartbeatPath.toAbsolutePath());
+            if (expectedCapacity != capacity) {
                 throw new CxcCapacityException(
                         path
                                 + " watches a heartbeat table of another capacity than "
                                 + heartbeatPath
                                 + " ("
-                                + expected
+                                + expectedCapacity
                                 + " slots): it was created with capacity "
-                                + watchdog.capacity
+                                + capacity
                                 + ", for "
                                 + watched);
             }
@@ -283,28 +300,17 @@ public final class FailoverWatchdog extends MappedPrimitive {
                             + watched
                             + ". The file was left untouched.");
         }
-        return watchdog;
-    }
-
-    public static FailoverWatchdog open(Path path, Path heartbeatPath) {
-        return open(path, heartbeatPath, CxcFileOptions.defaults());
-    }
-
-    /** Opens an existing watchdog of the table {@code table} has open, through that handle. */
-    public static FailoverWatchdog open(Path path, HeartbeatTable table, CxcFileOptions options) {
-        return new FailoverWatchdog(open(path, table.file(), options), table);
-    }
-
-    /**
-     * Opens the watchdog, or creates it, working through {@code table}'s handle; race-safe across
-     * processes.
-     */
-    public static FailoverWatchdog openOrCreate(
-            Path path, HeartbeatTable table, int workPerSlot, CxcFileOptions options) {
-        return new FailoverWatchdog(
-                TYPE.openOrCreate(
-                        path, Settings.watching(path, table.file(), workPerSlot), options),
-                table);
+        if (expected.workPerSlot() != workPerSlot) {
+            throw new CxcCapacityException(
+                    path
+                            + " was created with "
+                            + workPerSlot
+                            + " work ids per slot, but was opened expecting "
+                            + expected.workPerSlot()
+                            + "; open it with "
+                            + workPerSlot
+                            + ", or give the new work per slot a new file");
+        }
     }
 
     // ------------------------------------------------------------------------------ assign

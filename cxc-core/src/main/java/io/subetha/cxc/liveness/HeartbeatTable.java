@@ -103,6 +103,7 @@ public final class HeartbeatTable extends MappedPrimitive {
                             settings -> new PrimitiveType.Shape(settings.capacity(), SLOT_LENGTH),
                             BODY_LAYOUT)
                     .defaults(new Settings(Settings.DEFAULT_CAPACITY))
+                    .recorded(file -> new Settings(file.header().capacity()))
                     .construct((file, settings, options) -> new HeartbeatTable(file));
 
     private static final int CLAIM_ROUNDS = 8;
@@ -123,45 +124,20 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     /**
-     * Creates a table of {@code capacity} slots (1..{@link #IN_FLIGHT_SLOTS}); fails if it exists.
+     * Opens an existing table, whatever its capacity: the table records its only setting, so a
+     * process that joins it needs none.
      */
-    public static HeartbeatTable create(Path path, int capacity) {
-        return create(path, capacity, CxcFileOptions.defaults());
-    }
-
-    public static HeartbeatTable create(Path path, int capacity, CxcFileOptions options) {
-        return TYPE.create(path, new Settings(capacity), options);
+    public static HeartbeatTable open(Path path) {
+        return TYPE.openAsRecorded(path, CxcFileOptions.defaults());
     }
 
     /**
-     * Opens an existing table.
+     * Opens the table, or creates it with {@code settings}; race-safe across processes.
      *
      * @throws io.subetha.cxc.CxcCapacityException if the file was created with another capacity
      */
-    public static HeartbeatTable open(Path path, int expectedCapacity) {
-        return open(path, expectedCapacity, CxcFileOptions.defaults());
-    }
-
-    public static HeartbeatTable open(Path path, int expectedCapacity, CxcFileOptions options) {
-        return TYPE.open(path, new Settings(expectedCapacity), options);
-    }
-
-    /** Opens an existing table with whatever capacity it was created with (an observer's view). */
-    public static HeartbeatTable open(Path path) {
-        return open(path, CxcFileOptions.defaults());
-    }
-
-    public static HeartbeatTable open(Path path, CxcFileOptions options) {
-        return TYPE.openAsRecorded(path, options);
-    }
-
-    /** Opens the table, or creates it with {@code capacity} slots; race-safe across processes. */
-    public static HeartbeatTable openOrCreate(Path path, int capacity) {
-        return openOrCreate(path, capacity, CxcFileOptions.defaults());
-    }
-
-    public static HeartbeatTable openOrCreate(Path path, int capacity, CxcFileOptions options) {
-        return TYPE.openOrCreate(path, new Settings(capacity), options);
+    public static HeartbeatTable openOrCreate(Path path, Settings settings) {
+        return TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
     }
 
     // ---------------------------------------------------------------------------- register

@@ -85,6 +85,11 @@ public final class SharedNaNTaggedValue extends MappedPrimitive {
                                         : null;
                             })
                     .defaults(new Settings(64, 255))
+                    .recorded(
+                            file ->
+                                    new Settings(
+                                            file.header().capacity(),
+                                            file.body().getIntAcquire(MAX_USER_TAG_OFFSET)))
                     .construct((file, settings, options) -> new SharedNaNTaggedValue(file));
 
     private final int cells;
@@ -96,24 +101,22 @@ public final class SharedNaNTaggedValue extends MappedPrimitive {
         this.maxUserTag = body.getIntAcquire(MAX_USER_TAG_OFFSET);
     }
 
-    public static SharedNaNTaggedValue create(Path path, int cells, int maxUserTag) {
-        return TYPE.create(path, new Settings(cells, maxUserTag), CxcFileOptions.defaults());
+    /**
+     * Opens an existing file of {@code expected}'s cells. Its highest user tag is the one it was
+     * created with ({@link #maxUserTag()}), whatever {@code expected} says.
+     *
+     * @throws io.subetha.cxc.CxcCapacityException if it was created with another number of cells
+     */
+    public static SharedNaNTaggedValue open(Path path, Settings expected) {
+        return TYPE.open(path, expected, CxcFileOptions.defaults());
     }
 
     /**
-     * Opens a file of {@code cells} cells, whatever its highest user tag ({@link #maxUserTag()}).
+     * Opens the file, or creates it with {@code settings}; race-safe across processes. An existing
+     * file keeps the highest user tag it was created with.
      */
-    public static SharedNaNTaggedValue open(Path path, int cells) {
-        return TYPE.open(path, new Settings(cells, 0), CxcFileOptions.defaults());
-    }
-
-    public static SharedNaNTaggedValue openOrCreate(Path path, int cells, int maxUserTag) {
-        return openOrCreate(path, cells, maxUserTag, CxcFileOptions.defaults());
-    }
-
-    public static SharedNaNTaggedValue openOrCreate(
-            Path path, int cells, int maxUserTag, CxcFileOptions options) {
-        return TYPE.openOrCreate(path, new Settings(cells, maxUserTag), options);
+    public static SharedNaNTaggedValue openOrCreate(Path path, Settings settings) {
+        return TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
     }
 
     // ------------------------------------------------------------------------------- boxing

@@ -111,6 +111,7 @@ public final class SharedNaNValue extends MappedPrimitive {
                     .shape(s -> new PrimitiveType.Shape(s.cells(), CELL_LENGTH), BODY_LAYOUT)
                     .initialiser((body, s) -> fillNull(body, s.cells()))
                     .defaults(new Settings(64))
+                    .recorded(file -> new Settings(file.header().capacity()))
                     .construct((file, settings, options) -> new SharedNaNValue(file));
 
     private final int cells;
@@ -120,20 +121,18 @@ public final class SharedNaNValue extends MappedPrimitive {
         this.cells = file.header().capacity();
     }
 
-    public static SharedNaNValue create(Path path, int cells) {
-        return TYPE.create(path, new Settings(cells), CxcFileOptions.defaults());
+    /**
+     * Opens an existing file of {@code expected}'s cells.
+     *
+     * @throws io.subetha.cxc.CxcCapacityException if it was created with another number of cells
+     */
+    public static SharedNaNValue open(Path path, Settings expected) {
+        return TYPE.open(path, expected, CxcFileOptions.defaults());
     }
 
-    public static SharedNaNValue open(Path path, int cells) {
-        return TYPE.open(path, new Settings(cells), CxcFileOptions.defaults());
-    }
-
-    public static SharedNaNValue openOrCreate(Path path, int cells) {
-        return openOrCreate(path, cells, CxcFileOptions.defaults());
-    }
-
-    public static SharedNaNValue openOrCreate(Path path, int cells, CxcFileOptions options) {
-        return TYPE.openOrCreate(path, new Settings(cells), options);
+    /** Opens the file, or creates it with {@code settings}; race-safe across processes. */
+    public static SharedNaNValue openOrCreate(Path path, Settings settings) {
+        return TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
     }
 
     static void fillNull(AtomicBuffer body, int cells) {

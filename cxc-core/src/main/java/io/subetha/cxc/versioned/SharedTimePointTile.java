@@ -85,7 +85,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
      * @param values the values' codec, at most {@link SharedTimePointTileDescriptor#MAX_VALUE_SIZE}
      *     bytes
      */
-    public record Settings(long start, long step, int count, FixedCodec<?> values) {
+    public record Settings<T>(long start, long step, int count, FixedCodec<T> values) {
         public Settings {
             CxcSettingsException.requireInRange("count", count, 1, TILE_CAP, " (TILE_CAP)");
             if (step < 1) {
@@ -119,7 +119,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public static final PrimitiveType<SharedTimePointTile<?>, Settings> TYPE =
+    public static final PrimitiveType<SharedTimePointTile<?>, Settings<?>> TYPE =
             (PrimitiveType)
                     PrimitiveType.<SharedTimePointTile, Settings>define(
                                     PrimitiveKinds.TIME_POINT_TILE, Settings.class)
@@ -143,17 +143,17 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
                                         body.setLongPlain(STEP_OFFSET, settings.step());
                                     })
                             .bodyCheck(SharedTimePointTile::problem)
-                            .defaults(new Settings(0, 1, 16, FixedCodec.INT64))
+                            .defaults(new Settings<>(0, 1, 16, FixedCodec.INT64))
                             .recorded(
                                     file ->
-                                            new Settings(
+                                            new Settings<>(
                                                     file.body().getLongPlain(START_OFFSET),
                                                     file.body().getLongPlain(STEP_OFFSET),
                                                     file.header().capacity(),
                                                     PrimitiveType.recordedCodec(file, 0)))
                             .construct(
                                     (file, settings, options) ->
-                                            new SharedTimePointTile(file, null));
+                                            new SharedTimePointTile(file, settings));
 
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
@@ -162,90 +162,56 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
     private final int stride;
     private final long start;
     private final long step;
-    private final @Nullable FixedCodec<T> codec;
+    private final FixedCodec<T> codec;
 
-    private SharedTimePointTile(MappedFile file, @Nullable FixedCodec<T> codec) {
+    private SharedTimePointTile(MappedFile file, Settings<T> settings) {
         super(file, TYPE);
         this.count = file.header().capacity();
         this.stride = file.header().slotSize();
         // Checked by problem(): step >= 1 and the last point does not overflow.
         this.start = body.getLongPlain(START_OFFSET);
         this.step = body.getLongPlain(STEP_OFFSET);
-        this.codec = codec;
+        this.codec = settings.values();
+        if (start != settings.start() || step != settings.step()) {
+            // The header checked the count and the codec; the points' times live in the body.
+            file.close();
+            throw new CxcFormatException(
+                    "cannot open "
+                            + file.path()
+                            + " as a time-point-tile from "
+                            + settings.start()
+                            + " every "
+                            + settings.step()
+                            + ": it was created with points from "
+                            + start
+                            + " every "
+                            + step
+                            + ". Open it with the points it was created with, or give the new"
+                            + " points a new file. The file was left untouched.");
+        }
     }
 
     // ---------------------------------------------------------------------------- factories
 
-    /** Creates a tile of {@code count} points from {@code start}, {@code step} apart. */
-    public static <T> SharedTimePointTile<T> create(
-            Path path, long start, long step, int count, FixedCodec<T> values) {
-        return create(path, start, step, count, values, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedTimePointTile<T> create(
-            Path path,
-            long start,
-            long step,
-            int count,
-            FixedCodec<T> values,
-            CxcFileOptions options) {
-        return new SharedTimePointTile<>(
-                TYPE.create(path, new Settings(start, step, count, values), options).file, values);
+    /**
+     * Opens an existing tile of {@code expected}'s points, with its codec.
+     *
+     * @throws io.subetha.cxc.CxcCapacityException if it holds another count of points
+     * @throws CxcFormatException if its points start or step elsewhere, or it was created with
+     *     another codec
+     */
+    public static <T> SharedTimePointTile<T> open(Path path, Settings<T> expected) {
+        return TYPE.open(path, expected, CxcFileOptions.defaults());
     }
 
     /**
-     * Opens the tile, or creates it; race-safe across processes.
+     * Opens the tile, or creates it with {@code settings}; race-safe across processes.
      *
      * @throws CxcFormatException if the file holds other points (start, step or count) or was
      *     created with another codec
      */
-    public static <T> SharedTimePointTile<T> openOrCreate(
-            Path path, long start, long step, int count, FixedCodec<T> values) {
-        return openOrCreate(path, start, step, count, values, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedTimePointTile<T> openOrCreate(
-            Path path,
-            long start,
-            long step,
-            int count,
-            FixedCodec<T> values,
-            CxcFileOptions options) {
-        SharedTimePointTile<T> tile =
-                new SharedTimePointTile<>(
-                        TYPE.openOrCreate(path, new Settings(start, step, count, values), options)
-                                .file,
-                        values);
-        if (tile.start != start || tile.step != step) {
-            tile.close();
-            throw new CxcFormatException(
-                    "cannot open "
-                            + path
-                            + " as a time-point-tile from "
-                            + start
-                            + " every "
-                            + step
-                            + ": it was created with points from "
-                            + tile.start
-                            + " every "
-                            + tile.step
-                            + ". Open it with the points it was created with, or give the new"
-                            + " points a new file. The file was left untouched.");
-        }
-        return tile;
-    }
-
-    /** Opens an existing tile, whatever its points, with the codec it was created with. */
-    public static <T> SharedTimePointTile<T> open(Path path, FixedCodec<T> values) {
-        return open(path, values, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedTimePointTile<T> open(
-            Path path, FixedCodec<T> values, CxcFileOptions options) {
-        Settings recorded = TYPE.recordedSettings(path, options);
-        Settings settings =
-                new Settings(recorded.start(), recorded.step(), recorded.count(), values);
-        return new SharedTimePointTile<>(TYPE.open(path, settings, options).file, values);
+    public static <T> SharedTimePointTile<T> openOrCreate(Path path, Settings<T> settings) {
+        return TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
     }
 
     private static @Nullable String problem(AtomicBuffer body) {
@@ -292,7 +258,6 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
      */
     public void record(long time, T value) {
         int point = pointOf(time);
-        FixedCodec<T> values = codec();
         if (value == null) {
             throw new IllegalArgumentException("value must not be null");
         }
@@ -308,7 +273,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
                 if (OwnerRecord.claim(body, slot, word, mine, START_TIME, System::nanoTime)) {
                     long stamp = body.getLongAcquire(slot + STAMP_OFFSET);
                     try {
-                        values.write(body, slot + VALUE_OFFSET, value);
+                        codec.write(body, slot + VALUE_OFFSET, value);
                         body.setLongRelease(slot + STAMP_OFFSET, OwnerRecord.key(mine));
                     } catch (RuntimeException refused) {
                         // The codec stored nothing: the old value (if any) is whole, under our key.
@@ -335,7 +300,6 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
      * empty before the first point, or if no point up to {@code time} was recorded.
      */
     public Optional<T> valueAt(long time) {
-        FixedCodec<T> values = codec();
         counters.increment(Op.READ_AT);
         if (time < start) {
             return Optional.empty();
@@ -346,7 +310,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
                         ? count - 1
                         : (int) Math.min(offset / step, count - 1);
         for (int point = last; point >= 0; point--) {
-            T value = read(values, point);
+            T value = read(point);
             if (value != null) {
                 return Optional.of(value);
             }
@@ -357,12 +321,11 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
     /** The value recorded at exactly the point {@code time}, if any. */
     public Optional<T> recordedAt(long time) {
         int point = pointOf(time);
-        FixedCodec<T> values = codec();
         counters.increment(Op.READ_AT);
-        return Optional.ofNullable(read(values, point));
+        return Optional.ofNullable(read(point));
     }
 
-    private @Nullable T read(FixedCodec<T> values, int point) {
+    private @Nullable T read(int point) {
         int slot = slotOffset(point, stride);
         long deadline = 0;
         long parkNanos = 1_000;
@@ -375,7 +338,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
             if (OwnerRecord.key(word) == stamp) {
                 T value;
                 try {
-                    value = values.read(body, slot + VALUE_OFFSET);
+                    value = codec.read(body, slot + VALUE_OFFSET);
                 } catch (CxcFormatException torn) {
                     value = null;
                 }
@@ -476,16 +439,5 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
             }
         }
         return fields("start", start, "step", step, "points", count, "recordedPoints", recorded);
-    }
-
-    private FixedCodec<T> codec() {
-        if (codec == null) {
-            throw new IllegalStateException(
-                    "this view of "
-                            + file.path()
-                            + " was opened without a codec (an observer's view): open it with"
-                            + " SharedTimePointTile.open(path, values)");
-        }
-        return codec;
     }
 }

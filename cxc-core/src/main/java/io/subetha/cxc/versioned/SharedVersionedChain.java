@@ -94,7 +94,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
      * @param values the values' codec, at most {@link
      *     SharedVersionedChainDescriptor#MAX_VALUE_SIZE} bytes
      */
-    public record Settings(int retained, FixedCodec<?> values) {
+    public record Settings<T>(int retained, FixedCodec<T> values) {
         static final int DEFAULT_RETAINED = 16;
 
         public Settings {
@@ -115,7 +115,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public static final PrimitiveType<SharedVersionedChain<?>, Settings> TYPE =
+    public static final PrimitiveType<SharedVersionedChain<?>, Settings<?>> TYPE =
             (PrimitiveType)
                     PrimitiveType.<SharedVersionedChain, Settings>define(
                                     PrimitiveKinds.VERSIONED_CHAIN, Settings.class)
@@ -137,15 +137,15 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
                                                 strideFor(settings.values().size()));
                                     })
                             .bodyCheck(SharedVersionedChain::problem)
-                            .defaults(new Settings(Settings.DEFAULT_RETAINED, FixedCodec.INT64))
+                            .defaults(new Settings<>(Settings.DEFAULT_RETAINED, FixedCodec.INT64))
                             .recorded(
                                     file ->
-                                            new Settings(
+                                            new Settings<>(
                                                     file.header().capacity(),
                                                     PrimitiveType.recordedCodec(file, 0)))
                             .construct(
                                     (file, settings, options) ->
-                                            new SharedVersionedChain(file, null));
+                                            new SharedVersionedChain(file, settings));
 
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
@@ -155,57 +155,30 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
 
     private final int retained;
     private final int stride;
-    private final @Nullable FixedCodec<T> codec;
+    private final FixedCodec<T> codec;
 
-    private SharedVersionedChain(MappedFile file, @Nullable FixedCodec<T> codec) {
+    private SharedVersionedChain(MappedFile file, Settings<T> settings) {
         super(file, TYPE);
         this.retained = file.header().capacity();
         this.stride = file.header().slotSize();
-        this.codec = codec;
-    }
-
-    private static <T> SharedVersionedChain<T> typed(
-            SharedVersionedChain<?> raw, FixedCodec<T> codec) {
-        return new SharedVersionedChain<>(raw.file, codec);
+        this.codec = settings.values();
     }
 
     // ---------------------------------------------------------------------------- factories
 
-    /** Creates a chain retaining {@code retained} versions; fails if the file exists. */
-    public static <T> SharedVersionedChain<T> create(
-            Path path, int retained, FixedCodec<T> values) {
-        return create(path, retained, values, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedVersionedChain<T> create(
-            Path path, int retained, FixedCodec<T> values, CxcFileOptions options) {
-        return typed(TYPE.create(path, new Settings(retained, values), options), values);
-    }
-
-    /** Opens the chain, or creates it; race-safe across processes. */
-    public static <T> SharedVersionedChain<T> openOrCreate(
-            Path path, int retained, FixedCodec<T> values) {
-        return openOrCreate(path, retained, values, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedVersionedChain<T> openOrCreate(
-            Path path, int retained, FixedCodec<T> values, CxcFileOptions options) {
-        return typed(TYPE.openOrCreate(path, new Settings(retained, values), options), values);
-    }
-
     /**
-     * Opens an existing chain, whatever it retains, with the codec it was created with.
+     * Opens an existing chain retaining {@code expected}'s versions, with its codec.
      *
+     * @throws io.subetha.cxc.CxcCapacityException if it retains another number of versions
      * @throws CxcFormatException if it was created with another codec
      */
-    public static <T> SharedVersionedChain<T> open(Path path, FixedCodec<T> values) {
-        return open(path, values, CxcFileOptions.defaults());
+    public static <T> SharedVersionedChain<T> open(Path path, Settings<T> expected) {
+        return TYPE.open(path, expected, CxcFileOptions.defaults());
     }
 
-    public static <T> SharedVersionedChain<T> open(
-            Path path, FixedCodec<T> values, CxcFileOptions options) {
-        int retained = TYPE.recordedSettings(path, options).retained();
-        return typed(TYPE.open(path, new Settings(retained, values), options), values);
+    /** Opens the chain, or creates it with {@code settings}; race-safe across processes. */
+    public static <T> SharedVersionedChain<T> openOrCreate(Path path, Settings<T> settings) {
+        return TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
     }
 
     private static @Nullable String problem(AtomicBuffer body) {
@@ -243,7 +216,6 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
      *     written, and reads NOT_WRITTEN)
      */
     public long push(T value) {
-        FixedCodec<T> values = codec();
         if (value == null) {
             throw new IllegalArgumentException("value must not be null");
         }
@@ -263,7 +235,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
                 if (OwnerRecord.claim(body, slot, word, mine, START_TIME, () -> version)) {
                     try {
                         if (body.getLongAcquire(slot + STAMP_OFFSET) < version) {
-                            values.write(body, slot + VALUE_OFFSET, value);
+                            codec.write(body, slot + VALUE_OFFSET, value);
                             body.setLongRelease(slot + STAMP_OFFSET, version);
                         }
                     } finally {
@@ -314,7 +286,6 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
     }
 
     private VersionRead<T> read(long version) {
-        FixedCodec<T> values = codec();
         long given = body.getLongVolatile(VERSIONS_OFFSET);
         if (version < 1 || version > given) {
             return new VersionRead<>(version, VersionRead.Status.NEVER_PUSHED, null);
@@ -341,7 +312,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
             }
             T value;
             try {
-                value = values.read(body, slot + VALUE_OFFSET);
+                value = codec.read(body, slot + VALUE_OFFSET);
             } catch (CxcFormatException torn) {
                 value = null;
             }
@@ -405,16 +376,5 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
     @Override
     public Map<String, Object> describe() {
         return fields("retained", retained, "currentVersion", currentVersion());
-    }
-
-    private FixedCodec<T> codec() {
-        if (codec == null) {
-            throw new IllegalStateException(
-                    "this view of "
-                            + file.path()
-                            + " was opened without a codec (an observer's view): open it with"
-                            + " SharedVersionedChain.open(path, values)");
-        }
-        return codec;
     }
 }

@@ -399,15 +399,21 @@ class BadInputCatalogueTest {
                         opener("heartbeat-table"),
                         (OpenWithCapacity)
                                 (path, capacity) ->
-                                        io.subetha.cxc.liveness.HeartbeatTable.open(
-                                                path, capacity, QUICK)),
+                                        io.subetha.cxc.liveness.HeartbeatTable.TYPE.open(
+                                                path,
+                                                new io.subetha.cxc.liveness.HeartbeatTable.Settings(
+                                                        capacity),
+                                                QUICK)),
                 Arguments.of(
                         "epoch-barrier",
                         opener("epoch-barrier"),
                         (OpenWithCapacity)
                                 (path, capacity) ->
-                                        io.subetha.cxc.liveness.EpochBarrier.open(
-                                                path, capacity, QUICK)));
+                                        io.subetha.cxc.liveness.EpochBarrier.TYPE.open(
+                                                path,
+                                                new io.subetha.cxc.liveness.EpochBarrier.Settings(
+                                                        capacity),
+                                                QUICK)));
     }
 
     private static PrimitiveOpener opener(String name) {

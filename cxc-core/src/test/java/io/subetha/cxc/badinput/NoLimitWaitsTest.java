@@ -42,8 +42,9 @@ class NoLimitWaitsTest {
     @Test
     void aDrainTurnWaitedForWithoutLimitIsTaken() {
         try (EventStateLog<Long, Long> log =
-                EventStateLog.create(
-                        dir.resolve("events.cxc"), 8, FixedCodec.INT64, FixedCodec.INT64, 0L)) {
+                EventStateLog.TYPE.create(
+                        dir.resolve("events.cxc"),
+                        new EventStateLog.Settings<>(8, FixedCodec.INT64, FixedCodec.INT64, 0L))) {
             log.emit(5L);
             for (Duration forever : NO_LIMITS) {
                 log.emit(1L);

@@ -82,8 +82,10 @@ class ClaimRaceTest {
     @Test
     void aRegistrantPausedBeforeItsCasDoesNotReclaimTheSlotAHealthyOwnerTookMeanwhile() {
         Path path = dir.resolve("heartbeat.cxc");
-        try (HeartbeatTable table = HeartbeatTable.create(path, 1);
-                HeartbeatTable registrant = HeartbeatTable.open(path, 1)) {
+        try (HeartbeatTable table =
+                        HeartbeatTable.TYPE.create(path, new HeartbeatTable.Settings(1));
+                HeartbeatTable registrant =
+                        HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(1))) {
             int slot = table.register(PARENT, GRACE);
             for (int i = 0; i <= GRACE; i++) {
                 table.tickGlobalEpoch();
@@ -109,9 +111,12 @@ class ClaimRaceTest {
         Path path = dir.resolve("barrier.cxc");
         Duration interval = Duration.ofSeconds(1);
         try (EpochBarrier first =
-                        EpochBarrier.create(path, 1, interval, 5, CxcFileOptions.defaults());
-                EpochBarrier second = EpochBarrier.open(path, 1);
-                EpochBarrier third = EpochBarrier.open(path, 1)) {
+                        EpochBarrier.TYPE.create(
+                                path,
+                                new EpochBarrier.Settings(1, interval, 5),
+                                CxcFileOptions.defaults());
+                EpochBarrier second = EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(1));
+                EpochBarrier third = EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(1))) {
             first.join();
             first.close(); // leaves: the slot is free
             StepGate<Integer> paused = StepGate.holdAt(Point.JUDGED, third::join);
@@ -160,8 +165,10 @@ class ClaimRaceTest {
     @Test
     void aRegistrantPausedBeforePublishingItsStartTimeCannotPoisonTheNextOwnersIdentity() {
         Path path = dir.resolve("heartbeat.cxc");
-        try (HeartbeatTable table = HeartbeatTable.create(path, 1);
-                HeartbeatTable paused = HeartbeatTable.open(path, 1)) {
+        try (HeartbeatTable table =
+                        HeartbeatTable.TYPE.create(path, new HeartbeatTable.Settings(1));
+                HeartbeatTable paused =
+                        HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(1))) {
             StepGate<Integer> parent =
                     StepGate.holdAt(
                             Point.HEARTBEAT_PUBLISHED, () -> paused.register(PARENT, GRACE));
@@ -251,13 +258,14 @@ class ClaimRaceTest {
     @Test
     void anAssignerPausedBetweenItsClaimAndItsWorkIdLosesNoOnesWork() {
         Path heartbeat = dir.resolve("heartbeat.cxc");
-        try (HeartbeatTable table = HeartbeatTable.create(heartbeat, 1);
+        try (HeartbeatTable table =
+                        HeartbeatTable.TYPE.create(heartbeat, new HeartbeatTable.Settings(1));
                 FailoverWatchdog watchdog =
-                        FailoverWatchdog.create(
+                        FailoverWatchdog.openOrCreate(
                                 dir.resolve("watchdog.cxc"), table, 4, CxcFileOptions.defaults());
                 FailoverWatchdog other =
-                        FailoverWatchdog.open(
-                                dir.resolve("watchdog.cxc"), table, CxcFileOptions.defaults())) {
+                        FailoverWatchdog.openOrCreate(
+                                dir.resolve("watchdog.cxc"), table, 4, CxcFileOptions.defaults())) {
             int slot = table.register(ME, GRACE);
             StepGate<Void> paused =
                     StepGate.holdAt(
@@ -291,9 +299,10 @@ class ClaimRaceTest {
     @Test
     void aDeadAssignersClaimIsFreedButALiveOnesIsNot() {
         Path heartbeat = dir.resolve("heartbeat.cxc");
-        try (HeartbeatTable table = HeartbeatTable.create(heartbeat, 2);
+        try (HeartbeatTable table =
+                        HeartbeatTable.TYPE.create(heartbeat, new HeartbeatTable.Settings(2));
                 FailoverWatchdog watchdog =
-                        FailoverWatchdog.create(
+                        FailoverWatchdog.openOrCreate(
                                 dir.resolve("watchdog.cxc"), table, 4, CxcFileOptions.defaults())) {
             int slot = table.register(ME, GRACE);
             var body = RawBody.of(watchdog.file());

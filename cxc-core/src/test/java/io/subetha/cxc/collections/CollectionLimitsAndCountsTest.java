@@ -98,8 +98,11 @@ class CollectionLimitsAndCountsTest {
     void aStoredLengthOrSizeOutsideTheCapacityIsAFormatError() {
         Path v = dir.resolve("v.cxc");
         Path l = dir.resolve("l.cxc");
-        try (SharedVec<Long> vec = SharedVec.create(v, 4, FixedCodec.INT64);
-                SharedLinkedList<Long> list = SharedLinkedList.create(l, 4, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                        SharedVec.TYPE.create(v, new SharedVec.Settings<>(4, FixedCodec.INT64));
+                SharedLinkedList<Long> list =
+                        SharedLinkedList.TYPE.create(
+                                l, new SharedLinkedList.Settings<>(4, FixedCodec.INT64))) {
             AtomicBuffer rv = RawBody.of(v);
             AtomicBuffer rl = RawBody.of(l);
             rv.setLongVolatile(SharedVecDescriptor.LENGTH_OFFSET, 4);
@@ -126,7 +129,9 @@ class CollectionLimitsAndCountsTest {
     @Test
     void aListLinkToTheLastNodeIsReadAndOnePastItOrBeforeTheNodesIsAFormatError() {
         Path l = dir.resolve("l.cxc");
-        try (SharedLinkedList<Long> list = SharedLinkedList.create(l, 2, FixedCodec.INT64)) {
+        try (SharedLinkedList<Long> list =
+                SharedLinkedList.TYPE.create(
+                        l, new SharedLinkedList.Settings<>(2, FixedCodec.INT64))) {
             list.pushTail(1L);
             list.pushTail(2L);
             AtomicBuffer raw = RawBody.of(l);
@@ -152,8 +157,11 @@ class CollectionLimitsAndCountsTest {
     void poppingAnEmptyCollectionNeverWaitsForTheWriterLock() {
         Path v = dir.resolve("v.cxc");
         Path l = dir.resolve("l.cxc");
-        try (SharedVec<Long> vec = SharedVec.create(v, 4, FixedCodec.INT64);
-                SharedLinkedList<Long> list = SharedLinkedList.create(l, 4, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                        SharedVec.TYPE.create(v, new SharedVec.Settings<>(4, FixedCodec.INT64));
+                SharedLinkedList<Long> list =
+                        SharedLinkedList.TYPE.create(
+                                l, new SharedLinkedList.Settings<>(4, FixedCodec.INT64))) {
             // Another live writer (this PID, under a key no handle here holds) keeps both locks.
             long held = OwnerRecord.ownerWord(Pids.current(), 77);
             RawBody.of(v)
@@ -174,7 +182,9 @@ class CollectionLimitsAndCountsTest {
 
     @Test
     void everyOpIsCountedOnceAndTheAccessorsSayTheShape() {
-        try (SharedVec<Long> vec = SharedVec.create(dir.resolve("v.cxc"), 4, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(
+                        dir.resolve("v.cxc"), new SharedVec.Settings<>(4, FixedCodec.INT64))) {
             vec.push(1L);
             vec.push(2L);
             vec.set(0, 3L);
@@ -193,7 +203,9 @@ class CollectionLimitsAndCountsTest {
             assertThat(vec.describe()).containsEntry("len", 1L).containsEntry("capacity", 4);
         }
         try (SharedLinkedList<Long> list =
-                SharedLinkedList.create(dir.resolve("l.cxc"), 3, FixedCodec.INT64)) {
+                SharedLinkedList.TYPE.create(
+                        dir.resolve("l.cxc"),
+                        new SharedLinkedList.Settings<>(3, FixedCodec.INT64))) {
             list.pushHead(1L);
             list.pushTail(2L);
             list.pushTail(3L);

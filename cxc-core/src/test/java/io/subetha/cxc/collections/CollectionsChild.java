@@ -63,13 +63,16 @@ public final class CollectionsChild {
             case "vec-open" -> {
                 vec =
                         SharedVec.openOrCreate(
-                                Path.of(w[1]), Integer.parseInt(w[2]), FixedCodec.INT64);
+                                Path.of(w[1]),
+                                new SharedVec.Settings<>(Integer.parseInt(w[2]), FixedCodec.INT64));
                 return "ok";
             }
             case "list-open" -> {
                 list =
                         SharedLinkedList.openOrCreate(
-                                Path.of(w[1]), Integer.parseInt(w[2]), FixedCodec.INT64);
+                                Path.of(w[1]),
+                                new SharedLinkedList.Settings<>(
+                                        Integer.parseInt(w[2]), FixedCodec.INT64));
                 return "ok";
             }
             case "park-at" -> {

@@ -79,7 +79,8 @@ class CollectionsProcessTest {
     void twoJvmsPushAndPopConcurrentlyAndTheVecEqualsTheSequentialStack() {
         Path path = dir.resolve("vec.cxc");
         int each = 1500;
-        try (SharedVec<Long> vec = SharedVec.create(path, 2 * each, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(path, new SharedVec.Settings<>(2 * each, FixedCodec.INT64))) {
             ChildJvm other = child("vec-writer", "vec-open " + path + " " + 2 * each);
             other.send("vec-push-each 1000000 " + each);
             Map<Long, Long> byIndex = new TreeMap<>();
@@ -117,7 +118,9 @@ class CollectionsProcessTest {
     void aWriterKilledMidPushOrPopLeavesEachElementInOrOutAndTheSurvivorRepairsIt() {
         Path path = dir.resolve("vec.cxc");
         Random random = new Random();
-        try (SharedVec<Long> vec = SharedVec.create(path, ROUNDS + 2, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(
+                        path, new SharedVec.Settings<>(ROUNDS + 2, FixedCodec.INT64))) {
             long nextRound = 0;
             for (int kill = 0; kill < KILLS; kill++) {
                 Point park =
@@ -189,7 +192,8 @@ class CollectionsProcessTest {
         Path path = dir.resolve("list.cxc");
         int each = 1500;
         try (SharedLinkedList<Long> list =
-                SharedLinkedList.create(path, 2 * each, FixedCodec.INT64)) {
+                SharedLinkedList.TYPE.create(
+                        path, new SharedLinkedList.Settings<>(2 * each, FixedCodec.INT64))) {
             ChildJvm other = child("list-writer", "list-open " + path + " " + 2 * each);
             other.send("list-push-each 1000000 " + each + " HEAD");
             for (long v = 0; v < each; v++) {
@@ -232,7 +236,8 @@ class CollectionsProcessTest {
         Random random = new Random();
         int capacity = ROUNDS + 2;
         try (SharedLinkedList<Long> list =
-                SharedLinkedList.create(path, capacity, FixedCodec.INT64)) {
+                SharedLinkedList.TYPE.create(
+                        path, new SharedLinkedList.Settings<>(capacity, FixedCodec.INT64))) {
             long nextRound = 0;
             for (int kill = 0; kill < KILLS; kill++) {
                 Point park =

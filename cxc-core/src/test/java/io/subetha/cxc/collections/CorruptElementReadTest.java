@@ -25,7 +25,9 @@ class CorruptElementReadTest {
     private static final int ELEMENT_BYTES = 4 + ELEMENT;
 
     private SharedVec<String> vecWithACorruptSecondElement(Path path) {
-        SharedVec<String> vec = SharedVec.create(path, 4, FixedCodec.string(ELEMENT));
+        SharedVec<String> vec =
+                SharedVec.TYPE.create(
+                        path, new SharedVec.Settings<>(4, FixedCodec.string(ELEMENT)));
         vec.push("ab");
         vec.push("cd");
         AtomicBuffer raw = RawBody.of(path);

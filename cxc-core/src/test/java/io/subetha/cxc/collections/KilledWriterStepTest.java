@@ -45,7 +45,8 @@ class KilledWriterStepTest {
     }
 
     SharedVec<Long> vec() {
-        return SharedVec.create(dir.resolve("v.cxc"), 4, FixedCodec.INT64);
+        return SharedVec.TYPE.create(
+                dir.resolve("v.cxc"), new SharedVec.Settings<>(4, FixedCodec.INT64));
     }
 
     @Test
@@ -113,7 +114,9 @@ class KilledWriterStepTest {
     @Test
     void aListPushKilledAfterItsSealIsFinishedAndOneBeforeItNeverHappened() {
         try (SharedLinkedList<Long> list =
-                SharedLinkedList.create(dir.resolve("l.cxc"), 4, FixedCodec.INT64)) {
+                SharedLinkedList.TYPE.create(
+                        dir.resolve("l.cxc"),
+                        new SharedLinkedList.Settings<>(4, FixedCodec.INT64))) {
             list.pushTail(1L);
             killedAt(Point.INTENT_STAGED, () -> list.pushHead(0L));
             assertThat(list.size()).isEqualTo(1);

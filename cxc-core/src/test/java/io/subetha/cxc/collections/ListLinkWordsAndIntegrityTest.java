@@ -49,7 +49,9 @@ class ListLinkWordsAndIntegrityTest {
     @Test
     void eachStepLeavesExactlyTheLinksOfItsDrawing() {
         Path path = dir.resolve("l.cxc");
-        try (SharedLinkedList<Long> list = SharedLinkedList.create(path, 3, FixedCodec.INT64)) {
+        try (SharedLinkedList<Long> list =
+                SharedLinkedList.TYPE.create(
+                        path, new SharedLinkedList.Settings<>(3, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             // A new list: every node free, chained in order.
             assertThat(links(raw)).containsExactly(0, 0, N0, 0, 0, N1, 0, N2, 0, 0);
@@ -77,7 +79,9 @@ class ListLinkWordsAndIntegrityTest {
 
     private String integrityAfter(Consumer<AtomicBuffer> plant) {
         Path path = dir.resolve("i-" + System.nanoTime() + ".cxc");
-        try (SharedLinkedList<Long> list = SharedLinkedList.create(path, 3, FixedCodec.INT64)) {
+        try (SharedLinkedList<Long> list =
+                SharedLinkedList.TYPE.create(
+                        path, new SharedLinkedList.Settings<>(3, FixedCodec.INT64))) {
             list.pushTail(1L);
             list.pushTail(2L); // [n0, n1], free n2
             List<Long> elements = new ArrayList<>();
@@ -109,7 +113,9 @@ class ListLinkWordsAndIntegrityTest {
     @Test
     void aLinkBetweenTwoNodesIsRefusedAsCorrupt() {
         Path path = dir.resolve("m.cxc");
-        try (SharedLinkedList<Long> list = SharedLinkedList.create(path, 3, FixedCodec.INT64)) {
+        try (SharedLinkedList<Long> list =
+                SharedLinkedList.TYPE.create(
+                        path, new SharedLinkedList.Settings<>(3, FixedCodec.INT64))) {
             list.pushTail(1L);
             RawBody.of(path).setLongVolatile(HEAD_OFFSET, N0 + 8); // inside node 0
             assertThatThrownBy(list::popHead)
@@ -122,7 +128,9 @@ class ListLinkWordsAndIntegrityTest {
     @Test
     void anObserversViewWithoutItsCodecCannotPushOrPop() {
         Path path = dir.resolve("o.cxc");
-        SharedLinkedList.create(path, 3, FixedCodec.INT64).close();
+        SharedLinkedList.TYPE
+                .create(path, new SharedLinkedList.Settings<>(3, FixedCodec.INT64))
+                .close();
         try (PrimitiveView view = SharedLinkedList.TYPE.observe(path, CxcFileOptions.defaults())) {
             assertThat(view.describe()).containsEntry("size", 0L).containsEntry("elementBytes", 8);
         }

@@ -26,7 +26,9 @@ class LockFreeReadersAndReplayedEmptyTest {
 
     @Test
     void aLiveWriterHoldingTheLockNeverDelaysAReader() throws Exception {
-        try (SharedVec<Long> vec = SharedVec.create(dir.resolve("v.cxc"), 4, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(
+                        dir.resolve("v.cxc"), new SharedVec.Settings<>(4, FixedCodec.INT64))) {
             vec.push(10L);
             vec.push(20L);
             CountDownLatch locked = new CountDownLatch(1);
@@ -80,7 +82,9 @@ class LockFreeReadersAndReplayedEmptyTest {
 
     @Test
     void aReaderThatFellBackToTheLockGivesItBack() {
-        try (SharedVec<Long> vec = SharedVec.create(dir.resolve("v.cxc"), 4, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(
+                        dir.resolve("v.cxc"), new SharedVec.Settings<>(4, FixedCodec.INT64))) {
             vec.push(10L);
             vec.push(20L);
             KilledWriterStepTest.killedAt(Point.INTENT_HALF_APPLIED, () -> vec.set(1, 21L));
@@ -94,7 +98,9 @@ class LockFreeReadersAndReplayedEmptyTest {
 
     @Test
     void aVecPopThatReplaysTheLastElementsRemovalAnswersEmpty() {
-        try (SharedVec<Long> vec = SharedVec.create(dir.resolve("v.cxc"), 4, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(
+                        dir.resolve("v.cxc"), new SharedVec.Settings<>(4, FixedCodec.INT64))) {
             vec.push(10L);
             KilledWriterStepTest.killedAt(Point.INTENT_SEALED, () -> vec.pop());
             assertThat(vec.len()).as("sealed, not applied").isEqualTo(1);
@@ -108,7 +114,9 @@ class LockFreeReadersAndReplayedEmptyTest {
     @Test
     void aListPopThatReplaysTheLastElementsRemovalAnswersEmpty() {
         try (SharedLinkedList<Long> list =
-                SharedLinkedList.create(dir.resolve("l.cxc"), 4, FixedCodec.INT64)) {
+                SharedLinkedList.TYPE.create(
+                        dir.resolve("l.cxc"),
+                        new SharedLinkedList.Settings<>(4, FixedCodec.INT64))) {
             list.pushTail(10L);
             KilledWriterStepTest.killedAt(Point.INTENT_SEALED, () -> list.popHead());
             assertThat(list.size()).as("sealed, not applied").isEqualTo(1);

@@ -24,7 +24,9 @@ class SharedLinkedListTest {
     @Test
     void randomOpsFollowAnArrayDequeAndNodesAreReused() {
         try (SharedLinkedList<Long> list =
-                SharedLinkedList.create(dir.resolve("l.cxc"), 8, FixedCodec.INT64)) {
+                SharedLinkedList.TYPE.create(
+                        dir.resolve("l.cxc"),
+                        new SharedLinkedList.Settings<>(8, FixedCodec.INT64))) {
             Deque<Long> model = new ArrayDeque<>();
             Random random = new Random(42);
             for (long v = 0; v < 5_000; v++) {
@@ -59,7 +61,9 @@ class SharedLinkedListTest {
     @Test
     void fullIsACapacityExceptionNamingTheCapacity() {
         try (SharedLinkedList<Long> list =
-                SharedLinkedList.create(dir.resolve("l.cxc"), 2, FixedCodec.INT64)) {
+                SharedLinkedList.TYPE.create(
+                        dir.resolve("l.cxc"),
+                        new SharedLinkedList.Settings<>(2, FixedCodec.INT64))) {
             list.pushHead(1L);
             list.pushTail(2L);
             assertThatThrownBy(() -> list.pushHead(3L))
@@ -76,13 +80,16 @@ class SharedLinkedListTest {
     @Test
     void aLinkOutsideTheNodeAreaIsAFormatErrorNotAWildRead() {
         Path path = dir.resolve("l.cxc");
-        try (SharedLinkedList<Long> list = SharedLinkedList.create(path, 4, FixedCodec.INT64)) {
+        try (SharedLinkedList<Long> list =
+                SharedLinkedList.TYPE.create(
+                        path, new SharedLinkedList.Settings<>(4, FixedCodec.INT64))) {
             list.pushTail(1L);
         }
         // Another process (or a stray write) scribbles the head link.
         io.subetha.cxc.testing.RawBody.of(path)
                 .setLongVolatile(SharedLinkedListDescriptor.HEAD_OFFSET, 12345);
-        try (SharedLinkedList<Long> list = SharedLinkedList.open(path, 4, FixedCodec.INT64)) {
+        try (SharedLinkedList<Long> list =
+                SharedLinkedList.open(path, new SharedLinkedList.Settings<>(4, FixedCodec.INT64))) {
             assertThatThrownBy(list::popHead)
                     .isInstanceOf(CxcFormatException.class)
                     .hasMessageContaining("holds 12345");
@@ -92,7 +99,9 @@ class SharedLinkedListTest {
     @Test
     void threadsPushingAndPoppingAtBothEndsLoseAndDuplicateNothing() throws Exception {
         try (SharedLinkedList<Long> list =
-                SharedLinkedList.create(dir.resolve("l.cxc"), 4096, FixedCodec.INT64)) {
+                SharedLinkedList.TYPE.create(
+                        dir.resolve("l.cxc"),
+                        new SharedLinkedList.Settings<>(4096, FixedCodec.INT64))) {
             Set<Long> popped = ConcurrentHashMap.newKeySet();
             List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < 4; t++) {

@@ -29,7 +29,9 @@ class SharedVecTest {
 
     @Test
     void pushGetSetPopAndCloneFollowAnArrayList() {
-        try (SharedVec<Long> vec = SharedVec.create(dir.resolve("v.cxc"), 8, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(
+                        dir.resolve("v.cxc"), new SharedVec.Settings<>(8, FixedCodec.INT64))) {
             List<Long> model = new ArrayList<>();
             for (long v = 10; v < 15; v++) {
                 assertThat(vec.push(v)).isEqualTo(model.size());
@@ -48,7 +50,9 @@ class SharedVecTest {
 
     @Test
     void fullIsACapacityExceptionAndEmptyPopIsEmpty() {
-        try (SharedVec<Long> vec = SharedVec.create(dir.resolve("v.cxc"), 2, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(
+                        dir.resolve("v.cxc"), new SharedVec.Settings<>(2, FixedCodec.INT64))) {
             assertThat(vec.pop()).isEmpty();
             vec.push(1L);
             vec.push(2L);
@@ -61,7 +65,9 @@ class SharedVecTest {
 
     @Test
     void badArgumentsNameTheValueAndTheLimit() {
-        try (SharedVec<Long> vec = SharedVec.create(dir.resolve("v.cxc"), 4, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(
+                        dir.resolve("v.cxc"), new SharedVec.Settings<>(4, FixedCodec.INT64))) {
             vec.push(1L);
             assertThatThrownBy(() -> vec.get(1))
                     .isInstanceOf(IndexOutOfBoundsException.class)
@@ -69,11 +75,16 @@ class SharedVecTest {
                     .hasMessageContaining("len 1");
             assertThatThrownBy(() -> vec.set(-1, 5L)).hasMessageContaining("index -1");
         }
-        assertThatThrownBy(() -> SharedVec.create(dir.resolve("w.cxc"), 0, FixedCodec.INT64))
+        assertThatThrownBy(
+                        () ->
+                                SharedVec.TYPE.create(
+                                        dir.resolve("w.cxc"),
+                                        new SharedVec.Settings<>(0, FixedCodec.INT64)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("capacity 0");
         try (SharedVec<String> s =
-                SharedVec.create(dir.resolve("s.cxc"), 2, FixedCodec.string(4))) {
+                SharedVec.TYPE.create(
+                        dir.resolve("s.cxc"), new SharedVec.Settings<>(2, FixedCodec.string(4)))) {
             assertThatThrownBy(() -> s.push("far too long"))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThat(s.len()).isZero();
@@ -85,17 +96,20 @@ class SharedVecTest {
     @Test
     void anotherCodecOrCapacityIsRefusedOnOpen() {
         Path path = dir.resolve("v.cxc");
-        SharedVec.create(path, 4, FixedCodec.INT64).close();
-        assertThatThrownBy(() -> SharedVec.open(path, 4, FixedCodec.INT32))
+        SharedVec.TYPE.create(path, new SharedVec.Settings<>(4, FixedCodec.INT64)).close();
+        assertThatThrownBy(
+                        () -> SharedVec.open(path, new SharedVec.Settings<>(4, FixedCodec.INT32)))
                 .isInstanceOf(CxcFormatException.class);
-        assertThatThrownBy(() -> SharedVec.open(path, 5, FixedCodec.INT64))
+        assertThatThrownBy(
+                        () -> SharedVec.open(path, new SharedVec.Settings<>(5, FixedCodec.INT64)))
                 .hasMessageContaining("capacity 4");
     }
 
     @Test
     void anObserversViewDescribesButRefusesElementOps() {
         Path path = dir.resolve("v.cxc");
-        try (SharedVec<Long> vec = SharedVec.create(path, 4, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(path, new SharedVec.Settings<>(4, FixedCodec.INT64))) {
             vec.push(7L);
         }
         try (PrimitiveView view =
@@ -107,7 +121,8 @@ class SharedVecTest {
     @Test
     void readersNeverSeeAHalfWrittenElementWhileWritersSetPushAndPop() throws Exception {
         FixedCodec<Twin> codec = FixedCodec.record(Twin.class);
-        try (SharedVec<Twin> vec = SharedVec.create(dir.resolve("t.cxc"), 64, codec)) {
+        try (SharedVec<Twin> vec =
+                SharedVec.TYPE.create(dir.resolve("t.cxc"), new SharedVec.Settings<>(64, codec))) {
             for (int i = 0; i < 32; i++) {
                 vec.push(new Twin(i, i));
             }

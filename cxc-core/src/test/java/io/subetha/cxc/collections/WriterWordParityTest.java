@@ -47,7 +47,8 @@ class WriterWordParityTest {
     @Test
     void eachVecWriteLeavesTheVersionAndItsSlotsSequenceEvenAndTwoHigher() {
         Path path = dir.resolve("v.cxc");
-        try (SharedVec<Long> vec = SharedVec.create(path, CAPACITY, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(path, new SharedVec.Settings<>(CAPACITY, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             WordReader versionAndSlots =
                     () ->
@@ -77,7 +78,8 @@ class WriterWordParityTest {
     @Test
     void aVecStepBeingAppliedShowsAnOddVersionAndAPushedSlotOddUntilItsSeal() {
         Path path = dir.resolve("v.cxc");
-        try (SharedVec<Long> vec = SharedVec.create(path, CAPACITY, FixedCodec.INT64)) {
+        try (SharedVec<Long> vec =
+                SharedVec.TYPE.create(path, new SharedVec.Settings<>(CAPACITY, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             WordReader words =
                     () ->
@@ -112,7 +114,8 @@ class WriterWordParityTest {
     void eachListWriteLeavesTheVersionEvenAndTwoHigherAndOddWhileApplied() {
         Path path = dir.resolve("l.cxc");
         try (SharedLinkedList<Long> list =
-                SharedLinkedList.create(path, CAPACITY, FixedCodec.INT64)) {
+                SharedLinkedList.TYPE.create(
+                        path, new SharedLinkedList.Settings<>(CAPACITY, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             WordReader version =
                     () ->

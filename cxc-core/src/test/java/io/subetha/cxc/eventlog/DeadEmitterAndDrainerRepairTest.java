@@ -40,7 +40,11 @@ class DeadEmitterAndDrainerRepairTest {
     @BeforeEach
     void create() {
         Path path = dir.resolve("sum.cxc");
-        log = EventStateLog.create(path, CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L);
+        log =
+                EventStateLog.TYPE.create(
+                        path,
+                        new EventStateLog.Settings<>(
+                                CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L));
         raw = RawBody.of(path);
     }
 

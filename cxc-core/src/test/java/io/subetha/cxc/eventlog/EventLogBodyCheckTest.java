@@ -27,9 +27,13 @@ class EventLogBodyCheckTest {
     /** A fresh 2-event INT64 log (stride 64, body 576 bytes) with {@code damage} done, reopened. */
     void assertRefused(Consumer<AtomicBuffer> damage, String problem) {
         Path path = dir.resolve("log" + files++ + ".cxc");
-        EventStateLog.create(path, 2, FixedCodec.INT64, FixedCodec.INT64, 0L).close();
+        EventStateLog.TYPE
+                .create(
+                        path,
+                        new EventStateLog.Settings<>(2, FixedCodec.INT64, FixedCodec.INT64, 0L))
+                .close();
         damage.accept(RawBody.of(path));
-        assertThatThrownBy(() -> EventStateLog.open(path, FixedCodec.INT64, FixedCodec.INT64))
+        assertThatThrownBy(() -> EventStateLog.TYPE.observe(path))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining(problem)
                 .hasMessageContaining("the body is corrupt");
@@ -66,12 +70,19 @@ class EventLogBodyCheckTest {
     @Test
     void theLimitsThemselvesAreAccepted() {
         Path path = dir.resolve("widest.cxc");
-        try (var log =
-                EventStateLog.create(path, MAX_CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L)) {
+        try (EventStateLog<Long, Long> log =
+                EventStateLog.TYPE.create(
+                        path,
+                        new EventStateLog.Settings<>(
+                                MAX_CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L))) {
             log.emit(4L);
             assertThat(log.drainAndFold(Long::sum)).isEqualTo(1);
         }
-        try (var log = EventStateLog.open(path, FixedCodec.INT64, FixedCodec.INT64)) {
+        try (EventStateLog<Long, Long> log =
+                EventStateLog.open(
+                        path,
+                        new EventStateLog.Settings<>(
+                                MAX_CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L))) {
             assertThat(log.capacity()).isEqualTo(MAX_CAPACITY);
             assertThat(log.readCurrent()).isEqualTo(4);
         }

@@ -55,10 +55,11 @@ public final class EventLogChild {
                 log =
                         EventStateLog.openOrCreate(
                                 Path.of(words[1]),
-                                Integer.parseInt(words[2]),
-                                Tally.Event.CODEC,
-                                Tally.CODEC,
-                                Tally.EMPTY);
+                                new EventStateLog.Settings<>(
+                                        Integer.parseInt(words[2]),
+                                        Tally.Event.CODEC,
+                                        Tally.CODEC,
+                                        Tally.EMPTY));
                 return "ok";
             case "emit-loop":
                 {

@@ -51,7 +51,9 @@ class EventStateLogProcessTest {
 
     static EventStateLog<Tally.Event, Tally> open(Path path, int capacity) {
         return EventStateLog.openOrCreate(
-                path, capacity, Tally.Event.CODEC, Tally.CODEC, Tally.EMPTY);
+                path,
+                new EventStateLog.Settings<>(
+                        capacity, Tally.Event.CODEC, Tally.CODEC, Tally.EMPTY));
     }
 
     /** Drains here until everything emitted is folded. */

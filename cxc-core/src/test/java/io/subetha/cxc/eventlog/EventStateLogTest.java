@@ -26,8 +26,9 @@ class EventStateLogTest {
     @TempDir Path dir;
 
     EventStateLog<Long, Long> sumLog(int capacity) {
-        return EventStateLog.create(
-                dir.resolve("sum.cxc"), capacity, FixedCodec.INT64, FixedCodec.INT64, 0L);
+        return EventStateLog.TYPE.create(
+                dir.resolve("sum.cxc"),
+                new EventStateLog.Settings<>(capacity, FixedCodec.INT64, FixedCodec.INT64, 0L));
     }
 
     @Test
@@ -116,7 +117,10 @@ class EventStateLogTest {
     @Test
     void anEventTheCodecRefusesBecomesAGapAndTheLogGoesOn() {
         var codec = FixedCodec.string(4);
-        try (var log = EventStateLog.create(dir.resolve("s.cxc"), 4, codec, FixedCodec.INT64, 0L)) {
+        try (EventStateLog<String, Long> log =
+                EventStateLog.TYPE.create(
+                        dir.resolve("s.cxc"),
+                        new EventStateLog.Settings<>(4, codec, FixedCodec.INT64, 0L))) {
             log.emit("ab");
             assertThatThrownBy(() -> log.emit("too long"))
                     .isInstanceOf(IllegalArgumentException.class);
@@ -170,20 +174,33 @@ class EventStateLogTest {
     @Test
     void openChecksTheCodecsAndOpenOrCreateOpensTheSameLog() {
         Path path = dir.resolve("typed.cxc");
-        try (var created = EventStateLog.create(path, 16, FixedCodec.INT64, FixedCodec.INT32, 7)) {
+        try (EventStateLog<Long, Integer> created =
+                EventStateLog.TYPE.create(
+                        path,
+                        new EventStateLog.Settings<>(16, FixedCodec.INT64, FixedCodec.INT32, 7))) {
             created.emit(5L);
         }
-        try (var opened = EventStateLog.open(path, FixedCodec.INT64, FixedCodec.INT32)) {
+        try (var opened =
+                EventStateLog.open(
+                        path,
+                        new EventStateLog.Settings<>(16, FixedCodec.INT64, FixedCodec.INT32, 0))) {
             assertThat(opened.capacity()).isEqualTo(16);
             assertThat(opened.drainAndFold((s, e) -> s + e.intValue())).isEqualTo(1);
             assertThat(opened.readCurrent()).isEqualTo(12);
         }
         try (var again =
-                EventStateLog.openOrCreate(path, 16, FixedCodec.INT64, FixedCodec.INT32, 0)) {
+                EventStateLog.openOrCreate(
+                        path,
+                        new EventStateLog.Settings<>(16, FixedCodec.INT64, FixedCodec.INT32, 0))) {
             assertThat(again.createdFile()).isFalse();
             assertThat(again.readCurrent()).isEqualTo(12);
         }
-        assertThatThrownBy(() -> EventStateLog.open(path, FixedCodec.INT32, FixedCodec.INT32))
+        assertThatThrownBy(
+                        () ->
+                                EventStateLog.open(
+                                        path,
+                                        new EventStateLog.Settings<>(
+                                                16, FixedCodec.INT32, FixedCodec.INT32, 0)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("fingerprint");
     }
@@ -192,7 +209,11 @@ class EventStateLogTest {
     void badSettingsNameTheSettingAndItsLimit() {
         Path path = dir.resolve("bad.cxc");
         assertThatThrownBy(
-                        () -> EventStateLog.create(path, 0, FixedCodec.INT64, FixedCodec.INT64, 0L))
+                        () ->
+                                EventStateLog.TYPE.create(
+                                        path,
+                                        new EventStateLog.Settings<>(
+                                                0, FixedCodec.INT64, FixedCodec.INT64, 0L)))
                 .isInstanceOfSatisfying(
                         CxcSettingsException.class,
                         e -> assertThat(e.setting()).isEqualTo("capacity"))
@@ -200,8 +221,10 @@ class EventStateLogTest {
                 .hasMessageContaining("got 0");
         assertThatThrownBy(
                         () ->
-                                EventStateLog.create(
-                                        path, 4, FixedCodec.bytes(70_000), FixedCodec.INT64, 0L))
+                                EventStateLog.TYPE.create(
+                                        path,
+                                        new EventStateLog.Settings<>(
+                                                4, FixedCodec.bytes(70_000), FixedCodec.INT64, 0L)))
                 .isInstanceOfSatisfying(
                         CxcSettingsException.class,
                         e -> assertThat(e.setting()).isEqualTo("events"))
@@ -258,9 +281,11 @@ class EventStateLogTest {
     void concurrentEmittersAndDrainersInOneProcessFoldEveryEventOnce() throws Exception {
         int producers = 3;
         long each = 10_000;
-        try (var log =
-                EventStateLog.create(
-                        dir.resolve("mt.cxc"), 256, Tally.Event.CODEC, Tally.CODEC, Tally.EMPTY)) {
+        try (EventStateLog<Tally.Event, Tally> log =
+                EventStateLog.TYPE.create(
+                        dir.resolve("mt.cxc"),
+                        new EventStateLog.Settings<>(
+                                256, Tally.Event.CODEC, Tally.CODEC, Tally.EMPTY))) {
             ExecutorService pool = Executors.newFixedThreadPool(producers + 1);
             try {
                 List<Future<?>> emitters = new ArrayList<>();

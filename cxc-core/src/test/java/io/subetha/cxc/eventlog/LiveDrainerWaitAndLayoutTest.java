@@ -33,8 +33,11 @@ class LiveDrainerWaitAndLayoutTest {
     @Test
     void aLiveDrainersTurnIsWaitedForThenTakenUnderTheNextGeneration() throws Exception {
         Path path = dir.resolve("sum.cxc");
-        try (var log =
-                EventStateLog.create(path, CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L)) {
+        try (EventStateLog<Long, Long> log =
+                EventStateLog.TYPE.create(
+                        path,
+                        new EventStateLog.Settings<>(
+                                CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L))) {
             AtomicBuffer raw = RawBody.of(path);
             log.emit(6L);
             long held = OwnerRecord.ownerWord(Pids.current(), 4);
@@ -77,8 +80,11 @@ class LiveDrainerWaitAndLayoutTest {
     @Test
     void aReservationCarriesItsSequenceAndTheCountFollowsItPastALaggingCursor() {
         Path path = dir.resolve("sum.cxc");
-        try (var log =
-                EventStateLog.create(path, CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L)) {
+        try (EventStateLog<Long, Long> log =
+                EventStateLog.TYPE.create(
+                        path,
+                        new EventStateLog.Settings<>(
+                                CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L))) {
             AtomicBuffer raw = RawBody.of(path);
             for (long e = 0; e < 3; e++) {
                 log.emit(e);
@@ -102,11 +108,20 @@ class LiveDrainerWaitAndLayoutTest {
     @Test
     void anObserversViewRefusesToReadOrReplaceTheState() {
         Path path = dir.resolve("sum.cxc");
-        EventStateLog.create(path, CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L).close();
+        EventStateLog.TYPE
+                .create(
+                        path,
+                        new EventStateLog.Settings<>(
+                                CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L))
+                .close();
         try (var view = EventStateLog.TYPE.observe(path, CxcFileOptions.defaults())) {
             assertThat(view.describe()).containsEntry("folded", 0L).containsEntry("drainerPid", 0L);
         }
-        try (var log = EventStateLog.open(path, FixedCodec.INT64, FixedCodec.INT64)) {
+        try (EventStateLog<Long, Long> log =
+                EventStateLog.open(
+                        path,
+                        new EventStateLog.Settings<>(
+                                CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L))) {
             EventLogReader<Long> reader = log.reader(5);
             reader.seek(0);
             assertThat(reader.position()).isZero();

@@ -40,7 +40,11 @@ class PlantedLogStatesTest {
     @BeforeEach
     void create() {
         path = dir.resolve("sum.cxc");
-        log = EventStateLog.create(path, CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L);
+        log =
+                EventStateLog.TYPE.create(
+                        path,
+                        new EventStateLog.Settings<>(
+                                CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L));
         raw = RawBody.of(path);
     }
 
@@ -186,8 +190,10 @@ class PlantedLogStatesTest {
     @Test
     void aStateOrAnEventThatDoesNotDecodeIsAFormatError() {
         Path boolPath = dir.resolve("bool.cxc");
-        try (var bools =
-                EventStateLog.create(boolPath, 2, FixedCodec.BOOL, FixedCodec.BOOL, false)) {
+        try (EventStateLog<Boolean, Boolean> bools =
+                EventStateLog.TYPE.create(
+                        boolPath,
+                        new EventStateLog.Settings<>(2, FixedCodec.BOOL, FixedCodec.BOOL, false))) {
             AtomicBuffer body = RawBody.of(boolPath);
             int stride = strideFor(1, 1);
             bools.emit(true);

@@ -55,8 +55,10 @@ class BarrierArrivalTest {
     private EpochBarrier create(int capacity, Duration interval, int graceEpochs) {
         path = dir.resolve("barrier.cxc");
         EpochBarrier barrier =
-                EpochBarrier.create(
-                        path, capacity, interval, graceEpochs, CxcFileOptions.defaults());
+                EpochBarrier.TYPE.create(
+                        path,
+                        new EpochBarrier.Settings(capacity, interval, graceEpochs),
+                        CxcFileOptions.defaults());
         handles.add(barrier);
         raw = RawBody.of(path);
         return barrier;
@@ -67,7 +69,7 @@ class BarrierArrivalTest {
     }
 
     private EpochBarrier handle(int capacity) {
-        EpochBarrier handle = EpochBarrier.open(path, capacity);
+        EpochBarrier handle = EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(capacity));
         handles.add(handle);
         return handle;
     }

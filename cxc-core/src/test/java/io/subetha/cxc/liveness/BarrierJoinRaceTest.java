@@ -38,7 +38,7 @@ class BarrierJoinRaceTest {
 
     private AtomicBuffer create(int capacity) {
         Path path = dir.resolve("barrier.cxc");
-        barrier = EpochBarrier.create(path, capacity);
+        barrier = EpochBarrier.TYPE.create(path, new EpochBarrier.Settings(capacity));
         return RawBody.of(path);
     }
 

@@ -27,7 +27,7 @@ public final class BarrierPhaseCost {
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         Path dir = Files.createTempDirectory("barrier-cost");
         Path path = dir.resolve("barrier.cxc");
-        EpochBarrier.create(path, jvms).close();
+        EpochBarrier.TYPE.create(path, new EpochBarrier.Settings(jvms)).close();
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (int i = 0; i < jvms; i++) {

@@ -32,7 +32,7 @@ class BarrierSeatTest {
     @BeforeEach
     void create() {
         path = dir.resolve("barrier.cxc");
-        handles.add(EpochBarrier.create(path, 2));
+        handles.add(EpochBarrier.TYPE.create(path, new EpochBarrier.Settings(2)));
     }
 
     @AfterEach
@@ -41,7 +41,7 @@ class BarrierSeatTest {
     }
 
     private EpochBarrier handle() {
-        EpochBarrier handle = EpochBarrier.open(path, 2);
+        EpochBarrier handle = EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(2));
         handles.add(handle);
         return handle;
     }

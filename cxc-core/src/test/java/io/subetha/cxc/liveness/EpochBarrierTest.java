@@ -45,11 +45,9 @@ class EpochBarrierTest {
     void create() {
         path = dir.resolve("barrier.cxc");
         handles.add(
-                EpochBarrier.create(
+                EpochBarrier.TYPE.create(
                         path,
-                        4,
-                        IDLE_GRACE_INTERVAL,
-                        IDLE_GRACE_EPOCHS,
+                        new EpochBarrier.Settings(4, IDLE_GRACE_INTERVAL, IDLE_GRACE_EPOCHS),
                         CxcFileOptions.defaults()));
     }
 
@@ -59,7 +57,7 @@ class EpochBarrierTest {
     }
 
     EpochBarrier participant() {
-        EpochBarrier handle = EpochBarrier.open(path, 4);
+        EpochBarrier handle = EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(4));
         handles.add(handle);
         handle.join();
         return handle;
@@ -175,8 +173,11 @@ class EpochBarrierTest {
     void aSilentParticipantIsDroppedAfterTheGraceAndTheOthersGoOn() {
         Path fast = dir.resolve("fast.cxc");
         EpochBarrier a =
-                EpochBarrier.create(fast, 4, Duration.ofMillis(50), 3, CxcFileOptions.defaults());
-        EpochBarrier silent = EpochBarrier.open(fast, 4);
+                EpochBarrier.TYPE.create(
+                        fast,
+                        new EpochBarrier.Settings(4, Duration.ofMillis(50), 3),
+                        CxcFileOptions.defaults());
+        EpochBarrier silent = EpochBarrier.TYPE.open(fast, new EpochBarrier.Settings(4));
         handles.add(a);
         handles.add(silent);
         int epoch = a.join();
@@ -215,8 +216,11 @@ class EpochBarrierTest {
     /** One run: false if it was inconclusive (a gap between heartbeats of the grace or more). */
     boolean aBeatingParticipantIsWaitedFor(Path fast) throws Exception {
         EpochBarrier a =
-                EpochBarrier.create(fast, 4, Duration.ofMillis(100), 5, CxcFileOptions.defaults());
-        EpochBarrier busy = EpochBarrier.open(fast, 4);
+                EpochBarrier.TYPE.create(
+                        fast,
+                        new EpochBarrier.Settings(4, Duration.ofMillis(100), 5),
+                        CxcFileOptions.defaults());
+        EpochBarrier busy = EpochBarrier.TYPE.open(fast, new EpochBarrier.Settings(4));
         handles.add(a);
         handles.add(busy);
         int epoch = a.join();
@@ -275,7 +279,7 @@ class EpochBarrierTest {
                     ByteBuffer.allocate(4),
                     HeaderDescriptor.HEADER_LENGTH + EpochBarrierDescriptor.GRACE_EPOCHS_OFFSET);
         }
-        assertThatThrownBy(() -> EpochBarrier.open(path, 4))
+        assertThatThrownBy(() -> EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(4)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("grace of 0 epochs")
                 .hasMessageContaining("left untouched");
@@ -286,17 +290,23 @@ class EpochBarrierTest {
         for (int i = 0; i < 4; i++) {
             participant();
         }
-        EpochBarrier fifth = EpochBarrier.open(path, 4);
+        EpochBarrier fifth = EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(4));
         handles.add(fifth);
         assertThatThrownBy(fifth::join)
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessageContaining("all 4 participant slots");
-        assertThatThrownBy(() -> EpochBarrier.open(path, 3))
+        assertThatThrownBy(() -> EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(3)))
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessageContaining("created with capacity 4");
-        assertThatThrownBy(() -> EpochBarrier.create(dir.resolve("x.cxc"), 0))
+        assertThatThrownBy(
+                        () ->
+                                EpochBarrier.TYPE.create(
+                                        dir.resolve("x.cxc"), new EpochBarrier.Settings(0)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> EpochBarrier.create(dir.resolve("y.cxc"), 2000))
+        assertThatThrownBy(
+                        () ->
+                                EpochBarrier.TYPE.create(
+                                        dir.resolve("y.cxc"), new EpochBarrier.Settings(2000)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("IN_FLIGHT_SLOTS");
         assertThatThrownBy(() -> fifth.await(0))

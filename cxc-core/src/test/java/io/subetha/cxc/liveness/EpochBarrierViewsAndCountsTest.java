@@ -33,7 +33,10 @@ class EpochBarrierViewsAndCountsTest {
     @TempDir Path dir;
 
     EpochBarrier create(Path path) {
-        return EpochBarrier.create(path, 3, INTERVAL, GRACE_EPOCHS, CxcFileOptions.defaults());
+        return EpochBarrier.TYPE.create(
+                path,
+                new EpochBarrier.Settings(3, INTERVAL, GRACE_EPOCHS),
+                CxcFileOptions.defaults());
     }
 
     @Test
@@ -51,7 +54,7 @@ class EpochBarrierViewsAndCountsTest {
     void participantsAndDescribeShowEachJoinedSlotItsArrivalAndItsSilence() {
         Path path = dir.resolve("b.cxc");
         try (EpochBarrier a = create(path);
-                EpochBarrier b = EpochBarrier.open(path, 3)) {
+                EpochBarrier b = EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(3))) {
             int epoch = a.join();
             b.join();
             assertThatThrownBy(() -> b.await(epoch, Duration.ofMillis(1)))
@@ -96,7 +99,7 @@ class EpochBarrierViewsAndCountsTest {
     void aTimeoutNamesEachMissingPeersSilenceAndLastArrival() {
         Path path = dir.resolve("b.cxc");
         try (EpochBarrier a = create(path);
-                EpochBarrier b = EpochBarrier.open(path, 3)) {
+                EpochBarrier b = EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(3))) {
             int epoch = a.join();
             b.join();
             b.awaitQuorum(epoch, 1, Duration.ofSeconds(60)); // released alone: b arrived at epoch
@@ -138,7 +141,7 @@ class EpochBarrierViewsAndCountsTest {
     void everyOpIsCountedOnceAndClosingAHandleLeavesTheBarrier() {
         Path path = dir.resolve("b.cxc");
         try (EpochBarrier a = create(path)) {
-            EpochBarrier b = EpochBarrier.open(path, 3);
+            EpochBarrier b = EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(3));
             int epoch = a.join();
             b.join();
             a.beat();

@@ -29,8 +29,8 @@ class FailoverWatchdogTest {
     void create() {
         heartbeatPath = dir.resolve("heartbeat.cxc");
         watchdogPath = dir.resolve("watchdog.cxc");
-        table = HeartbeatTable.create(heartbeatPath, 3);
-        watchdog = FailoverWatchdog.create(watchdogPath, table, 8, CxcFileOptions.defaults());
+        table = HeartbeatTable.TYPE.create(heartbeatPath, new HeartbeatTable.Settings(3));
+        watchdog = FailoverWatchdog.openOrCreate(watchdogPath, table, 8, CxcFileOptions.defaults());
     }
 
     @AfterEach
@@ -172,13 +172,21 @@ class FailoverWatchdogTest {
 
     @Test
     void openChecksTheWatchedTablesCapacity() {
-        try (FailoverWatchdog reopened = FailoverWatchdog.open(watchdogPath, heartbeatPath)) {
+        try (FailoverWatchdog reopened =
+                FailoverWatchdog.open(
+                        watchdogPath,
+                        FailoverWatchdog.Settings.watching(watchdogPath, heartbeatPath, 8))) {
             assertThat(reopened.workPerSlot()).isEqualTo(8);
             assertThat(reopened.capacity()).isEqualTo(3);
         }
         Path otherTable = dir.resolve("other-heartbeat.cxc");
-        HeartbeatTable.create(otherTable, 5).close();
-        assertThatThrownBy(() -> FailoverWatchdog.open(watchdogPath, otherTable))
+        HeartbeatTable.TYPE.create(otherTable, new HeartbeatTable.Settings(5)).close();
+        assertThatThrownBy(
+                        () ->
+                                FailoverWatchdog.open(
+                                        watchdogPath,
+                                        FailoverWatchdog.Settings.watching(
+                                                watchdogPath, otherTable, 8)))
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessageContaining("(5 slots)")
                 .hasMessageContaining("capacity 3");
@@ -187,7 +195,12 @@ class FailoverWatchdogTest {
     @Test
     void seedFactoryUsesTheDefaultWorkPerSlot() {
         try (FailoverWatchdog fresh =
-                FailoverWatchdog.create(dir.resolve("fresh.cxc"), heartbeatPath)) {
+                FailoverWatchdog.TYPE.create(
+                        dir.resolve("fresh.cxc"),
+                        FailoverWatchdog.Settings.watching(
+                                dir.resolve("fresh.cxc"),
+                                heartbeatPath,
+                                FailoverWatchdog.DEFAULT_WORK_PER_SLOT))) {
             assertThat(fresh.workPerSlot()).isEqualTo(FailoverWatchdog.DEFAULT_WORK_PER_SLOT);
             assertThat(fresh.assignments()).isEqualTo(List.of());
         }

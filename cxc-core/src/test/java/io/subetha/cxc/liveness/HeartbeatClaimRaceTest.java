@@ -40,7 +40,7 @@ class HeartbeatClaimRaceTest {
 
     private AtomicBuffer create(int capacity) {
         path = dir.resolve("heartbeat.cxc");
-        table = HeartbeatTable.create(path, capacity);
+        table = HeartbeatTable.TYPE.create(path, new HeartbeatTable.Settings(capacity));
         return RawBody.of(path);
     }
 

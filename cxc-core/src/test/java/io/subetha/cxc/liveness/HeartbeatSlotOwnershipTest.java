@@ -32,7 +32,7 @@ class HeartbeatSlotOwnershipTest {
     @BeforeEach
     void create() {
         path = dir.resolve("heartbeat.cxc");
-        table = HeartbeatTable.create(path, 4);
+        table = HeartbeatTable.TYPE.create(path, new HeartbeatTable.Settings(4));
     }
 
     @AfterEach
@@ -90,7 +90,8 @@ class HeartbeatSlotOwnershipTest {
     @Test
     void aHandleBeatsAndReleasesOnlyTheSlotsItRegistered() {
         int slot = table.register(ME);
-        try (HeartbeatTable other = HeartbeatTable.open(path, 4)) {
+        try (HeartbeatTable other =
+                HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(4))) {
             assertThatThrownBy(() -> other.beat(slot))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("not registered through this handle");
@@ -107,7 +108,8 @@ class HeartbeatSlotOwnershipTest {
 
     @Test
     void aHandleWhoseSlotWasReclaimedLearnsOnceAndCannotFreeTheNewOwner() {
-        try (HeartbeatTable other = HeartbeatTable.open(path, 4)) {
+        try (HeartbeatTable other =
+                HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(4))) {
             for (int i = 0; i < 4; i++) {
                 other.register(ME);
             }
@@ -213,7 +215,8 @@ class HeartbeatSlotOwnershipTest {
 
     @Test
     void aHandleThatHasNotNoticedItsLossCannotReleaseTheNewOwnersSlot() {
-        try (HeartbeatTable other = HeartbeatTable.open(path, 4)) {
+        try (HeartbeatTable other =
+                HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(4))) {
             for (int i = 0; i < 4; i++) {
                 other.register(ME);
             }

@@ -38,7 +38,7 @@ class HeartbeatTableTest {
     @BeforeEach
     void create() {
         path = dir.resolve("heartbeat.cxc");
-        table = HeartbeatTable.create(path, 4);
+        table = HeartbeatTable.TYPE.create(path, new HeartbeatTable.Settings(4));
     }
 
     @AfterEach
@@ -121,7 +121,8 @@ class HeartbeatTableTest {
 
     @Test
     void staleSlotIsReclaimedAndItsFormerOwnerLearnsOnNextBeat() {
-        try (HeartbeatTable other = HeartbeatTable.open(path, 4)) {
+        try (HeartbeatTable other =
+                HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(4))) {
             for (int i = 0; i < 4; i++) {
                 other.register(ME);
             }
@@ -157,7 +158,7 @@ class HeartbeatTableTest {
 
     @Test
     void closeUnregistersTheSlotsOfTheHandle() {
-        HeartbeatTable other = HeartbeatTable.open(path, 4);
+        HeartbeatTable other = HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(4));
         int slot = other.register(ME);
         other.close();
         assertThat(table.snapshot(slot)).isEmpty();
@@ -165,7 +166,9 @@ class HeartbeatTableTest {
 
     @Test
     void racingRegistrantsNeverShareASlot() throws Exception {
-        try (HeartbeatTable big = HeartbeatTable.create(dir.resolve("big.cxc"), 64)) {
+        try (HeartbeatTable big =
+                HeartbeatTable.TYPE.create(
+                        dir.resolve("big.cxc"), new HeartbeatTable.Settings(64))) {
             ExecutorService pool = Executors.newFixedThreadPool(8);
             try {
                 CountDownLatch start = new CountDownLatch(1);
@@ -204,7 +207,7 @@ class HeartbeatTableTest {
 
     @Test
     void capacityMismatchOnOpenIsAClearError() {
-        assertThatThrownBy(() -> HeartbeatTable.open(path, 8))
+        assertThatThrownBy(() -> HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(8)))
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessageContaining("created with capacity 4")
                 .hasMessageContaining("expecting capacity 8");
@@ -215,10 +218,16 @@ class HeartbeatTableTest {
 
     @Test
     void boundsAreChecked() {
-        assertThatThrownBy(() -> HeartbeatTable.create(dir.resolve("zero.cxc"), 0))
+        assertThatThrownBy(
+                        () ->
+                                HeartbeatTable.TYPE.create(
+                                        dir.resolve("zero.cxc"), new HeartbeatTable.Settings(0)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("1..1024");
-        assertThatThrownBy(() -> HeartbeatTable.create(dir.resolve("huge.cxc"), 1025))
+        assertThatThrownBy(
+                        () ->
+                                HeartbeatTable.TYPE.create(
+                                        dir.resolve("huge.cxc"), new HeartbeatTable.Settings(1025)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("IN_FLIGHT_SLOTS");
         assertThatThrownBy(() -> table.snapshot(4))
@@ -233,8 +242,8 @@ class HeartbeatTableTest {
     @Test
     void anotherPrimitivesFileIsRefused() {
         Path barrier = dir.resolve("barrier.cxc");
-        EpochBarrier.create(barrier, 4).close();
-        assertThatThrownBy(() -> HeartbeatTable.open(barrier, 4))
+        EpochBarrier.TYPE.create(barrier, new EpochBarrier.Settings(4)).close();
+        assertThatThrownBy(() -> HeartbeatTable.TYPE.open(barrier, new HeartbeatTable.Settings(4)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("epoch-barrier");
     }

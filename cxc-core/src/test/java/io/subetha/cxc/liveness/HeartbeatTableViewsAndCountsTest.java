@@ -23,7 +23,8 @@ class HeartbeatTableViewsAndCountsTest {
 
     @Test
     void describeListsOnlyTheHeldSlotsWithTheirOwnerAndLag() {
-        try (HeartbeatTable table = HeartbeatTable.create(dir.resolve("t.cxc"), 3)) {
+        try (HeartbeatTable table =
+                HeartbeatTable.TYPE.create(dir.resolve("t.cxc"), new HeartbeatTable.Settings(3))) {
             int first = table.register(PID);
             int second = table.register(PID);
             table.unregister(first);
@@ -47,7 +48,8 @@ class HeartbeatTableViewsAndCountsTest {
 
     @Test
     void everyReadIsCountedOnce() {
-        try (HeartbeatTable table = HeartbeatTable.create(dir.resolve("t.cxc"), 2)) {
+        try (HeartbeatTable table =
+                HeartbeatTable.TYPE.create(dir.resolve("t.cxc"), new HeartbeatTable.Settings(2))) {
             int slot = table.register(PID);
             table.globalEpoch();
             table.snapshot(slot);
@@ -60,8 +62,9 @@ class HeartbeatTableViewsAndCountsTest {
     @Test
     void closingAHandleFreesTheSlotsItRegisteredOnceAndLeavesTheOthers() {
         Path path = dir.resolve("t.cxc");
-        try (HeartbeatTable keeper = HeartbeatTable.create(path, 3)) {
-            HeartbeatTable closing = HeartbeatTable.open(path, 3);
+        try (HeartbeatTable keeper =
+                HeartbeatTable.TYPE.create(path, new HeartbeatTable.Settings(3))) {
+            HeartbeatTable closing = HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(3));
             int kept = keeper.register(PID);
             int mine = closing.register(PID);
             closing.close();

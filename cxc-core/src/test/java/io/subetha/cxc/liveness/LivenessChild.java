@@ -65,7 +65,10 @@ public final class LivenessChild {
     private static String execute(String[] words) throws IOException {
         switch (words[0]) {
             case "heartbeat-open":
-                table = HeartbeatTable.open(Path.of(words[1]), Integer.parseInt(words[2]));
+                table =
+                        HeartbeatTable.TYPE.open(
+                                Path.of(words[1]),
+                                new HeartbeatTable.Settings(Integer.parseInt(words[2])));
                 return "ok";
             case "register":
                 slot = table.register(PID);
@@ -78,9 +81,14 @@ public final class LivenessChild {
                         + table.status(Integer.parseInt(words[1]), Long.parseLong(words[2]));
             case "watchdog-open":
                 watchdog =
-                        FailoverWatchdog.open(
+                        FailoverWatchdog.openOrCreate(
                                 Path.of(words[1]),
                                 table,
+                                FailoverWatchdog.TYPE
+                                        .recordedSettings(
+                                                Path.of(words[1]),
+                                                io.subetha.cxc.mmf.CxcFileOptions.defaults())
+                                        .workPerSlot(),
                                 io.subetha.cxc.mmf.CxcFileOptions.defaults());
                 return "ok";
             case "assign":
@@ -108,7 +116,10 @@ public final class LivenessChild {
                                 .map(m -> m.workId() + ">" + m.fromSlot())
                                 .collect(Collectors.joining(","));
             case "barrier-open":
-                barrier = EpochBarrier.open(Path.of(words[1]), Integer.parseInt(words[2]));
+                barrier =
+                        EpochBarrier.TYPE.open(
+                                Path.of(words[1]),
+                                new EpochBarrier.Settings(Integer.parseInt(words[2])));
                 return "ok";
             case "join":
                 joinEpoch = barrier.join();

@@ -55,7 +55,7 @@ class LivenessProcessTest {
     @Test
     void fourJvmsRegisterConcurrentlyInDistinctSlotsAndAKilledOnesSlotGoesStaleThenIsReused() {
         Path path = dir.resolve("heartbeat.cxc");
-        HeartbeatTable.create(path, 4).close();
+        HeartbeatTable.TYPE.create(path, new HeartbeatTable.Settings(4)).close();
         List<ChildJvm> jvms = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             jvms.add(child("hb-" + i, "heartbeat-open " + path + " 4"));
@@ -81,7 +81,8 @@ class LivenessProcessTest {
 
         ChildJvm newcomer = child("hb-new", "heartbeat-open " + path + " 4");
         assertThat(ask(newcomer, "register")).isEqualTo("slot " + victimSlot);
-        try (HeartbeatTable table = HeartbeatTable.open(path, 4)) {
+        try (HeartbeatTable table =
+                HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(4))) {
             assertThat(table.snapshot(victimSlot).orElseThrow().pid()).isEqualTo(newcomer.pid());
         }
     }
@@ -90,7 +91,7 @@ class LivenessProcessTest {
     void threeJvmsRun200PhasesAndNoneStartsAPhaseBeforeAllFinishedThePrevious() throws IOException {
         Path barrier = dir.resolve("barrier.cxc");
         Path log = dir.resolve("phases.log");
-        EpochBarrier.create(barrier, 3).close();
+        EpochBarrier.TYPE.create(barrier, new EpochBarrier.Settings(3)).close();
         List<ChildJvm> jvms = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             jvms.add(child("phase-" + i, "barrier-open " + barrier + " 3"));
@@ -116,7 +117,7 @@ class LivenessProcessTest {
         Path barrier = dir.resolve("barrier.cxc");
         Path log = dir.resolve("phases.log");
         // Default grace, 5 × 200 ms; a killed process is noticed sooner, by the PID probe.
-        EpochBarrier.create(barrier, 3).close();
+        EpochBarrier.TYPE.create(barrier, new EpochBarrier.Settings(3)).close();
         List<ChildJvm> jvms = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             jvms.add(child("phase-" + i, "barrier-open " + barrier + " 3"));
@@ -139,7 +140,7 @@ class LivenessProcessTest {
             assertThat(phasesEndedBy(lines, survivor.pid())).isEqualTo(300);
         }
         assertThat(phasesEndedBy(lines, victim.pid())).isBetween(100, 299);
-        try (EpochBarrier view = EpochBarrier.open(barrier, 3)) {
+        try (EpochBarrier view = EpochBarrier.TYPE.open(barrier, new EpochBarrier.Settings(3))) {
             assertThat(view.participants())
                     .extracting(BarrierParticipant::pid)
                     .containsExactlyInAnyOrder(jvms.get(0).pid(), jvms.get(1).pid());
@@ -151,7 +152,11 @@ class LivenessProcessTest {
         Path barrier = dir.resolve("barrier.cxc");
         Path log = dir.resolve("phases.log");
         // Grace 5 × 100 ms. A stopped process is alive to the PID probe: only the grace drops it.
-        EpochBarrier.create(barrier, 3, Duration.ofMillis(100), 5, CxcFileOptions.defaults())
+        EpochBarrier.TYPE
+                .create(
+                        barrier,
+                        new EpochBarrier.Settings(3, Duration.ofMillis(100), 5),
+                        CxcFileOptions.defaults())
                 .close();
         List<ChildJvm> jvms = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -186,8 +191,13 @@ class LivenessProcessTest {
     void twoJvmsScanningTheSameWatchdogAfterAKillMoveEveryWorkIdExactlyOnce() {
         Path heartbeat = dir.resolve("heartbeat.cxc");
         Path watchdogPath = dir.resolve("watchdog.cxc");
-        HeartbeatTable.create(heartbeat, 4).close();
-        FailoverWatchdog.create(watchdogPath, heartbeat, 4096, CxcFileOptions.defaults()).close();
+        HeartbeatTable.TYPE.create(heartbeat, new HeartbeatTable.Settings(4)).close();
+        FailoverWatchdog.TYPE
+                .create(
+                        watchdogPath,
+                        FailoverWatchdog.Settings.watching(watchdogPath, heartbeat, 4096),
+                        CxcFileOptions.defaults())
+                .close();
         String[] setup = {"heartbeat-open " + heartbeat + " 4", "watchdog-open " + watchdogPath};
 
         ChildJvm victim = child("victim", setup);
@@ -215,7 +225,10 @@ class LivenessProcessTest {
         List<Long> movedFromVictim =
                 moves.stream().filter(m -> m[1] == victimSlot).map(m -> m[0]).toList();
         assertThat(movedFromVictim).hasSize(4000).containsExactlyInAnyOrderElementsOf(expected);
-        try (FailoverWatchdog watchdog = FailoverWatchdog.open(watchdogPath, heartbeat)) {
+        try (FailoverWatchdog watchdog =
+                FailoverWatchdog.open(
+                        watchdogPath,
+                        FailoverWatchdog.Settings.watching(watchdogPath, heartbeat, 4096))) {
             List<WorkAssignment> owned = watchdog.assignments();
             assertThat(owned)
                     .extracting(WorkAssignment::workId)

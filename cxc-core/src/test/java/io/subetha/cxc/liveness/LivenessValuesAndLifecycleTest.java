@@ -122,9 +122,11 @@ class LivenessValuesAndLifecycleTest {
 
     @Test
     void slotZeroTakesTheWorkWhenItIsTheLeastLoaded() {
-        try (HeartbeatTable table = HeartbeatTable.create(dir.resolve("hb.cxc"), 3);
+        try (HeartbeatTable table =
+                        HeartbeatTable.TYPE.create(
+                                dir.resolve("hb.cxc"), new HeartbeatTable.Settings(3));
                 FailoverWatchdog watchdog =
-                        FailoverWatchdog.create(
+                        FailoverWatchdog.openOrCreate(
                                 dir.resolve("watchdog.cxc"), table, 4, CxcFileOptions.defaults())) {
             int idle = table.register(ME);
             int busy = table.register(ME);
@@ -143,9 +145,11 @@ class LivenessValuesAndLifecycleTest {
     void closingAWatchdogClosesTheTableItOpenedButNotOneItWasGiven() {
         Path tablePath = dir.resolve("hb.cxc");
         Path watchdogPath = dir.resolve("watchdog.cxc");
-        try (HeartbeatTable shared = HeartbeatTable.create(tablePath, 2)) {
+        try (HeartbeatTable shared =
+                HeartbeatTable.TYPE.create(tablePath, new HeartbeatTable.Settings(2))) {
             FailoverWatchdog given =
-                    FailoverWatchdog.create(watchdogPath, shared, 4, CxcFileOptions.defaults());
+                    FailoverWatchdog.openOrCreate(
+                            watchdogPath, shared, 4, CxcFileOptions.defaults());
             int slot = shared.register(ME);
             given.assign(slot, 5);
             Map<String, Object> described = given.describe();
@@ -161,7 +165,8 @@ class LivenessValuesAndLifecycleTest {
             assertThat(given.isClosed()).isTrue();
             assertThat(shared.isClosed()).isFalse();
 
-            FailoverWatchdog own = FailoverWatchdog.open(watchdogPath);
+            FailoverWatchdog own =
+                    FailoverWatchdog.TYPE.openAsRecorded(watchdogPath, CxcFileOptions.defaults());
             HeartbeatTable opened = own.heartbeatTable();
             assertThat(opened).isNotSameAs(shared);
             own.close();

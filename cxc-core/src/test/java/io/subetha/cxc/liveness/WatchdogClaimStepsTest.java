@@ -39,11 +39,12 @@ class WatchdogClaimStepsTest {
     @TempDir Path dir;
 
     private HeartbeatTable table(int capacity) {
-        return HeartbeatTable.create(dir.resolve("heartbeat.cxc"), capacity);
+        return HeartbeatTable.TYPE.create(
+                dir.resolve("heartbeat.cxc"), new HeartbeatTable.Settings(capacity));
     }
 
     private FailoverWatchdog watchdog(HeartbeatTable table, int workPerSlot) {
-        return FailoverWatchdog.create(
+        return FailoverWatchdog.openOrCreate(
                 dir.resolve("watchdog.cxc"), table, workPerSlot, CxcFileOptions.defaults());
     }
 

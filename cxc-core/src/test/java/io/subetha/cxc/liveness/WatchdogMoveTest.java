@@ -38,9 +38,9 @@ class WatchdogMoveTest {
     @BeforeEach
     void create() {
         heartbeatPath = dir.resolve("heartbeat.cxc");
-        table = HeartbeatTable.create(heartbeatPath, 3);
+        table = HeartbeatTable.TYPE.create(heartbeatPath, new HeartbeatTable.Settings(3));
         watchdog =
-                FailoverWatchdog.create(
+                FailoverWatchdog.openOrCreate(
                         dir.resolve("watchdog.cxc"), table, 8, CxcFileOptions.defaults());
         raw = RawBody.of(watchdog.file());
     }
@@ -197,7 +197,9 @@ class WatchdogMoveTest {
         watchdog.assign(slot, 11);
         try (FailoverWatchdog reopened =
                 FailoverWatchdog.open(
-                        dir.resolve("watchdog.cxc"), heartbeatPath, CxcFileOptions.defaults())) {
+                        dir.resolve("watchdog.cxc"),
+                        FailoverWatchdog.Settings.watching(
+                                dir.resolve("watchdog.cxc"), heartbeatPath, 8))) {
             assertThat(reopened.isClosed()).isFalse();
             assertThat(reopened.ownerOf(11)).hasValue(slot);
         }

@@ -23,12 +23,24 @@ class WatchdogTableIdentityTest {
         Path watched = dir.resolve("heartbeat.cxc");
         Path other = dir.resolve("other-heartbeat.cxc");
         Path watchdogPath = dir.resolve("watchdog.cxc");
-        HeartbeatTable.create(watched, 3).close();
-        HeartbeatTable.create(other, 3).close();
-        FailoverWatchdog.create(watchdogPath, watched).close();
+        HeartbeatTable.TYPE.create(watched, new HeartbeatTable.Settings(3)).close();
+        HeartbeatTable.TYPE.create(other, new HeartbeatTable.Settings(3)).close();
+        FailoverWatchdog.TYPE
+                .create(
+                        watchdogPath,
+                        FailoverWatchdog.Settings.watching(
+                                watchdogPath, watched, FailoverWatchdog.DEFAULT_WORK_PER_SLOT))
+                .close();
         byte[] before = Files.readAllBytes(watchdogPath);
 
-        assertThatThrownBy(() -> FailoverWatchdog.open(watchdogPath, other))
+        assertThatThrownBy(
+                        () ->
+                                FailoverWatchdog.open(
+                                        watchdogPath,
+                                        FailoverWatchdog.Settings.watching(
+                                                watchdogPath,
+                                                other,
+                                                FailoverWatchdog.DEFAULT_WORK_PER_SLOT)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("as a watchdog of " + other)
                 .hasMessageContaining("it watches " + watched.toAbsolutePath().normalize())

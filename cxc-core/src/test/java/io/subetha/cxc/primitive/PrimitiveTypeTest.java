@@ -78,7 +78,8 @@ class PrimitiveTypeTest {
                 .extracting(op -> op.code())
                 .containsExactly(1, 2, 3, 5, 6, 7);
         assertThat(TypedCell.TYPE.ops()).extracting(op -> op.code()).containsExactly(1, 3);
-        try (HeartbeatTable table = HeartbeatTable.create(dir.resolve("t.cxc"), 2)) {
+        try (HeartbeatTable table =
+                HeartbeatTable.TYPE.create(dir.resolve("t.cxc"), new HeartbeatTable.Settings(2))) {
             assertThat(table.opCounts())
                     .containsOnlyKeys(
                             "beat", "register", "tick_epoch", "scan", "unregister", "read");
@@ -88,11 +89,13 @@ class PrimitiveTypeTest {
     @Test
     void aReadOnlyViewReadsEverythingWritesNothingAndCreatesNothing() throws Exception {
         Path path = dir.resolve("participants.heartbeat");
-        try (HeartbeatTable table = HeartbeatTable.create(path, 4)) {
+        try (HeartbeatTable table =
+                HeartbeatTable.TYPE.create(path, new HeartbeatTable.Settings(4))) {
             table.register(ProcessHandle.current().pid());
             byte[] before = Files.readAllBytes(path);
             try (HeartbeatTable view =
-                    HeartbeatTable.open(path, CxcFileOptions.defaults().asReadOnly())) {
+                    HeartbeatTable.TYPE.openAsRecorded(
+                            path, CxcFileOptions.defaults().asReadOnly())) {
                 Map<String, Object> state = view.describe();
                 assertThat(state).containsEntry("capacity", 4);
                 assertThat((java.util.List<?>) state.get("slots")).hasSize(1);

@@ -95,7 +95,8 @@ class NaNBoxLimitsAndCellsTest {
 
     @Test
     void aCellFileRefusesTheIndexJustOutsideAndCountsEachOp() {
-        try (SharedNaNValue cells = SharedNaNValue.create(dir.resolve("v.cxc"), 3)) {
+        try (SharedNaNValue cells =
+                SharedNaNValue.TYPE.create(dir.resolve("v.cxc"), new SharedNaNValue.Settings(3))) {
             assertThat(cells.cells()).isEqualTo(3);
             assertThatThrownBy(() -> cells.get(3)).hasMessageContaining("index 3 is outside 0..2");
             assertThatThrownBy(() -> cells.get(-1)).hasMessageContaining("index -1");
@@ -119,7 +120,9 @@ class NaNBoxLimitsAndCellsTest {
                 .hasMessageContaining("not an user-tagged");
         assertThatThrownBy(() -> SharedNaNTaggedValue.valueOf(NULL))
                 .hasMessageContaining("not an user-tagged");
-        try (SharedNaNTaggedValue cells = SharedNaNTaggedValue.create(dir.resolve("t.cxc"), 2, 5)) {
+        try (SharedNaNTaggedValue cells =
+                SharedNaNTaggedValue.TYPE.create(
+                        dir.resolve("t.cxc"), new SharedNaNTaggedValue.Settings(2, 5))) {
             assertThat(cells.cells()).isEqualTo(2);
             assertThatThrownBy(() -> cells.get(2)).hasMessageContaining("index 2 is outside 0..1");
             assertThatThrownBy(() -> cells.set(-1, NULL)).hasMessageContaining("index -1");

@@ -113,7 +113,9 @@ class SharedNaNValueTest {
 
     @Test
     void cellsReadWriteAndCompareAndSet() {
-        try (SharedNaNValue cells = SharedNaNValue.create(dir.resolve("cells.nan"), 4)) {
+        try (SharedNaNValue cells =
+                SharedNaNValue.TYPE.create(
+                        dir.resolve("cells.nan"), new SharedNaNValue.Settings(4))) {
             assertThat(cells.get(0)).isEqualTo(NULL);
             cells.set(1, box(42));
             assertThat(unboxInt(cells.get(1))).isEqualTo(42);
@@ -127,14 +129,19 @@ class SharedNaNValueTest {
                     .containsEntry("set", 1L)
                     .containsEntry("compare_and_set", 2L);
         }
-        assertThatThrownBy(() -> SharedNaNValue.create(dir.resolve("none"), 0))
+        assertThatThrownBy(
+                        () ->
+                                SharedNaNValue.TYPE.create(
+                                        dir.resolve("none"), new SharedNaNValue.Settings(0)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("cells must be 1..");
     }
 
     @Test
     void taggedCellsAcceptDoublesNullAndTheirOwnTagsOnly() {
-        try (SharedNaNTaggedValue cells = SharedNaNTaggedValue.create(dir.resolve("t.nan"), 8, 9)) {
+        try (SharedNaNTaggedValue cells =
+                SharedNaNTaggedValue.TYPE.create(
+                        dir.resolve("t.nan"), new SharedNaNTaggedValue.Settings(8, 9))) {
             assertThat(cells.maxUserTag()).isEqualTo(9);
             cells.set(0, 9, -123);
             long bits = cells.get(0);
@@ -155,7 +162,9 @@ class SharedNaNValueTest {
             assertThat(cells.get(3)).isEqualTo(NULL);
             assertThat(cells.compareAndSet(0, bits, SharedNaNTaggedValue.box(0, 0))).isTrue();
         }
-        try (SharedNaNTaggedValue reopened = SharedNaNTaggedValue.open(dir.resolve("t.nan"), 8)) {
+        try (SharedNaNTaggedValue reopened =
+                SharedNaNTaggedValue.open(
+                        dir.resolve("t.nan"), new SharedNaNTaggedValue.Settings(8, 0))) {
             assertThat(reopened.maxUserTag()).isEqualTo(9);
             assertThat(SharedNaNTaggedValue.userTagOf(reopened.get(0))).isZero();
         }

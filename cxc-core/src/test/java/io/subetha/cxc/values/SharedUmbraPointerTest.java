@@ -139,7 +139,9 @@ class SharedUmbraPointerTest {
     void sixteenBytesWrittenAnywhereReadBackInAnotherHandle() {
         Path path = dir.resolve("strings.region");
         try (SharedRegion region = SharedRegion.TYPE.create(path, new SharedRegion.Settings(8192));
-                SharedNaNValue cells = SharedNaNValue.create(dir.resolve("words.nan"), 2)) {
+                SharedNaNValue cells =
+                        SharedNaNValue.TYPE.create(
+                                dir.resolve("words.nan"), new SharedNaNValue.Settings(2))) {
             SharedUmbraPointer p =
                     SharedUmbraPointer.store(region, "ünïcödé strings are bytes too");
             cells.set(0, p.head());

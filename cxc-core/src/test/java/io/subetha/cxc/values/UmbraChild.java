@@ -40,8 +40,12 @@ public final class UmbraChild {
                         region =
                                 SharedRegion.TYPE.openAsRecorded(
                                         Path.of(w[1]), CxcFileOptions.defaults());
-                        cells = SharedNaNValue.openOrCreate(Path.of(w[2]), 64);
-                        tagged = SharedNaNTaggedValue.openOrCreate(Path.of(w[3]), 64, 99);
+                        cells =
+                                SharedNaNValue.openOrCreate(
+                                        Path.of(w[2]), new SharedNaNValue.Settings(64));
+                        tagged =
+                                SharedNaNTaggedValue.openOrCreate(
+                                        Path.of(w[3]), new SharedNaNTaggedValue.Settings(64, 99));
                         System.out.println("ok");
                         break;
                     case "store":

@@ -32,7 +32,8 @@ class DeadPusherSlotTest {
     void aDeadPushersVersionIsNotWrittenAndItsSlotIsTakenOverByTheNextLap() {
         Path path = dir.resolve("chain.cxc");
         try (SharedVersionedChain<Long> chain =
-                SharedVersionedChain.create(path, RETAINED, FixedCodec.INT64)) {
+                SharedVersionedChain.TYPE.create(
+                        path, new SharedVersionedChain.Settings<>(RETAINED, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             assertThat(chain.push(10L)).isEqualTo(1);
             // Version 2 given to a pusher that claimed its slot and was killed before writing.
@@ -66,7 +67,8 @@ class DeadPusherSlotTest {
     void aDeadPushersVersionIsPassedOverByCurrentWhenItIsTheNewest() {
         Path path = dir.resolve("chain.cxc");
         try (SharedVersionedChain<Long> chain =
-                SharedVersionedChain.create(path, 3, FixedCodec.INT64)) {
+                SharedVersionedChain.TYPE.create(
+                        path, new SharedVersionedChain.Settings<>(3, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             chain.push(1L);
             chain.push(2L);

@@ -57,7 +57,9 @@ class LiveHolderWaitTest {
     @Test
     void aPushToASlotALivePusherHoldsWaitsForItsRelease() throws Exception {
         Path path = dir.resolve("c.cxc");
-        try (var chain = SharedVersionedChain.create(path, 2, FixedCodec.INT64)) {
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        path, new SharedVersionedChain.Settings<>(2, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             assertThat(chain.push(10L)).isEqualTo(1);
             int slot = SharedVersionedChainDescriptor.slotOffset(3, 2, STRIDE);
@@ -82,7 +84,9 @@ class LiveHolderWaitTest {
     @Test
     void aRecordAndAReadOfAPointALiveRecorderHoldsWaitForItsRelease() throws Exception {
         Path path = dir.resolve("t.cxc");
-        try (var tile = SharedTimePointTile.create(path, 0, 10, 2, FixedCodec.INT64)) {
+        try (SharedTimePointTile<Long> tile =
+                SharedTimePointTile.TYPE.create(
+                        path, new SharedTimePointTile.Settings<>(0, 10, 2, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             tile.record(10, 1L);
             int slot = SharedTimePointTileDescriptor.slotOffset(1, STRIDE);
@@ -114,7 +118,10 @@ class LiveHolderWaitTest {
 
     @Test
     void everyReadOpIsCountedOnce() {
-        try (var chain = SharedVersionedChain.create(dir.resolve("n.cxc"), 4, FixedCodec.INT64)) {
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        dir.resolve("n.cxc"),
+                        new SharedVersionedChain.Settings<>(4, FixedCodec.INT64))) {
             chain.push(1L);
             chain.readAt(1);
             chain.lookup(1);
@@ -132,8 +139,10 @@ class LiveHolderWaitTest {
             assertThat(SharedVersionedChainDescriptor.lapKey(9, 4)).isEqualTo(3);
             assertThat(SharedVersionedChainDescriptor.lapKey(0xFFFF_FFFFL * 4, 4)).isEqualTo(1);
         }
-        try (var tile =
-                SharedTimePointTile.create(dir.resolve("s.cxc"), -10, 1, 4, FixedCodec.INT64)) {
+        try (SharedTimePointTile<Long> tile =
+                SharedTimePointTile.TYPE.create(
+                        dir.resolve("s.cxc"),
+                        new SharedTimePointTile.Settings<>(-10, 1, 4, FixedCodec.INT64))) {
             tile.record(-7, 5L);
             // Long.MAX_VALUE - (-10) overflows to a negative offset: still "after the last point".
             assertThat(tile.valueAt(Long.MAX_VALUE)).contains(5L);

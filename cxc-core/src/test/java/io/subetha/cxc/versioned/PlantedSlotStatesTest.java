@@ -37,7 +37,9 @@ class PlantedSlotStatesTest {
     @Test
     void aPushWhoseSlotALaterVersionAlreadyWroteReturnsWithoutClaimingIt() {
         Path path = dir.resolve("c.cxc");
-        try (var chain = SharedVersionedChain.create(path, 2, FixedCodec.INT64)) {
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        path, new SharedVersionedChain.Settings<>(2, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             int slot = chainSlot(1, 2);
             // Version 1's slot already holds version 1 (the same stamp): nothing left to write.
@@ -59,7 +61,9 @@ class PlantedSlotStatesTest {
     @Test
     void aVersionWhoseSlotALaterPusherHoldsIsNotRetained() {
         Path path = dir.resolve("c.cxc");
-        try (var chain = SharedVersionedChain.create(path, 2, FixedCodec.INT64)) {
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        path, new SharedVersionedChain.Settings<>(2, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             chain.push(10L);
             chain.push(20L);
@@ -81,7 +85,9 @@ class PlantedSlotStatesTest {
     @Test
     void versionsGivenButNotWrittenAreNotWrittenInsideTheWindowAndNotRetainedOutside() {
         Path path = dir.resolve("c.cxc");
-        try (var chain = SharedVersionedChain.create(path, 4, FixedCodec.INT64)) {
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        path, new SharedVersionedChain.Settings<>(4, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             for (long v = 1; v <= 4; v++) {
                 chain.push(v * 10);
@@ -112,7 +118,10 @@ class PlantedSlotStatesTest {
 
     @Test
     void theMaskCoversAtMostSixtyFourVersions() {
-        try (var chain = SharedVersionedChain.create(dir.resolve("w.cxc"), 70, FixedCodec.INT64)) {
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        dir.resolve("w.cxc"),
+                        new SharedVersionedChain.Settings<>(70, FixedCodec.INT64))) {
             for (long v = 1; v <= 70; v++) {
                 chain.push(v);
             }
@@ -125,7 +134,9 @@ class PlantedSlotStatesTest {
     @Test
     void aValueThatDoesNotDecodeIsAFormatErrorNamingTheVersionOrPoint() {
         Path chainPath = dir.resolve("b.cxc");
-        try (var chain = SharedVersionedChain.create(chainPath, 2, FixedCodec.BOOL)) {
+        try (SharedVersionedChain<Boolean> chain =
+                SharedVersionedChain.TYPE.create(
+                        chainPath, new SharedVersionedChain.Settings<>(2, FixedCodec.BOOL))) {
             chain.push(true);
             RawBody.of(chainPath)
                     .putByte(
@@ -136,7 +147,10 @@ class PlantedSlotStatesTest {
                     .hasMessageContaining("the value of version 1 does not decode");
         }
         Path tilePath = dir.resolve("t.cxc");
-        try (var tile = SharedTimePointTile.create(tilePath, 100, 10, 2, FixedCodec.BOOL)) {
+        try (SharedTimePointTile<Boolean> tile =
+                SharedTimePointTile.TYPE.create(
+                        tilePath,
+                        new SharedTimePointTile.Settings<>(100, 10, 2, FixedCodec.BOOL))) {
             tile.record(110, true);
             RawBody.of(tilePath)
                     .putByte(
@@ -152,7 +166,9 @@ class PlantedSlotStatesTest {
     @Test
     void aRecorderKilledMidRecordHidesThePointUntilTheNextRecordTakesItOver() {
         Path path = dir.resolve("t.cxc");
-        try (var tile = SharedTimePointTile.create(path, 0, 10, 3, FixedCodec.INT64)) {
+        try (SharedTimePointTile<Long> tile =
+                SharedTimePointTile.TYPE.create(
+                        path, new SharedTimePointTile.Settings<>(0, 10, 3, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             tile.record(0, 1L);
             tile.record(10, 2L);
@@ -183,7 +199,9 @@ class PlantedSlotStatesTest {
     @Test
     void aRefusedValueKeepsThePointsOldValueAndLeavesAnUnrecordedPointUnrecorded() {
         Path path = dir.resolve("s.cxc");
-        try (var tile = SharedTimePointTile.create(path, 0, 1, 3, FixedCodec.string(3))) {
+        try (SharedTimePointTile<String> tile =
+                SharedTimePointTile.TYPE.create(
+                        path, new SharedTimePointTile.Settings<>(0, 1, 3, FixedCodec.string(3)))) {
             tile.record(0, "abc");
             assertThatThrownBy(() -> tile.record(0, "abcd"))
                     .isInstanceOf(IllegalArgumentException.class);
@@ -212,8 +230,10 @@ class PlantedSlotStatesTest {
 
     @Test
     void timesBeforeANegativeStartAndFarPastItAreAnsweredWithoutOverflow() {
-        try (var tile =
-                SharedTimePointTile.create(dir.resolve("n.cxc"), -10, 3, 4, FixedCodec.INT64)) {
+        try (SharedTimePointTile<Long> tile =
+                SharedTimePointTile.TYPE.create(
+                        dir.resolve("n.cxc"),
+                        new SharedTimePointTile.Settings<>(-10, 3, 4, FixedCodec.INT64))) {
             tile.record(-10, 1L);
             tile.record(-1, 4L);
             assertThat(tile.valueAt(Long.MAX_VALUE)).contains(4L);
@@ -244,19 +264,29 @@ class PlantedSlotStatesTest {
     @Test
     void openOrCreateRefusesAnotherStartAndAnObserversViewRefusesEveryValueOp() {
         Path tilePath = dir.resolve("t.cxc");
-        SharedTimePointTile.create(tilePath, 0, 5, 4, FixedCodec.INT64).close();
+        SharedTimePointTile.TYPE
+                .create(tilePath, new SharedTimePointTile.Settings<>(0, 5, 4, FixedCodec.INT64))
+                .close();
         assertThatThrownBy(
-                        () -> SharedTimePointTile.openOrCreate(tilePath, 1, 5, 4, FixedCodec.INT64))
+                        () ->
+                                SharedTimePointTile.openOrCreate(
+                                        tilePath,
+                                        new SharedTimePointTile.Settings<>(
+                                                1, 5, 4, FixedCodec.INT64)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("from 1 every 5: it was created with points from 0 every 5");
-        try (var same = SharedTimePointTile.openOrCreate(tilePath, 0, 5, 4, FixedCodec.INT64)) {
+        try (var same =
+                SharedTimePointTile.openOrCreate(
+                        tilePath, new SharedTimePointTile.Settings<>(0, 5, 4, FixedCodec.INT64))) {
             assertThat(same.end()).isEqualTo(15);
         }
         try (var view = SharedTimePointTile.TYPE.observe(tilePath, CxcFileOptions.defaults())) {
             assertThat(view.describe()).containsEntry("points", 4);
         }
         Path chainPath = dir.resolve("c.cxc");
-        SharedVersionedChain.openOrCreate(chainPath, 3, FixedCodec.INT64).close();
+        SharedVersionedChain.openOrCreate(
+                        chainPath, new SharedVersionedChain.Settings<>(3, FixedCodec.INT64))
+                .close();
         try (var view = SharedVersionedChain.TYPE.observe(chainPath, CxcFileOptions.defaults())) {
             assertThat(view.describe()).containsEntry("retained", 3);
         }
@@ -265,7 +295,9 @@ class PlantedSlotStatesTest {
     @Test
     void aRefusedRecordOverADeadRecordersClaimLeavesThePointHidden() {
         Path path = dir.resolve("d.cxc");
-        try (var tile = SharedTimePointTile.create(path, 0, 2, 2, FixedCodec.string(3))) {
+        try (SharedTimePointTile<String> tile =
+                SharedTimePointTile.TYPE.create(
+                        path, new SharedTimePointTile.Settings<>(0, 2, 2, FixedCodec.string(3)))) {
             AtomicBuffer raw = RawBody.of(path);
             tile.record(2, "old");
             int slot = SharedTimePointTileDescriptor.slotOffset(1, STRIDE);
@@ -288,7 +320,9 @@ class PlantedSlotStatesTest {
     @Test
     void theMaskNeverFoldsAVersionPastSixtyFourIntoItsLowBits() {
         Path path = dir.resolve("m.cxc");
-        try (var chain = SharedVersionedChain.create(path, 70, FixedCodec.INT64)) {
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        path, new SharedVersionedChain.Settings<>(70, FixedCodec.INT64))) {
             for (long v = 1; v <= 70; v++) {
                 chain.push(v);
             }

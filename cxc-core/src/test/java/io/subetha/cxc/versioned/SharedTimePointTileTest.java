@@ -22,8 +22,10 @@ class SharedTimePointTileTest {
 
     @Test
     void aLookupReturnsTheValueAtTheLatestRecordedPointAtOrBeforeTheTime() {
-        try (var tile =
-                SharedTimePointTile.create(dir.resolve("t.cxc"), 100, 10, 8, FixedCodec.INT64)) {
+        try (SharedTimePointTile<Long> tile =
+                SharedTimePointTile.TYPE.create(
+                        dir.resolve("t.cxc"),
+                        new SharedTimePointTile.Settings<>(100, 10, 8, FixedCodec.INT64))) {
             assertThat(tile.valueAt(150)).isEmpty();
             tile.record(100, 1L);
             tile.record(130, 4L);
@@ -43,8 +45,10 @@ class SharedTimePointTileTest {
 
     @Test
     void aTimeThatIsNotAPointIsAnErrorNamingTheRange() {
-        try (var tile =
-                SharedTimePointTile.create(dir.resolve("t.cxc"), 100, 10, 8, FixedCodec.INT64)) {
+        try (SharedTimePointTile<Long> tile =
+                SharedTimePointTile.TYPE.create(
+                        dir.resolve("t.cxc"),
+                        new SharedTimePointTile.Settings<>(100, 10, 8, FixedCodec.INT64))) {
             for (long time : new long[] {105, 90, 180, Long.MIN_VALUE, Long.MAX_VALUE}) {
                 assertThatThrownBy(() -> tile.record(time, 1L))
                         .isInstanceOf(IllegalArgumentException.class)
@@ -61,31 +65,60 @@ class SharedTimePointTileTest {
     @Test
     void settingsAndReopeningAreChecked() {
         Path path = dir.resolve("t.cxc");
-        assertThatThrownBy(() -> SharedTimePointTile.create(path, 0, 0, 8, FixedCodec.INT64))
+        assertThatThrownBy(
+                        () ->
+                                SharedTimePointTile.TYPE.create(
+                                        path,
+                                        new SharedTimePointTile.Settings<>(
+                                                0, 0, 8, FixedCodec.INT64)))
                 .isInstanceOfSatisfying(
                         CxcSettingsException.class, e -> assertThat(e.setting()).isEqualTo("step"));
-        assertThatThrownBy(() -> SharedTimePointTile.create(path, 0, 1, 2000, FixedCodec.INT64))
+        assertThatThrownBy(
+                        () ->
+                                SharedTimePointTile.TYPE.create(
+                                        path,
+                                        new SharedTimePointTile.Settings<>(
+                                                0, 1, 2000, FixedCodec.INT64)))
                 .hasMessageContaining("count must be 1..1024 (TILE_CAP), got 2000");
         assertThatThrownBy(
                         () ->
-                                SharedTimePointTile.create(
-                                        path, Long.MAX_VALUE - 5, 10, 2, FixedCodec.INT64))
+                                SharedTimePointTile.TYPE.create(
+                                        path,
+                                        new SharedTimePointTile.Settings<>(
+                                                Long.MAX_VALUE - 5, 10, 2, FixedCodec.INT64)))
                 .hasMessageContaining("overflows");
-        SharedTimePointTile.create(path, 0, 5, 4, FixedCodec.INT64).close();
-        try (var tile = SharedTimePointTile.open(path, FixedCodec.INT64)) {
+        SharedTimePointTile.TYPE
+                .create(path, new SharedTimePointTile.Settings<>(0, 5, 4, FixedCodec.INT64))
+                .close();
+        try (var tile =
+                SharedTimePointTile.open(
+                        path, new SharedTimePointTile.Settings<>(0, 5, 4, FixedCodec.INT64))) {
             assertThat(tile.step()).isEqualTo(5);
             assertThat(tile.count()).isEqualTo(4);
         }
-        assertThatThrownBy(() -> SharedTimePointTile.openOrCreate(path, 0, 6, 4, FixedCodec.INT64))
+        assertThatThrownBy(
+                        () ->
+                                SharedTimePointTile.openOrCreate(
+                                        path,
+                                        new SharedTimePointTile.Settings<>(
+                                                0, 6, 4, FixedCodec.INT64)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("created with points from 0 every 5");
-        assertThatThrownBy(() -> SharedTimePointTile.open(path, FixedCodec.INT32))
+        assertThatThrownBy(
+                        () ->
+                                SharedTimePointTile.open(
+                                        path,
+                                        new SharedTimePointTile.Settings<>(
+                                                0, 5, 4, FixedCodec.INT32)))
                 .isInstanceOf(CxcFormatException.class);
     }
 
     @Test
     void concurrentRecordersAndReadersNeverTearAValue() throws Exception {
-        try (var tile = SharedTimePointTile.create(dir.resolve("c.cxc"), 0, 1, 2, Sample.CODEC)) {
+        try (SharedTimePointTile<Sample> tile =
+                SharedTimePointTile.TYPE.create(
+                        dir.resolve("c.cxc"),
+                        new SharedTimePointTile.Settings<>(0, 1, 2, Sample.CODEC))) {
             ExecutorService pool = Executors.newFixedThreadPool(3);
             AtomicBoolean done = new AtomicBoolean();
             try {

@@ -25,7 +25,10 @@ class SharedVersionedChainTest {
 
     @Test
     void pushesMakeVersionsOneTwoThreeAndRetainedOnesReadBack() {
-        try (var chain = SharedVersionedChain.create(dir.resolve("c.cxc"), 4, FixedCodec.INT64)) {
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        dir.resolve("c.cxc"),
+                        new SharedVersionedChain.Settings<>(4, FixedCodec.INT64))) {
             assertThat(chain.currentVersion()).isZero();
             assertThat(chain.current()).isEmpty();
             assertThat(chain.visibleMask()).isZero();
@@ -51,8 +54,10 @@ class SharedVersionedChainTest {
 
     @Test
     void aValueTheCodecRefusesLeavesItsVersionNotWrittenAndLaterPushesGoOn() {
-        try (var chain =
-                SharedVersionedChain.create(dir.resolve("s.cxc"), 8, FixedCodec.string(3))) {
+        try (SharedVersionedChain<String> chain =
+                SharedVersionedChain.TYPE.create(
+                        dir.resolve("s.cxc"),
+                        new SharedVersionedChain.Settings<>(8, FixedCodec.string(3)))) {
             chain.push("abc");
             assertThatThrownBy(() -> chain.push("abcd"))
                     .isInstanceOf(IllegalArgumentException.class);
@@ -66,13 +71,25 @@ class SharedVersionedChainTest {
     @Test
     void openChecksTheCodecAndBadSettingsNameTheirLimit() {
         Path path = dir.resolve("o.cxc");
-        SharedVersionedChain.create(path, 8, FixedCodec.INT64).close();
-        try (var chain = SharedVersionedChain.open(path, FixedCodec.INT64)) {
+        SharedVersionedChain.TYPE
+                .create(path, new SharedVersionedChain.Settings<>(8, FixedCodec.INT64))
+                .close();
+        try (var chain =
+                SharedVersionedChain.open(
+                        path, new SharedVersionedChain.Settings<>(8, FixedCodec.INT64))) {
             assertThat(chain.retained()).isEqualTo(8);
         }
-        assertThatThrownBy(() -> SharedVersionedChain.open(path, FixedCodec.INT32))
+        assertThatThrownBy(
+                        () ->
+                                SharedVersionedChain.open(
+                                        path,
+                                        new SharedVersionedChain.Settings<>(8, FixedCodec.INT32)))
                 .isInstanceOf(CxcFormatException.class);
-        assertThatThrownBy(() -> SharedVersionedChain.create(dir.resolve("x"), 0, FixedCodec.INT64))
+        assertThatThrownBy(
+                        () ->
+                                SharedVersionedChain.TYPE.create(
+                                        dir.resolve("x"),
+                                        new SharedVersionedChain.Settings<>(0, FixedCodec.INT64)))
                 .isInstanceOfSatisfying(
                         CxcSettingsException.class,
                         e -> assertThat(e.setting()).isEqualTo("retained"))
@@ -84,7 +101,10 @@ class SharedVersionedChainTest {
             throws Exception {
         int pushers = 2;
         int each = 5_000;
-        try (var chain = SharedVersionedChain.create(dir.resolve("r.cxc"), 4, Sample.CODEC)) {
+        try (SharedVersionedChain<Sample> chain =
+                SharedVersionedChain.TYPE.create(
+                        dir.resolve("r.cxc"),
+                        new SharedVersionedChain.Settings<>(4, Sample.CODEC))) {
             ExecutorService pool = Executors.newFixedThreadPool(pushers + 1);
             AtomicBoolean done = new AtomicBoolean();
             long[][] versions = new long[pushers][each];

@@ -26,9 +26,11 @@ class VersionedBodyCheckTest {
     /** A fresh 2-version INT64 chain with {@code damage} done to its body, opened again. */
     void assertChainRefused(Consumer<AtomicBuffer> damage, String problem) {
         Path path = dir.resolve("chain" + files++ + ".cxc");
-        SharedVersionedChain.create(path, 2, FixedCodec.INT64).close();
+        SharedVersionedChain.TYPE
+                .create(path, new SharedVersionedChain.Settings<>(2, FixedCodec.INT64))
+                .close();
         damage.accept(RawBody.of(path));
-        assertThatThrownBy(() -> SharedVersionedChain.open(path, FixedCodec.INT64))
+        assertThatThrownBy(() -> SharedVersionedChain.TYPE.observe(path))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining(problem)
                 .hasMessageContaining("the body is corrupt");
@@ -37,9 +39,11 @@ class VersionedBodyCheckTest {
     /** A fresh 4-point INT64 tile (from 10, every 5) with {@code damage} done, opened again. */
     void assertTileRefused(Consumer<AtomicBuffer> damage, String problem) {
         Path path = dir.resolve("tile" + files++ + ".cxc");
-        SharedTimePointTile.create(path, 10, 5, 4, FixedCodec.INT64).close();
+        SharedTimePointTile.TYPE
+                .create(path, new SharedTimePointTile.Settings<>(10, 5, 4, FixedCodec.INT64))
+                .close();
         damage.accept(RawBody.of(path));
-        assertThatThrownBy(() -> SharedTimePointTile.open(path, FixedCodec.INT64))
+        assertThatThrownBy(() -> SharedTimePointTile.TYPE.observe(path))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining(problem)
                 .hasMessageContaining("the body is corrupt");
@@ -107,21 +111,37 @@ class VersionedBodyCheckTest {
     @Test
     void theLimitsThemselvesAreAccepted() {
         Path chainPath = dir.resolve("widest-chain.cxc");
-        try (var chain =
-                SharedVersionedChain.create(
-                        chainPath, SharedVersionedChainDescriptor.MAX_RETAINED, FixedCodec.INT64)) {
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        chainPath,
+                        new SharedVersionedChain.Settings<>(
+                                SharedVersionedChainDescriptor.MAX_RETAINED, FixedCodec.INT64))) {
             assertThat(chain.push(7L)).isEqualTo(1);
         }
-        try (var chain = SharedVersionedChain.open(chainPath, FixedCodec.INT64)) {
+        try (var chain =
+                SharedVersionedChain.open(
+                        chainPath,
+                        new SharedVersionedChain.Settings<>(
+                                SharedVersionedChainDescriptor.MAX_RETAINED, FixedCodec.INT64))) {
             assertThat(chain.retained()).isEqualTo(SharedVersionedChainDescriptor.MAX_RETAINED);
             assertThat(chain.readAt(1)).contains(7L);
         }
         Path tilePath = dir.resolve("widest-tile.cxc");
         long last = Long.MAX_VALUE - (SharedTimePointTileDescriptor.TILE_CAP - 1);
-        SharedTimePointTile.create(
-                        tilePath, last, 1, SharedTimePointTileDescriptor.TILE_CAP, FixedCodec.INT64)
+        SharedTimePointTile.TYPE
+                .create(
+                        tilePath,
+                        new SharedTimePointTile.Settings<>(
+                                last, 1, SharedTimePointTileDescriptor.TILE_CAP, FixedCodec.INT64))
                 .close();
-        try (var tile = SharedTimePointTile.open(tilePath, FixedCodec.INT64)) {
+        try (var tile =
+                SharedTimePointTile.open(
+                        tilePath,
+                        new SharedTimePointTile.Settings<>(
+                                last,
+                                1,
+                                SharedTimePointTileDescriptor.TILE_CAP,
+                                FixedCodec.INT64))) {
             assertThat(tile.count()).isEqualTo(SharedTimePointTileDescriptor.TILE_CAP);
             assertThat(tile.end()).isEqualTo(Long.MAX_VALUE);
             tile.record(Long.MAX_VALUE, 3L);

@@ -53,16 +53,19 @@ public final class VersionedChild {
             case "chain":
                 chain =
                         SharedVersionedChain.openOrCreate(
-                                Path.of(w[1]), Integer.parseInt(w[2]), new Sample.StallingCodec());
+                                Path.of(w[1]),
+                                new SharedVersionedChain.Settings<>(
+                                        Integer.parseInt(w[2]), new Sample.StallingCodec()));
                 return "ok";
             case "tile":
                 tile =
                         SharedTimePointTile.openOrCreate(
                                 Path.of(w[1]),
-                                Long.parseLong(w[2]),
-                                Long.parseLong(w[3]),
-                                Integer.parseInt(w[4]),
-                                new Sample.StallingCodec());
+                                new SharedTimePointTile.Settings<>(
+                                        Long.parseLong(w[2]),
+                                        Long.parseLong(w[3]),
+                                        Integer.parseInt(w[4]),
+                                        new Sample.StallingCodec()));
                 return "ok";
             case "push-loop":
                 {

@@ -51,7 +51,9 @@ class VersionedProcessTest {
     void twoProcessesPushingGetDistinctGapFreeVersionsAndEachReadsTheOthersValues() {
         Path path = dir.resolve("chain.cxc");
         int each = 1_000;
-        try (var chain = SharedVersionedChain.openOrCreate(path, 4096, Sample.CODEC)) {
+        try (var chain =
+                SharedVersionedChain.openOrCreate(
+                        path, new SharedVersionedChain.Settings<>(4096, Sample.CODEC))) {
             List<ChildJvm> pushers = new ArrayList<>();
             for (int p = 0; p < 2; p++) {
                 pushers.add(child("pusher-" + p, "chain " + path + " 4096"));
@@ -79,7 +81,9 @@ class VersionedProcessTest {
     @Test
     void aPusherKilledHoldingItsSlotLeavesNoGarbageAndNeverBlocksLaterPushes() {
         Path path = dir.resolve("chain.cxc");
-        try (var chain = SharedVersionedChain.openOrCreate(path, 4, Sample.CODEC)) {
+        try (var chain =
+                SharedVersionedChain.openOrCreate(
+                        path, new SharedVersionedChain.Settings<>(4, Sample.CODEC))) {
             chain.push(Sample.of(9, 1)); // version 1
             ChildJvm victim = child("victim", "chain " + path + " 4");
             ask(victim, "stall");
@@ -105,7 +109,9 @@ class VersionedProcessTest {
     void pushersKilledAtRandomPointsNeverLeaveAVersionThatReadsGarbage() {
         Path path = dir.resolve("chain.cxc");
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        try (var chain = SharedVersionedChain.openOrCreate(path, 8, Sample.CODEC)) {
+        try (var chain =
+                SharedVersionedChain.openOrCreate(
+                        path, new SharedVersionedChain.Settings<>(8, Sample.CODEC))) {
             for (int kill = 0; kill < KILLS; kill++) {
                 ChildJvm victim = child("victim-" + kill, "chain " + path + " 8");
                 ask(victim, "push-loop " + kill + " 1000000");
@@ -134,7 +140,9 @@ class VersionedProcessTest {
     @Test
     void twoProcessesRecordATileAndARecorderKilledMidRecordIsPassedOverThenReplaced() {
         Path path = dir.resolve("tile.cxc");
-        try (var tile = SharedTimePointTile.openOrCreate(path, 1000, 100, 4, Sample.CODEC)) {
+        try (var tile =
+                SharedTimePointTile.openOrCreate(
+                        path, new SharedTimePointTile.Settings<>(1000, 100, 4, Sample.CODEC))) {
             ChildJvm other = child("recorder", "tile " + path + " 1000 100 4");
             ask(other, "record-loop 7 200");
             for (long n = 1; n <= 200; n++) {

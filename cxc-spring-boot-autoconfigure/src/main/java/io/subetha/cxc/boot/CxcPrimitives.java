@@ -16,7 +16,8 @@ import java.util.List;
  * @Bean
  * EventStateLog<Order, Totals> orders(CxcPrimitives primitives) {
  *     return primitives.open("orders", (file, options) ->
- *             EventStateLog.openOrCreate(file, 4096, ORDER, TOTALS, Totals.ZERO, options));
+ *             EventStateLog.TYPE.openOrCreate(
+ *                     file, new EventStateLog.Settings<>(4096, ORDER, TOTALS, Totals.ZERO), options));
  * }
  * }</pre>
  */

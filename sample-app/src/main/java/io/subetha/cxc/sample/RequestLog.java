@@ -25,8 +25,11 @@ public class RequestLog {
         return primitives.open(
                 "requests",
                 (file, options) ->
-                        EventStateLog.openOrCreate(
-                                file, CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L, options));
+                        EventStateLog.TYPE.openOrCreate(
+                                file,
+                                new EventStateLog.Settings<>(
+                                        CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L),
+                                options));
     }
 
     /** The small endpoint whose requests are counted. */

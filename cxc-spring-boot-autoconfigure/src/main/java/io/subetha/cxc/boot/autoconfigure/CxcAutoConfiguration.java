@@ -217,7 +217,10 @@ public class CxcAutoConfiguration {
                         CxcDirectory.file(
                                 properties, environment, heartbeat.getName() + ".heartbeat");
                 return registry.register(
-                        HeartbeatTable.openOrCreate(file, heartbeat.getCapacity(), options));
+                        HeartbeatTable.TYPE.openOrCreate(
+                                file,
+                                new HeartbeatTable.Settings(heartbeat.getCapacity()),
+                                options));
             }
 
             @Bean

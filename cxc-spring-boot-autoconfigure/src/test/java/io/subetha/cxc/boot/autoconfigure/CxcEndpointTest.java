@@ -35,8 +35,10 @@ class CxcEndpointTest {
                                 temp.resolve("leader.cxc"),
                                 new SharedLeaderElection.Settings(Duration.ofHours(1), 4));
                 HeartbeatTable table =
-                        HeartbeatTable.openOrCreate(
-                                temp.resolve("crew.heartbeat"), 2, CxcFileOptions.defaults())) {
+                        HeartbeatTable.TYPE.openOrCreate(
+                                temp.resolve("crew.heartbeat"),
+                                new HeartbeatTable.Settings(2),
+                                CxcFileOptions.defaults())) {
             LeaderTicker ticker =
                     new LeaderTicker(
                             new ElectionParticipant(election, ME, 4, Duration.ofHours(1)),

@@ -127,7 +127,8 @@ class CxcLivenessAutoConfigurationTest {
         Path file = directory().resolve("crew.heartbeat");
         long dead = deadPid();
         try (HeartbeatTable other =
-                HeartbeatTable.openOrCreate(file, 8, CxcFileOptions.defaults())) {
+                HeartbeatTable.TYPE.openOrCreate(
+                        file, new HeartbeatTable.Settings(8), CxcFileOptions.defaults())) {
             int deadSlot = other.register(dead);
             runner().withBean(SimpleMeterRegistry.class)
                     .withPropertyValues("cxc.heartbeat.name=crew", "cxc.heartbeat.capacity=8")
@@ -307,7 +308,8 @@ class CxcLivenessAutoConfigurationTest {
         long dead = deadPid();
         List<WorkReclaimedEvent> events = new CopyOnWriteArrayList<>();
         try (HeartbeatTable other =
-                        HeartbeatTable.openOrCreate(table, 64, CxcFileOptions.defaults());
+                        HeartbeatTable.TYPE.openOrCreate(
+                                table, new HeartbeatTable.Settings(64), CxcFileOptions.defaults());
                 FailoverWatchdog theirs =
                         FailoverWatchdog.openOrCreate(
                                 directory().resolve("jobs.watchdog"),
@@ -385,8 +387,9 @@ class CxcLivenessAutoConfigurationTest {
                                     .isEmpty();
                             try (HeartbeatTable late =
                                     registry.register(
-                                            HeartbeatTable.create(
-                                                    temp.resolve("late.heartbeat"), 4))) {
+                                            HeartbeatTable.TYPE.create(
+                                                    temp.resolve("late.heartbeat"),
+                                                    new HeartbeatTable.Settings(4)))) {
                                 late.register(Pids.current());
                                 assertThat(
                                                 meters.get("cxc.ops")
@@ -402,7 +405,9 @@ class CxcLivenessAutoConfigurationTest {
                         });
         // The context (and its binder) is closed: a registry that outlives it no longer feeds it.
         try (HeartbeatTable after =
-                registry.register(HeartbeatTable.create(temp.resolve("after.heartbeat"), 4))) {
+                registry.register(
+                        HeartbeatTable.TYPE.create(
+                                temp.resolve("after.heartbeat"), new HeartbeatTable.Settings(4)))) {
             assertThat(meters.find("cxc.ops").tag("primitive", "after.heartbeat").meters())
                     .isEmpty();
         }

@@ -44,8 +44,10 @@ class CxcMeterBinderAndParticipantsTest {
                                 temp.resolve("leader.cxc"),
                                 new SharedLeaderElection.Settings(Duration.ofHours(1), 5));
                 HeartbeatTable table =
-                        HeartbeatTable.openOrCreate(
-                                temp.resolve("crew.heartbeat"), 4, CxcFileOptions.defaults())) {
+                        HeartbeatTable.TYPE.openOrCreate(
+                                temp.resolve("crew.heartbeat"),
+                                new HeartbeatTable.Settings(4),
+                                CxcFileOptions.defaults())) {
             LeaderTicker ticker =
                     new LeaderTicker(
                             new ElectionParticipant(election, ME, 5, Duration.ofHours(1)),
@@ -89,13 +91,15 @@ class CxcMeterBinderAndParticipantsTest {
         assertThat(meters.getMeters()).isEmpty();
         try (HeartbeatTable early =
                         primitives.register(
-                                HeartbeatTable.openOrCreate(
+                                HeartbeatTable.TYPE.openOrCreate(
                                         temp.resolve("early.heartbeat"),
-                                        2,
+                                        new HeartbeatTable.Settings(2),
                                         CxcFileOptions.defaults()));
                 HeartbeatTable late =
-                        HeartbeatTable.openOrCreate(
-                                temp.resolve("late.heartbeat"), 2, CxcFileOptions.defaults())) {
+                        HeartbeatTable.TYPE.openOrCreate(
+                                temp.resolve("late.heartbeat"),
+                                new HeartbeatTable.Settings(2),
+                                CxcFileOptions.defaults())) {
             early.register(ME);
             assertThat(
                             meters.get("cxc.ops")
@@ -119,8 +123,10 @@ class CxcMeterBinderAndParticipantsTest {
         try (SharedLeaderElection election =
                         SharedLeaderElection.openOrCreate(temp.resolve("leader.cxc"));
                 HeartbeatTable table =
-                        HeartbeatTable.openOrCreate(
-                                temp.resolve("crew.heartbeat"), 4, CxcFileOptions.defaults())) {
+                        HeartbeatTable.TYPE.openOrCreate(
+                                temp.resolve("crew.heartbeat"),
+                                new HeartbeatTable.Settings(4),
+                                CxcFileOptions.defaults())) {
             int mine = table.register(ME);
             int theirs = table.register(dead);
             CxcParticipants unled = new CxcParticipants(table, 3, election);

@@ -143,7 +143,7 @@ class CxcPrimitivesTest {
         runner().withUserConfiguration(Ledgers.class).run(context -> {});
         Path file = temp.resolve("cxc").resolve("audit.cxc");
         byte[] before = Files.readAllBytes(file);
-        CxcPrimitives.Opener<HeartbeatTable> table = HeartbeatTable::open;
+        CxcPrimitives.Opener<HeartbeatTable> table = HeartbeatTable.TYPE::openAsRecorded;
         runner().run(
                         context ->
                                 assertThatThrownBy(

@@ -33,8 +33,11 @@ class EventLogPrimitivesTest {
             return primitives.open(
                     "requests",
                     (file, options) ->
-                            EventStateLog.openOrCreate(
-                                    file, 64, FixedCodec.INT64, FixedCodec.INT64, 0L, options));
+                            EventStateLog.TYPE.openOrCreate(
+                                    file,
+                                    new EventStateLog.Settings<>(
+                                            64, FixedCodec.INT64, FixedCodec.INT64, 0L),
+                                    options));
         }
 
         @Bean
@@ -42,7 +45,10 @@ class EventLogPrimitivesTest {
             return primitives.open(
                     "settings",
                     (file, options) ->
-                            SharedVersionedChain.openOrCreate(file, 8, FixedCodec.INT64, options));
+                            SharedVersionedChain.TYPE.openOrCreate(
+                                    file,
+                                    new SharedVersionedChain.Settings<>(8, FixedCodec.INT64),
+                                    options));
         }
     }
 

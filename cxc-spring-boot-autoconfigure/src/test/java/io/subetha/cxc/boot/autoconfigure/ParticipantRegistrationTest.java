@@ -38,8 +38,10 @@ class ParticipantRegistrationTest {
     @BeforeEach
     void open() {
         table =
-                HeartbeatTable.openOrCreate(
-                        temp.resolve("crew.heartbeat"), 2, CxcFileOptions.defaults());
+                HeartbeatTable.TYPE.openOrCreate(
+                        temp.resolve("crew.heartbeat"),
+                        new HeartbeatTable.Settings(2),
+                        CxcFileOptions.defaults());
         log = LogLines.of(ParticipantRegistration.class);
     }
 

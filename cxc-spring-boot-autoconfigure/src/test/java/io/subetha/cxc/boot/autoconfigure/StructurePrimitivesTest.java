@@ -30,7 +30,9 @@ class StructurePrimitivesTest {
         SharedVec<Long> orders(CxcPrimitives primitives) {
             return primitives.open(
                     "orders",
-                    (file, options) -> SharedVec.openOrCreate(file, 64, FixedCodec.INT64, options));
+                    (file, options) ->
+                            SharedVec.TYPE.openOrCreate(
+                                    file, new SharedVec.Settings<>(64, FixedCodec.INT64), options));
         }
 
         @Bean
@@ -38,7 +40,10 @@ class StructurePrimitivesTest {
             return primitives.open(
                     "work",
                     (file, options) ->
-                            SharedLinkedList.openOrCreate(file, 64, FixedCodec.INT64, options));
+                            SharedLinkedList.TYPE.openOrCreate(
+                                    file,
+                                    new SharedLinkedList.Settings<>(64, FixedCodec.INT64),
+                                    options));
         }
 
         @Bean
