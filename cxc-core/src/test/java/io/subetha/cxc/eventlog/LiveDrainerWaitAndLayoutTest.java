@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A live drainer's turn is waited for (seen parked, then taken once freed, under the next
  * generation), a reservation's owner record carries its sequence, the emitted count follows
- * reservations past a lagging cursor, an observer's view refuses state reads, and the layout's
- * offsets, strides, keys and content words are the documented numbers.
+ * reservations past a lagging cursor, an observer sees the counts and a reader seeks back, and the
+ * layout's offsets, strides, keys and content words are the documented numbers.
  */
 class LiveDrainerWaitAndLayoutTest {
 
@@ -106,7 +106,7 @@ class LiveDrainerWaitAndLayoutTest {
     }
 
     @Test
-    void anObserversViewRefusesToReadOrReplaceTheState() {
+    void anObserverSeesTheCountsAndAReaderSeeksBackToTheFirstEvent() {
         Path path = dir.resolve("sum.cxc");
         EventStateLog.TYPE
                 .create(

@@ -7,12 +7,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.claim.OwnerRecord;
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,9 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A barrier seat from join to leave: a free seat before a dead participant's, the seat in slot 0 is
  * a seat like any other, a lone participant's arrival advances the epoch, and a quorum must be one
- * of the seats.
+ * of the seats. And a joiner whose seat CAS loses (another process takes the seat between the
+ * joiner's judgement and its CAS, {@link Point#JUDGED}): the loser is no participant of that seat
+ * and goes on to the next; a join makes two passes (free seats, then reclaimable ones) and no more.
  */
 class BarrierSeatTest {
+
+    static final long ME = Pids.current();
 
     @TempDir Path dir;
     Path path;
@@ -44,6 +52,32 @@ class BarrierSeatTest {
         EpochBarrier handle = EpochBarrier.TYPE.open(path, new EpochBarrier.Settings(2));
         handles.add(handle);
         return handle;
+    }
+
+    /** A barrier of {@code capacity} seats beside the shared one, for a race on its seats. */
+    private EpochBarrier raced(int capacity) {
+        EpochBarrier barrier =
+                EpochBarrier.TYPE.create(
+                        dir.resolve("raced.cxc"), new EpochBarrier.Settings(capacity));
+        handles.add(barrier);
+        return barrier;
+    }
+
+    private static int record(int slot) {
+        return EpochBarrierDescriptor.slotOffset(slot);
+    }
+
+    private static Interleaving.Installed interfereOnce(Runnable interference) {
+        Thread me = Thread.currentThread();
+        AtomicInteger left = new AtomicInteger(1);
+        return Interleaving.install(
+                point -> {
+                    if (point == Point.JUDGED
+                            && Thread.currentThread() == me
+                            && left.getAndDecrement() > 0) {
+                        interference.run();
+                    }
+                });
     }
 
     /** What a participant killed right after its join leaves in seat {@code slot}. */
@@ -118,5 +152,52 @@ class BarrierSeatTest {
                 .isInstanceOf(CxcTimeoutException.class)
                 .hasMessageContaining("1 of a quorum of 2 arrived");
         assertThat(lone.currentEpoch()).isEqualTo(epoch);
+    }
+
+    @Test
+    void aFreeSeatTakenBeforeTheCasIsLeftToItsWinnerAndTheNextSeatIsJoined() {
+        EpochBarrier barrier = raced(2);
+        AtomicBuffer raw = RawBody.of(barrier.file());
+        long thief = OwnerRecord.ownerWord(ME, 1);
+        try (Interleaving.Installed race =
+                interfereOnce(
+                        () -> {
+                            raw.compareAndSetLong(record(0), 0, thief);
+                            OwnerRecord.beat(raw, record(0), System.nanoTime());
+                        })) {
+            barrier.join();
+        }
+        assertThat(barrier.slot()).isEqualTo(1);
+        assertThat(barrier.isParticipant()).isTrue();
+        assertThat(OwnerRecord.ownerWord(raw, record(0))).isEqualTo(thief);
+        assertThat(OwnerRecord.key(OwnerRecord.ownerWord(raw, record(1)))).isEqualTo(1);
+    }
+
+    @Test
+    void aJoinMakesTwoPassesSoASeatLostInTheSecondIsAFullBarrier() {
+        EpochBarrier barrier = raced(1);
+        AtomicBuffer raw = RawBody.of(barrier.file());
+        OwnerRecord.claim(
+                raw, record(0), 0, OwnerRecord.ownerWord(DEAD_PID, 1), 0, System::nanoTime);
+        // In the second pass the dead participant's seat goes to another dead one before the CAS.
+        long anotherDead = OwnerRecord.ownerWord(DEAD_PID, 2);
+        try (Interleaving.Installed race =
+                interfereOnce(
+                        () ->
+                                raw.compareAndSetLong(
+                                        record(0),
+                                        OwnerRecord.ownerWord(DEAD_PID, 1),
+                                        anotherDead))) {
+            assertThatThrownBy(barrier::join)
+                    .isInstanceOf(CxcCapacityException.class)
+                    .hasMessageContaining("all 1 participant slots");
+        }
+        assertThat(barrier.slot()).isEqualTo(-1);
+        assertThat(barrier.isParticipant()).isFalse();
+        assertThat(OwnerRecord.ownerWord(raw, record(0))).isEqualTo(anotherDead);
+
+        barrier.join(); // no race now: the dead participant's seat is reclaimed
+        assertThat(barrier.slot()).isZero();
+        assertThat(OwnerRecord.key(OwnerRecord.ownerWord(raw, record(0)))).isEqualTo(3);
     }
 }

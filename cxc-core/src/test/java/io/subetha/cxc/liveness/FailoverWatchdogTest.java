@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.testing.RawBody;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
@@ -193,7 +195,42 @@ class FailoverWatchdogTest {
     }
 
     @Test
-    void seedFactoryUsesTheDefaultWorkPerSlot() {
+    void openChecksTheWorkPerSlot() {
+        assertThatThrownBy(
+                        () ->
+                                FailoverWatchdog.open(
+                                        watchdogPath,
+                                        FailoverWatchdog.Settings.watching(
+                                                watchdogPath, heartbeatPath, 9)))
+                .isInstanceOf(CxcCapacityException.class)
+                .hasMessageContaining("created with 8 work ids per slot")
+                .hasMessageContaining("expecting 9");
+    }
+
+    /**
+     * A table of the same capacity is still another table: refused as a format error naming both,
+     * and the watchdog file is left as it was.
+     */
+    @Test
+    void anotherTableOfTheSameCapacityIsRefusedNamingTheTableItWatches() throws Exception {
+        Path other = dir.resolve("other-heartbeat.cxc");
+        HeartbeatTable.TYPE.create(other, new HeartbeatTable.Settings(3)).close();
+        byte[] before = Files.readAllBytes(watchdogPath);
+
+        assertThatThrownBy(
+                        () ->
+                                FailoverWatchdog.open(
+                                        watchdogPath,
+                                        FailoverWatchdog.Settings.watching(watchdogPath, other, 8)))
+                .isInstanceOf(CxcFormatException.class)
+                .hasMessageContaining("as a watchdog of " + other)
+                .hasMessageContaining("it watches " + heartbeatPath.toAbsolutePath().normalize())
+                .hasMessageContaining("left untouched");
+        assertThat(Files.readAllBytes(watchdogPath)).isEqualTo(before);
+    }
+
+    @Test
+    void aFreshWatchdogOfTheDefaultWorkPerSlotOwnsNothing() {
         try (FailoverWatchdog fresh =
                 FailoverWatchdog.TYPE.create(
                         dir.resolve("fresh.cxc"),

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -24,6 +25,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * A heartbeat table in one process: registering, beating, reading and judging slots, the epoch, its
+ * bounds; what it shows of itself ({@code describe()}: only held slots, each with its owner,
+ * generation, lag and identity), that every read is counted once, and that closing a handle frees
+ * exactly the slots it registered, once.
+ */
 class HeartbeatTableTest {
 
     /** A PID no process can have (above every kernel's pid_max): always provably dead. */
@@ -246,5 +253,63 @@ class HeartbeatTableTest {
         assertThatThrownBy(() -> HeartbeatTable.TYPE.open(barrier, new HeartbeatTable.Settings(4)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("epoch-barrier");
+    }
+
+    @Test
+    void describeListsOnlyTheHeldSlotsWithTheirOwnerAndLag() {
+        try (HeartbeatTable table =
+                HeartbeatTable.TYPE.create(dir.resolve("t.cxc"), new HeartbeatTable.Settings(3))) {
+            int first = table.register(ME);
+            int second = table.register(ME);
+            table.unregister(first);
+            table.tickGlobalEpoch();
+            table.tickGlobalEpoch();
+
+            Map<String, Object> described = table.describe();
+            assertThat(described).containsEntry("capacity", 3).containsEntry("globalEpoch", 2L);
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> slots = (List<Map<String, Object>>) described.get("slots");
+            assertThat(slots).hasSize(1);
+            assertThat(slots.get(0))
+                    .containsEntry("slot", second)
+                    .containsEntry("pid", ME)
+                    .containsEntry("generation", 1L)
+                    .containsEntry("lastBeatEpoch", 0L)
+                    .containsEntry("lagEpochs", 2L)
+                    .containsEntry("startTime", table.snapshot(second).orElseThrow().startTime());
+        }
+    }
+
+    @Test
+    void everyReadIsCountedOnce() {
+        try (HeartbeatTable table =
+                HeartbeatTable.TYPE.create(dir.resolve("t.cxc"), new HeartbeatTable.Settings(2))) {
+            int slot = table.register(ME);
+            table.globalEpoch();
+            table.snapshot(slot);
+            assertThat(table.status(slot, 3)).isEqualTo(OwnerStatus.LIVE);
+            assertThat(table.status(1 - slot, 3)).isEqualTo(OwnerStatus.FREE);
+            assertThat(table.opCounts()).containsEntry("read", 4L).containsEntry("register", 1L);
+        }
+    }
+
+    @Test
+    void closingAHandleFreesTheSlotsItRegisteredOnceAndLeavesTheOthers() {
+        Path path = dir.resolve("t.cxc");
+        try (HeartbeatTable keeper =
+                HeartbeatTable.TYPE.create(path, new HeartbeatTable.Settings(3))) {
+            HeartbeatTable closing = HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(3));
+            int kept = keeper.register(ME);
+            int mine = closing.register(ME);
+            closing.close();
+            assertThat(closing.isClosed()).isTrue();
+            assertThat(keeper.snapshot(mine)).isEmpty();
+            assertThat(keeper.snapshot(kept)).isPresent();
+            // Taken again meanwhile: a second close must not free it.
+            assertThat(keeper.register(ME)).isEqualTo(mine);
+            closing.close();
+            assertThat(keeper.snapshot(mine)).isPresent();
+            assertThat(keeper.opCounts()).containsEntry("unregister", 0L);
+        }
     }
 }

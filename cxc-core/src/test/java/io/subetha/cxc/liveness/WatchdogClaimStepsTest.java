@@ -27,12 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The watchdog's moves at their exact steps (issue 18's survivors of {@code FailoverWatchdog}): an
- * assigner held between its claim CAS and its work id ({@link Point#ENTRY_CLAIMED}), an entry
- * written under a held claim, a pool filled by a reclaim, where a slot's work lands, a claim whose
- * PID equals the slot's generation, calls naming a slot outside the table (refused before they are
- * counted), and each CAS of assign, complete and scan lost to another handle between its read and
- * its CAS ({@link Point#WATCHDOG_ENTRY_JUDGED}).
+ * The watchdog's moves at their exact steps: an assigner held between its claim CAS and its work id
+ * ({@link Point#ENTRY_CLAIMED}), an entry written under a held claim, a pool filled by a reclaim,
+ * where a slot's work lands, a claim whose PID equals the slot's generation, calls naming a slot
+ * outside the table (refused before they are counted), and each CAS of assign, complete and scan
+ * lost to another handle between its read and its CAS ({@link Point#WATCHDOG_ENTRY_JUDGED}).
  */
 class WatchdogClaimStepsTest {
 

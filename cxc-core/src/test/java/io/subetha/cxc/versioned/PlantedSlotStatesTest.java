@@ -2,6 +2,7 @@ package io.subetha.cxc.versioned;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.claim.OwnerRecord;
@@ -12,14 +13,25 @@ import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import io.subetha.cxc.versioned.VersionRead.Status;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Each slot state another process can leave, planted in the file word by word, read and pushed over
  * as the protocol says: a slot a later version already wrote, a later pusher holding the slot,
- * versions given but not written at the edge of the retained window, bytes that do not decode, a
- * recorder killed mid-record, a refused value, and an observer's view without a codec.
+ * versions given but not written at the edge of the retained window, a pusher killed holding its
+ * slot (its version reads NOT_WRITTEN, is passed over by {@code current()}, and the next push to
+ * that slot takes it over at once), bytes that do not decode, a recorder killed mid-record, a
+ * refused value, and a reopened tile's points. A live holder of a slot is waited for, never
+ * displaced: a push to a slot a live pusher of an earlier lap holds, and a record or a read of a
+ * point a live recorder holds, park until the holder frees it (planted: this process's PID in the
+ * owner word), then go on with the freed slot; each wait is seen parked before the slot is freed.
  */
 class PlantedSlotStatesTest {
 
@@ -27,6 +39,9 @@ class PlantedSlotStatesTest {
     static final long DEAD_PID = Pids.MAX_PID - 1;
 
     static final int STRIDE = SharedVersionedChainDescriptor.strideFor(8);
+
+    /** The versions the dead pusher's chain retains: two, so its slot comes round at once. */
+    static final int DEAD_PUSHER_RETAINED = 2;
 
     @TempDir Path dir;
 
@@ -262,7 +277,7 @@ class PlantedSlotStatesTest {
     }
 
     @Test
-    void openOrCreateRefusesAnotherStartAndAnObserversViewRefusesEveryValueOp() {
+    void reopeningRefusesAnotherStartAndAnObserverSeesTheRecordedSettings() {
         Path tilePath = dir.resolve("t.cxc");
         SharedTimePointTile.TYPE
                 .create(tilePath, new SharedTimePointTile.Settings<>(0, 5, 4, FixedCodec.INT64))
@@ -275,6 +290,14 @@ class PlantedSlotStatesTest {
                                                 1, 5, 4, FixedCodec.INT64)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("from 1 every 5: it was created with points from 0 every 5");
+        assertThatThrownBy(
+                        () ->
+                                SharedTimePointTile.open(
+                                        tilePath,
+                                        new SharedTimePointTile.Settings<>(
+                                                0, 6, 4, FixedCodec.INT64)))
+                .isInstanceOf(CxcFormatException.class)
+                .hasMessageContaining("from 0 every 6: it was created with points from 0 every 5");
         try (var same =
                 SharedTimePointTile.openOrCreate(
                         tilePath, new SharedTimePointTile.Settings<>(0, 5, 4, FixedCodec.INT64))) {
@@ -330,6 +353,154 @@ class PlantedSlotStatesTest {
             RawBody.of(path).setLongVolatile(SharedVersionedChainDescriptor.VERSIONS_OFFSET, 71);
             assertThat(chain.visibleMask()).isEqualTo(-2L);
             assertThat(chain.current()).contains(70L);
+        }
+    }
+
+    @Test
+    void aDeadPushersVersionIsNotWrittenAndItsSlotIsTakenOverByTheNextLap() {
+        Path path = dir.resolve("chain.cxc");
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        path,
+                        new SharedVersionedChain.Settings<>(
+                                DEAD_PUSHER_RETAINED, FixedCodec.INT64))) {
+            AtomicBuffer raw = RawBody.of(path);
+            assertThat(chain.push(10L)).isEqualTo(1);
+            // Version 2 given to a pusher that claimed its slot and was killed before writing.
+            raw.setLongVolatile(SharedVersionedChainDescriptor.VERSIONS_OFFSET, 2);
+            int slot = SharedVersionedChainDescriptor.slotOffset(2, DEAD_PUSHER_RETAINED, STRIDE);
+            raw.setLongVolatile(
+                    slot + OwnerRecord.OWNER_WORD_OFFSET,
+                    OwnerRecord.ownerWord(
+                            DEAD_PID,
+                            SharedVersionedChainDescriptor.lapKey(2, DEAD_PUSHER_RETAINED)));
+
+            assertThat(chain.lookup(2).status()).isEqualTo(VersionRead.Status.NOT_WRITTEN);
+            assertThat(chain.current()).contains(10L);
+            assertThat(chain.lookup(3).status()).isEqualTo(VersionRead.Status.NEVER_PUSHED);
+            assertThat(chain.lookup(0).status()).isEqualTo(VersionRead.Status.NEVER_PUSHED);
+
+            assertThat(chain.push(30L)).isEqualTo(3); // version 1's slot, free
+            assertThat(chain.push(40L)).isEqualTo(4); // the dead pusher's slot, taken over
+
+            assertThat(chain.readAt(4)).contains(40L);
+            assertThat(chain.readAt(3)).contains(30L);
+            assertThat(chain.lookup(2).status()).isEqualTo(VersionRead.Status.NOT_RETAINED);
+            assertThat(chain.lookup(1).status()).isEqualTo(VersionRead.Status.NOT_RETAINED);
+            assertThat(chain.current()).contains(40L);
+            long owner = OwnerRecord.ownerWord(raw, slot);
+            assertThat(OwnerRecord.pid(owner)).isEqualTo(OwnerRecord.NO_OWNER);
+            assertThat(OwnerRecord.key(owner))
+                    .isEqualTo(SharedVersionedChainDescriptor.lapKey(4, DEAD_PUSHER_RETAINED));
+            assertThat(raw.getLongVolatile(slot + SharedVersionedChainDescriptor.STAMP_OFFSET))
+                    .isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aDeadPushersVersionIsPassedOverByCurrentWhenItIsTheNewest() {
+        Path path = dir.resolve("chain.cxc");
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        path, new SharedVersionedChain.Settings<>(3, FixedCodec.INT64))) {
+            AtomicBuffer raw = RawBody.of(path);
+            chain.push(1L);
+            chain.push(2L);
+            raw.setLongVolatile(SharedVersionedChainDescriptor.VERSIONS_OFFSET, 3);
+            raw.setLongVolatile(
+                    SharedVersionedChainDescriptor.slotOffset(3, 3, STRIDE)
+                            + OwnerRecord.OWNER_WORD_OFFSET,
+                    OwnerRecord.ownerWord(DEAD_PID, SharedVersionedChainDescriptor.lapKey(3, 3)));
+            assertThat(chain.current()).contains(2L);
+            assertThat(chain.lookup(3).status()).isEqualTo(VersionRead.Status.NOT_WRITTEN);
+            assertThat(chain.lookup(3).isReadable()).isFalse();
+            assertThat(chain.push(4L)).isEqualTo(4);
+            assertThat(chain.current()).contains(4L);
+        }
+    }
+
+    /** Runs {@code action} on its own thread and returns once that thread is parked. */
+    static <T> CompletableFuture<T> parked(Supplier<T> action) {
+        AtomicReference<Thread> thread = new AtomicReference<>();
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread t =
+                new Thread(
+                        () -> {
+                            try {
+                                result.complete(action.get());
+                            } catch (Throwable e) {
+                                result.completeExceptionally(e);
+                            }
+                        },
+                        "waits-for-live-holder");
+        t.setDaemon(true);
+        thread.set(t);
+        t.start();
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> result.isDone() || t.getState() == Thread.State.TIMED_WAITING);
+        assertThat(result).as("gave up or went on while the holder was live").isNotDone();
+        return result;
+    }
+
+    @Test
+    void aPushToASlotALivePusherHoldsWaitsForItsRelease() throws Exception {
+        Path path = dir.resolve("c.cxc");
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        path, new SharedVersionedChain.Settings<>(2, FixedCodec.INT64))) {
+            AtomicBuffer raw = RawBody.of(path);
+            assertThat(chain.push(10L)).isEqualTo(1);
+            int slot = SharedVersionedChainDescriptor.slotOffset(3, 2, STRIDE);
+            // Version 1's pusher, alive, still holds the slot version 3 needs.
+            long held = OwnerRecord.ownerWord(Pids.current(), 9);
+            raw.setLongVolatile(slot + OwnerRecord.OWNER_WORD_OFFSET, held);
+            assertThat(chain.push(20L)).isEqualTo(2);
+
+            CompletableFuture<Long> third = parked(() -> chain.push(30L));
+            assertThat(chain.lookup(3).status()).isEqualTo(VersionRead.Status.NOT_WRITTEN);
+            raw.setLongVolatile(slot + OwnerRecord.OWNER_WORD_OFFSET, OwnerRecord.freed(held));
+
+            assertThat(third.get(60, TimeUnit.SECONDS)).isEqualTo(3);
+            assertThat(chain.readAt(3)).contains(30L);
+            long after = OwnerRecord.ownerWord(raw, slot);
+            assertThat(after).isEqualTo(OwnerRecord.ownerWord(0, 2)); // lap key of 3 over 2: 2
+            assertThat(OwnerRecord.heartbeat(raw, slot)).isEqualTo(3); // the claim's heartbeat
+            assertThat(chain.opCounts()).containsEntry("push", 3L);
+        }
+    }
+
+    @Test
+    void aRecordAndAReadOfAPointALiveRecorderHoldsWaitForItsRelease() throws Exception {
+        Path path = dir.resolve("t.cxc");
+        try (SharedTimePointTile<Long> tile =
+                SharedTimePointTile.TYPE.create(
+                        path, new SharedTimePointTile.Settings<>(0, 10, 2, FixedCodec.INT64))) {
+            AtomicBuffer raw = RawBody.of(path);
+            tile.record(10, 1L);
+            int slot = SharedTimePointTileDescriptor.slotOffset(1, STRIDE);
+            long freed = OwnerRecord.ownerWord(raw, slot);
+            // A live recorder claimed the point under the next generation and is writing it.
+            long held = OwnerRecord.ownerWord(Pids.current(), OwnerRecord.nextGeneration(freed));
+            raw.setLongVolatile(slot + OwnerRecord.OWNER_WORD_OFFSET, held);
+
+            CompletableFuture<Optional<Long>> read = parked(() -> tile.recordedAt(10));
+            raw.setLongVolatile(slot + OwnerRecord.OWNER_WORD_OFFSET, freed); // it gave up
+            assertThat(read.get(60, TimeUnit.SECONDS)).contains(1L);
+
+            raw.setLongVolatile(slot + OwnerRecord.OWNER_WORD_OFFSET, held);
+            CompletableFuture<Boolean> record =
+                    parked(
+                            () -> {
+                                tile.record(10, 2L);
+                                return true;
+                            });
+            assertThat(tile.recordedAt(0)).isEmpty();
+            raw.setLongVolatile(slot + OwnerRecord.OWNER_WORD_OFFSET, OwnerRecord.freed(held));
+            assertThat(record.get(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(tile.recordedAt(10)).contains(2L);
+            assertThat(OwnerRecord.key(OwnerRecord.ownerWord(raw, slot)))
+                    .isEqualTo(OwnerRecord.key(held) + 1);
+            assertThat(tile.opCounts()).containsEntry("push", 2L).containsEntry("read_at", 3L);
         }
     }
 }

@@ -158,4 +158,22 @@ class SharedTimePointTileTest {
             tile.record(1, Sample.of(producer, n));
         }
     }
+
+    @Test
+    void everyReadOpIsCountedOnce() {
+        try (SharedTimePointTile<Long> tile =
+                SharedTimePointTile.TYPE.create(
+                        dir.resolve("s.cxc"),
+                        new SharedTimePointTile.Settings<>(-10, 1, 4, FixedCodec.INT64))) {
+            tile.record(-7, 5L);
+            // Long.MAX_VALUE - (-10) overflows to a negative offset: still "after the last point".
+            assertThat(tile.valueAt(Long.MAX_VALUE)).contains(5L);
+            assertThatThrownBy(() -> tile.record(Long.MAX_VALUE, 1L))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("is not one of the tile's points");
+            tile.valueAt(-100);
+            tile.recordedAt(-7);
+            assertThat(tile.opCounts()).containsEntry("push", 1L).containsEntry("read_at", 3L);
+        }
+    }
 }

@@ -167,4 +167,29 @@ class SharedVersionedChainTest {
             assertThat(chain.currentVersion()).isEqualTo(pushers * each);
         }
     }
+
+    @Test
+    void everyReadOpIsCountedOnce() {
+        try (SharedVersionedChain<Long> chain =
+                SharedVersionedChain.TYPE.create(
+                        dir.resolve("n.cxc"),
+                        new SharedVersionedChain.Settings<>(4, FixedCodec.INT64))) {
+            chain.push(1L);
+            chain.readAt(1);
+            chain.lookup(1);
+            chain.lookup(2);
+            chain.current();
+            chain.visibleMask();
+            chain.visibleMask();
+            assertThat(chain.opCounts())
+                    .containsEntry("push", 1L)
+                    .containsEntry("read_at", 3L)
+                    .containsEntry("current", 1L)
+                    .containsEntry("visible_mask", 2L);
+            // Lap keys as the layout gives them: version / retained + 1.
+            assertThat(SharedVersionedChainDescriptor.lapKey(1, 4)).isEqualTo(1);
+            assertThat(SharedVersionedChainDescriptor.lapKey(9, 4)).isEqualTo(3);
+            assertThat(SharedVersionedChainDescriptor.lapKey(0xFFFF_FFFFL * 4, 4)).isEqualTo(1);
+        }
+    }
 }
