@@ -69,13 +69,12 @@ public class StructuresBenchmark {
         vec = SharedVec.create(directory.resolve("vec.cxc"), 1024, FixedCodec.INT64);
         list = SharedLinkedList.create(directory.resolve("list.cxc"), 1024, FixedCodec.INT64);
         graph =
-                SharedGraph.create(
+                SharedGraph.TYPE.create(
                         directory.resolve("graph.cxc"),
-                        16,
-                        256,
-                        FixedCodec.INT64,
-                        FixedCodec.INT64);
-        topology = SharedTopologyMap.create(directory.resolve("topology.cxc"), 1024);
+                        new SharedGraph.Settings<>(16, 256, FixedCodec.INT64, FixedCodec.INT64));
+        topology =
+                SharedTopologyMap.TYPE.create(
+                        directory.resolve("topology.cxc"), new SharedTopologyMap.Settings(1024));
         for (long i = 0; i < 32; i++) {
             vec.push(i);
             arrayList.add(i);

@@ -40,11 +40,10 @@ class DeadParticipantScanTest {
     @BeforeEach
     void open() {
         path = dir.resolve("fanout.cxc");
-        PriorityFanout.Settings settings =
-                new PriorityFanout.Settings(CAPACITY, FixedCodec.INT64, Duration.ofDays(1));
-        scanner =
-                PriorityFanout.create(path, settings, FixedCodec.INT64, CxcFileOptions.defaults());
-        consumer = PriorityFanout.open(path, settings, FixedCodec.INT64, CxcFileOptions.defaults());
+        PriorityFanout.Settings<Long> settings =
+                new PriorityFanout.Settings<>(CAPACITY, FixedCodec.INT64, Duration.ofDays(1));
+        scanner = PriorityFanout.TYPE.create(path, settings, CxcFileOptions.defaults());
+        consumer = PriorityFanout.TYPE.open(path, settings, CxcFileOptions.defaults());
         raw = RawBody.of(path);
     }
 
@@ -82,7 +81,7 @@ class DeadParticipantScanTest {
         scanner.submit(LEVEL, 1L);
         scanner.submit(LEVEL, 2L);
         scanner.submit(LEVEL, 3L);
-        PriorityFanout.Claim<Long> claim = consumer.claimHighest(2);
+        FanoutClaim<Long> claim = consumer.claimHighest(2);
         assertThat(claim.items()).containsExactly(1L, 2L);
         int record = recordHolding(LEVEL, 0);
         killRecord(record);
@@ -145,7 +144,7 @@ class DeadParticipantScanTest {
     @Test
     void aSilentConsumersClaimsReturnButItsRecordAndAWritersSlotStay() {
         scanner.submit(LEVEL, 1L);
-        PriorityFanout.Claim<Long> claim = consumer.claimHighest(1);
+        FanoutClaim<Long> claim = consumer.claimHighest(1);
         int record = recordHolding(LEVEL, 0);
         long word = OwnerRecord.ownerWord(raw, record);
         // The same silent participant also holds a half-written slot at level 0.
@@ -176,7 +175,7 @@ class DeadParticipantScanTest {
     void aLiveConsumersClaimIsLeftAloneAndItsAckFreesTheSlots() {
         scanner.submit(LEVEL, 1L);
         scanner.submit(1, 2L);
-        PriorityFanout.Claim<Long> claim = consumer.claimHighest(5);
+        FanoutClaim<Long> claim = consumer.claimHighest(5);
         assertThat(claim.priority()).isEqualTo(LEVEL);
         assertThat(scanner.scan().changedAnything()).isFalse();
         assertThat(claim.ack()).isTrue();

@@ -25,16 +25,14 @@ class FanoutClosedHandleTest {
     @Test
     void aClosedHandleRefusesToSubmitOrTakeAndHoldsNoRecord() {
         Path path = dir.resolve("fanout.cxc");
-        PriorityFanout.Settings settings =
-                new PriorityFanout.Settings(8, FixedCodec.INT64, Duration.ofDays(1));
+        PriorityFanout.Settings<Long> settings =
+                new PriorityFanout.Settings<>(8, FixedCodec.INT64, Duration.ofDays(1));
         PriorityFanout<Long> f =
-                PriorityFanout.openOrCreate(
-                        path, settings, FixedCodec.INT64, CxcFileOptions.defaults());
+                PriorityFanout.TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
         try (PriorityFanout<Long> other =
-                PriorityFanout.openOrCreate(
-                        path, settings, FixedCodec.INT64, CxcFileOptions.defaults())) {
+                PriorityFanout.TYPE.openOrCreate(path, settings, CxcFileOptions.defaults())) {
             f.submit(1, 7L);
-            PriorityFanout.Claim<Long> claim = f.claimHighest(1);
+            FanoutClaim<Long> claim = f.claimHighest(1);
             assertThat(claim.items()).containsExactly(7L);
             f.close();
             AtomicBuffer raw = RawBody.of(path);

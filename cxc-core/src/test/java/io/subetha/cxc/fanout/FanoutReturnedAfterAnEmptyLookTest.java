@@ -45,10 +45,10 @@ class FanoutReturnedAfterAnEmptyLookTest {
 
     PriorityFanout<Long> handle() {
         PriorityFanout<Long> h =
-                PriorityFanout.openOrCreate(
+                PriorityFanout.TYPE.openOrCreate(
                         path,
-                        new PriorityFanout.Settings(CAPACITY, FixedCodec.INT64, Duration.ofDays(1)),
-                        FixedCodec.INT64,
+                        new PriorityFanout.Settings<>(
+                                CAPACITY, FixedCodec.INT64, Duration.ofDays(1)),
                         CxcFileOptions.defaults());
         handles.add(h);
         return h;
@@ -69,7 +69,7 @@ class FanoutReturnedAfterAnEmptyLookTest {
         raw.setLongVolatile(levelOffset(LEVEL) + RETURNED_OFFSET, 1); // left high by a crash
         assertThat(taker.drainHighest(1)).isEmpty(); // its look behind the head finds nothing
         taker.submit(LEVEL, 10L);
-        PriorityFanout.Claim<Long> claim = other.claimHighest(1);
+        FanoutClaim<Long> claim = other.claimHighest(1);
         assertThat(claim.items()).containsExactly(10L);
         assertThat(claim.release()).isEqualTo(1);
         assertThat(hint()).isEqualTo(2);
@@ -99,7 +99,7 @@ class FanoutReturnedAfterAnEmptyLookTest {
         PriorityFanout<Long> taker = handles.get(0);
         PriorityFanout<Long> other = handle();
         taker.submit(LEVEL, 30L);
-        PriorityFanout.Claim<Long> claim = other.claimHighest(1);
+        FanoutClaim<Long> claim = other.claimHighest(1);
         assertThat(claim.items()).containsExactly(30L);
         raw.setLongVolatile(levelOffset(LEVEL) + RETURNED_OFFSET, 1); // the return's raise ...
         assertThat(taker.drainHighest(1)).isEmpty(); // ... read by a look that found nothing

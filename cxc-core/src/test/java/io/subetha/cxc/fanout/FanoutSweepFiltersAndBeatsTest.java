@@ -41,14 +41,14 @@ class FanoutSweepFiltersAndBeatsTest {
 
     @TempDir Path dir;
     Path path;
-    PriorityFanout.Settings settings;
+    PriorityFanout.Settings<Long> settings;
     final List<PriorityFanout<Long>> handles = new ArrayList<>();
     AtomicBuffer raw;
 
     @BeforeEach
     void open() {
         path = dir.resolve("fanout.cxc");
-        settings = new PriorityFanout.Settings(CAPACITY, FixedCodec.INT64, DAY);
+        settings = new PriorityFanout.Settings<>(CAPACITY, FixedCodec.INT64, DAY);
         handle();
         raw = RawBody.of(path);
     }
@@ -60,8 +60,7 @@ class FanoutSweepFiltersAndBeatsTest {
 
     PriorityFanout<Long> handle() {
         PriorityFanout<Long> h =
-                PriorityFanout.openOrCreate(
-                        path, settings, FixedCodec.INT64, CxcFileOptions.defaults());
+                PriorityFanout.TYPE.openOrCreate(path, settings, CxcFileOptions.defaults());
         handles.add(h);
         return h;
     }
@@ -96,7 +95,7 @@ class FanoutSweepFiltersAndBeatsTest {
         PriorityFanout<Long> scanner = handle();
         submitter.submit(LEVEL, 1L);
         submitter.submit(LEVEL, 2L);
-        PriorityFanout.Claim<Long> claim = consumer.claimHighest(1);
+        FanoutClaim<Long> claim = consumer.claimHighest(1);
         int submitterRecord = recordHolding(LEVEL, 1);
         int consumerRecord = recordHolding(LEVEL, 0);
         assertThat(submitterRecord).isNotEqualTo(consumerRecord);
@@ -178,7 +177,7 @@ class FanoutSweepFiltersAndBeatsTest {
         assertThat(scanner.scan().returnedClaims()).isEqualTo(1);
         assertThat(hint(LEVEL)).isEqualTo(1);
 
-        PriorityFanout.Claim<Long> again = second.claimHighest(1);
+        FanoutClaim<Long> again = second.claimHighest(1);
 
         assertThat(again.items()).containsExactly(5L);
         assertThat(again.priority()).isEqualTo(LEVEL);
@@ -196,7 +195,7 @@ class FanoutSweepFiltersAndBeatsTest {
         fanout.submit(LEVEL, 1L);
         fanout.submit(LEVEL, 2L);
         assertThat(fanout.drainHighest(1)).containsExactly(1L);
-        PriorityFanout.Claim<Long> claim = live.claimHighest(1);
+        FanoutClaim<Long> claim = live.claimHighest(1);
         assertThat(claim.items()).containsExactly(2L);
         fanout.submit(LEVEL, 3L);
         fanout.submit(LEVEL, 4L);
@@ -216,7 +215,7 @@ class FanoutSweepFiltersAndBeatsTest {
         PriorityFanout<Long> scanner = handles.get(0);
         PriorityFanout<Long> silent = handle();
         scanner.submit(LEVEL, 8L);
-        PriorityFanout.Claim<Long> claim = silent.claimHighest(1);
+        FanoutClaim<Long> claim = silent.claimHighest(1);
         int record = recordHolding(LEVEL, 0);
         raw.setLongVolatile(
                 record + OwnerRecord.HEARTBEAT_OFFSET,
@@ -241,7 +240,7 @@ class FanoutSweepFiltersAndBeatsTest {
         long written = raw.getLongVolatile(slot(LEVEL, 1));
         raw.setLongVolatile(slot(LEVEL, 1), pack(0, WRITING, 9, 1));
 
-        PriorityFanout.Claim<Long> claim = fanout.claimHighest(3);
+        FanoutClaim<Long> claim = fanout.claimHighest(3);
 
         assertThat(claim.items()).containsExactly(1L);
         assertThat(claim.priority()).isEqualTo(LEVEL);
@@ -272,11 +271,10 @@ class FanoutSweepFiltersAndBeatsTest {
 
         Path quick = dir.resolve("quick.cxc");
         try (PriorityFanout<Long> beating =
-                PriorityFanout.create(
+                PriorityFanout.TYPE.create(
                         quick,
-                        new PriorityFanout.Settings(
+                        new PriorityFanout.Settings<>(
                                 CAPACITY, FixedCodec.INT64, Duration.ofNanos(1)),
-                        FixedCodec.INT64,
                         CxcFileOptions.defaults())) {
             AtomicBuffer quickRaw = RawBody.of(quick);
             beating.submit(0, 1L);
@@ -386,11 +384,11 @@ class FanoutSweepFiltersAndBeatsTest {
 
     @Test
     void settingsCodecsMaxesAndNullItemsAreCheckedNamingTheValue() {
-        new PriorityFanout.Settings(1, new SizedCodec(0), DAY);
-        new PriorityFanout.Settings(1, new SizedCodec(MAX_PAYLOAD), DAY);
-        new PriorityFanout.Settings(1, FixedCodec.INT64, Duration.ofNanos(1));
+        new PriorityFanout.Settings<>(1, new SizedCodec(0), DAY);
+        new PriorityFanout.Settings<>(1, new SizedCodec(MAX_PAYLOAD), DAY);
+        new PriorityFanout.Settings<>(1, FixedCodec.INT64, Duration.ofNanos(1));
         for (int size : new int[] {-1, MAX_PAYLOAD + 1}) {
-            assertThatThrownBy(() -> new PriorityFanout.Settings(1, new SizedCodec(size), DAY))
+            assertThatThrownBy(() -> new PriorityFanout.Settings<>(1, new SizedCodec(size), DAY))
                     .isInstanceOf(CxcSettingsException.class)
                     .hasMessageContaining("at most " + MAX_PAYLOAD + " bytes, got " + size)
                     .extracting(e -> ((CxcSettingsException) e).setting())
@@ -398,23 +396,12 @@ class FanoutSweepFiltersAndBeatsTest {
         }
         for (Duration grace :
                 new Duration[] {Duration.ofNanos(-1), Duration.ZERO, DAY.plusNanos(1)}) {
-            assertThatThrownBy(() -> new PriorityFanout.Settings(1, FixedCodec.INT64, grace))
+            assertThatThrownBy(() -> new PriorityFanout.Settings<>(1, FixedCodec.INT64, grace))
                     .isInstanceOf(CxcSettingsException.class)
                     .hasMessageContaining("got " + grace)
                     .extracting(e -> ((CxcSettingsException) e).setting())
                     .isEqualTo("grace");
         }
-        SizedCodec other = new SizedCodec(8);
-        assertThatThrownBy(
-                        () ->
-                                PriorityFanout.openOrCreate(
-                                        dir.resolve("other.cxc"),
-                                        settings,
-                                        other,
-                                        CxcFileOptions.defaults()))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("is not the codec given (sized(8))");
-
         PriorityFanout<Long> fanout = handles.get(0);
         assertThatThrownBy(() -> fanout.trySubmit(0, null))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -425,14 +412,17 @@ class FanoutSweepFiltersAndBeatsTest {
 
         Path simple = dir.resolve("simple.cxc");
         try (PriorityFanout<Long> created =
-                        PriorityFanout.openOrCreate(simple, CAPACITY, FixedCodec.INT64);
+                        PriorityFanout.openOrCreate(
+                                simple, new PriorityFanout.Settings<>(CAPACITY, FixedCodec.INT64));
                 PriorityFanout<Long> opened =
-                        PriorityFanout.openOrCreate(simple, CAPACITY, FixedCodec.INT64)) {
+                        PriorityFanout.openOrCreate(
+                                simple,
+                                new PriorityFanout.Settings<>(CAPACITY, FixedCodec.INT64))) {
             created.submit(2, 6L);
-            PriorityFanout.Claim<Long> one = opened.claimHighest(1);
+            FanoutClaim<Long> one = opened.claimHighest(1);
             assertThat(one.items()).containsExactly(6L);
             assertThat(one.ack()).isTrue();
-            PriorityFanout.Claim<Long> empty = opened.claimHighest(1);
+            FanoutClaim<Long> empty = opened.claimHighest(1);
             assertThat(empty.isEmpty()).isTrue();
             assertThat(empty.priority()).isEqualTo(-1);
         }

@@ -42,10 +42,10 @@ class FanoutTakeStepsTest {
     void open() {
         path = dir.resolve("f.cxc");
         fanout =
-                PriorityFanout.create(
+                PriorityFanout.TYPE.create(
                         path,
-                        new PriorityFanout.Settings(CAPACITY, FixedCodec.INT64, Duration.ofDays(1)),
-                        FixedCodec.INT64,
+                        new PriorityFanout.Settings<>(
+                                CAPACITY, FixedCodec.INT64, Duration.ofDays(1)),
                         CxcFileOptions.defaults());
         raw = RawBody.of(path);
     }
@@ -72,7 +72,7 @@ class FanoutTakeStepsTest {
         raw.setLongVolatile(slot(5, 0), mine(0, WRITING));
         raw.setLongVolatile(levelOffset(5) + TAIL_OFFSET, 1);
         assertThat(fanout.drainHighest(1)).containsExactly(1L);
-        PriorityFanout.Claim<Long> claim = fanout.claimHighest(1);
+        FanoutClaim<Long> claim = fanout.claimHighest(1);
         assertThat(claim.priority()).isZero();
         assertThat(claim.items()).containsExactly(2L);
         claim.ack();
@@ -87,7 +87,7 @@ class FanoutTakeStepsTest {
         fanout.submit(5, 50L); // committed behind the head being written
         assertThat(raw.getLongVolatile(levelOffset(5) + TAIL_OFFSET)).isEqualTo(2);
         assertThat(fanout.drainHighest(4)).isEmpty();
-        PriorityFanout.Claim<Long> claim = fanout.claimHighest(4);
+        FanoutClaim<Long> claim = fanout.claimHighest(4);
         assertThat(claim.isEmpty()).isTrue();
         assertThat(claim.priority()).isEqualTo(-1);
         assertThat(fanout.drainPriority(0, 4)).containsExactly(1L); // asked for by name: taken
@@ -117,7 +117,7 @@ class FanoutTakeStepsTest {
         for (long i = 0; i < CAPACITY; i++) {
             fanout.submit(2, i);
         }
-        PriorityFanout.Claim<Long> first = fanout.claimHighest(1); // position 0, held
+        FanoutClaim<Long> first = fanout.claimHighest(1); // position 0, held
         assertThat(first.items()).containsExactly(0L);
         assertThat(fanout.drainHighest(CAPACITY)).containsExactly(1L, 2L, 3L);
         // Lap 1 begins at position 4 (slot 0), whose lap-0 claim is still held: the level is
@@ -148,7 +148,7 @@ class FanoutTakeStepsTest {
         for (long i = 1; i <= 3; i++) {
             fanout.submit(1, i);
         }
-        PriorityFanout.Claim<Long> claim = fanout.claimHighest(3);
+        FanoutClaim<Long> claim = fanout.claimHighest(3);
         fanout.submit(1, 4L);
         assertThat(claim.release()).isEqualTo(3);
         assertThatThrownBy(claim::release)
@@ -166,7 +166,9 @@ class FanoutTakeStepsTest {
 
     @Test
     void everyParticipantRecordHeldByALiveHandleIsACapacityErrorAndADeadOnesIsFreedFirst() {
-        try (PriorityFanout<Long> other = PriorityFanout.open(path, CAPACITY, FixedCodec.INT64)) {
+        try (PriorityFanout<Long> other =
+                PriorityFanout.open(
+                        path, new PriorityFanout.Settings<>(CAPACITY, FixedCodec.INT64))) {
             for (int r = 0; r < MAX_PARTICIPANTS; r++) {
                 int record = participantOffset(r);
                 raw.setLongVolatile(record + OwnerRecord.HEARTBEAT_OFFSET, System.nanoTime());

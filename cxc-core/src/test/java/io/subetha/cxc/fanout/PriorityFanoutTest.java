@@ -26,7 +26,9 @@ class PriorityFanoutTest {
     @TempDir Path dir;
 
     PriorityFanout<Long> fanout(int capacity) {
-        return PriorityFanout.create(dir.resolve("fanout.cxc"), capacity, FixedCodec.INT64);
+        return PriorityFanout.TYPE.create(
+                dir.resolve("fanout.cxc"),
+                new PriorityFanout.Settings<>(capacity, FixedCodec.INT64));
     }
 
     @Test
@@ -73,15 +75,15 @@ class PriorityFanoutTest {
             for (long i = 0; i < 4; i++) {
                 f.submit(6, i);
             }
-            PriorityFanout.Claim<Long> claim = f.claimHighest(2);
+            FanoutClaim<Long> claim = f.claimHighest(2);
             assertThat(claim.items()).containsExactly(0L, 1L);
             assertThat(claim.priority()).isEqualTo(6);
             assertThat(f.trySubmit(6, 9L)).isFalse(); // claimed slots are still held
             assertThat(claim.release()).isEqualTo(2);
-            PriorityFanout.Claim<Long> again = f.claimHighest(3);
+            FanoutClaim<Long> again = f.claimHighest(3);
             assertThat(again.items()).containsExactly(0L, 1L, 2L);
             assertThat(again.ack()).isTrue();
-            PriorityFanout.Claim<Long> last = f.claimHighest(3);
+            FanoutClaim<Long> last = f.claimHighest(3);
             assertThat(last.items()).containsExactly(3L);
             assertThat(last.ack()).isTrue();
             assertThatThrownBy(last::ack)
@@ -94,23 +96,21 @@ class PriorityFanoutTest {
     @Test
     void aSilentHandlesClaimReturnsAfterTheGraceAndItsLateAckIsRefused() {
         Path path = dir.resolve("silent.cxc");
-        PriorityFanout.Settings settings =
-                new PriorityFanout.Settings(8, FixedCodec.INT64, Duration.ofMillis(200));
+        PriorityFanout.Settings<Long> settings =
+                new PriorityFanout.Settings<>(8, FixedCodec.INT64, Duration.ofMillis(200));
         try (PriorityFanout<Long> silent =
-                        PriorityFanout.create(
-                                path, settings, FixedCodec.INT64, CxcFileOptions.defaults());
+                        PriorityFanout.TYPE.create(path, settings, CxcFileOptions.defaults());
                 PriorityFanout<Long> other =
-                        PriorityFanout.open(
-                                path, settings, FixedCodec.INT64, CxcFileOptions.defaults())) {
+                        PriorityFanout.TYPE.open(path, settings, CxcFileOptions.defaults())) {
             for (long i = 0; i < 5; i++) {
                 silent.submit(4, i);
             }
-            PriorityFanout.Claim<Long> claim = silent.claimHighest(3);
+            FanoutClaim<Long> claim = silent.claimHighest(3);
             assertThat(claim.items()).containsExactly(0L, 1L, 2L);
             other.submit(4, 5L);
             await().atMost(Duration.ofSeconds(30)).until(() -> other.scan().returnedClaims() > 0);
             // The returned items come first, in their order, then the level's later ones.
-            PriorityFanout.Claim<Long> again = other.claimHighest(10);
+            FanoutClaim<Long> again = other.claimHighest(10);
             assertThat(again.items()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
             assertThat(claim.ack()).isFalse();
             assertThat(again.ack()).isTrue();
@@ -221,7 +221,10 @@ class PriorityFanoutTest {
             assertThatThrownBy(() -> f.depth(100)).hasMessageContaining("got 100");
         }
         assertThatThrownBy(
-                        () -> PriorityFanout.create(dir.resolve("zero.cxc"), 0, FixedCodec.INT64))
+                        () ->
+                                PriorityFanout.TYPE.create(
+                                        dir.resolve("zero.cxc"),
+                                        new PriorityFanout.Settings<>(0, FixedCodec.INT64)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("capacityPerPriority must be 1..");
     }
@@ -230,7 +233,10 @@ class PriorityFanoutTest {
     void anotherCodecIsRefusedOnOpenAndAnObserverViewReadsButCannotTake() {
         Path path = dir.resolve("fanout.cxc");
         fanout(4).close();
-        assertThatThrownBy(() -> PriorityFanout.open(path, 4, FixedCodec.INT32))
+        assertThatThrownBy(
+                        () ->
+                                PriorityFanout.open(
+                                        path, new PriorityFanout.Settings<>(4, FixedCodec.INT32)))
                 .isInstanceOf(CxcFormatException.class);
         try (PrimitiveView view =
                 PriorityFanout.TYPE.observe(path, CxcFileOptions.defaults().asReadOnly())) {
@@ -243,7 +249,8 @@ class PriorityFanoutTest {
         Path path = dir.resolve("fanout.cxc");
         try (PriorityFanout<Long> f = fanout(4)) {
             f.submit(2, 1L);
-            PriorityFanout<Long> other = PriorityFanout.open(path, 4, FixedCodec.INT64);
+            PriorityFanout<Long> other =
+                    PriorityFanout.open(path, new PriorityFanout.Settings<>(4, FixedCodec.INT64));
             assertThat(other.claimHighest(4).items()).containsExactly(1L);
             assertThat(f.describe()).containsEntry("participants", 2);
             other.close();

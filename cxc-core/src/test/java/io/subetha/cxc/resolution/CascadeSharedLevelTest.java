@@ -22,7 +22,8 @@ class CascadeSharedLevelTest {
 
     CascadeSharedLevel<Long, Long> level(int capacity) {
         return CascadeSharedLevel.openOrCreate(
-                dir.resolve("level.cxc"), capacity, FixedCodec.INT64, FixedCodec.INT64);
+                dir.resolve("level.cxc"),
+                new CascadeSharedLevel.Settings<>(capacity, FixedCodec.INT64, FixedCodec.INT64));
     }
 
     @Test
@@ -89,8 +90,10 @@ class CascadeSharedLevelTest {
     @Test
     void aValueItsCodecRefusesChangesNothingInTheFile() {
         try (CascadeSharedLevel<Long, String> level =
-                CascadeSharedLevel.create(
-                        dir.resolve("v.cxc"), 64, FixedCodec.INT64, FixedCodec.string(4))) {
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("v.cxc"),
+                        new CascadeSharedLevel.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.string(4)))) {
             assertThat(level.insert(1L, "ok")).isTrue();
             assertThatThrownBy(() -> level.insert(1L, "too long"))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -137,11 +140,10 @@ class CascadeSharedLevelTest {
                 .hasMessageContaining("capacity must be 8..16777216 slots, got 4");
         assertThatThrownBy(
                         () ->
-                                CascadeSharedLevel.create(
+                                CascadeSharedLevel.TYPE.create(
                                         dir.resolve("x.cxc"),
-                                        64,
-                                        FixedCodec.bytes(5000),
-                                        FixedCodec.INT64))
+                                        new CascadeSharedLevel.Settings<>(
+                                                64, FixedCodec.bytes(5000), FixedCodec.INT64)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("keyCodec must be 1..4096");
         level(64).close();
@@ -149,14 +151,15 @@ class CascadeSharedLevelTest {
                         () ->
                                 CascadeSharedLevel.open(
                                         dir.resolve("level.cxc"),
-                                        64,
-                                        FixedCodec.INT64,
-                                        FixedCodec.FLOAT64))
+                                        new CascadeSharedLevel.Settings<>(
+                                                64, FixedCodec.INT64, FixedCodec.FLOAT64)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("layout fingerprint");
         try (CascadeSharedLevel<String, Long> strings =
-                CascadeSharedLevel.create(
-                        dir.resolve("s.cxc"), 64, FixedCodec.string(4), FixedCodec.INT64)) {
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("s.cxc"),
+                        new CascadeSharedLevel.Settings<>(
+                                64, FixedCodec.string(4), FixedCodec.INT64))) {
             assertThatThrownBy(() -> strings.insert("too long", 1L))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> strings.insert(null, 1L))

@@ -64,8 +64,9 @@ class CascadeSlotWordsTest {
     }
 
     CascadeSharedLevel<Long, Long> level(int capacity) {
-        return CascadeSharedLevel.create(
-                dir.resolve("l.cxc"), capacity, FixedCodec.INT64, FixedCodec.INT64);
+        return CascadeSharedLevel.TYPE.create(
+                dir.resolve("l.cxc"),
+                new CascadeSharedLevel.Settings<>(capacity, FixedCodec.INT64, FixedCodec.INT64));
     }
 
     AtomicBuffer raw() {
@@ -273,7 +274,10 @@ class CascadeSlotWordsTest {
     void aValueThatCannotBeReadIsAMissNotAnError() {
         Path path = dir.resolve("s.cxc");
         try (CascadeSharedLevel<Long, String> level =
-                CascadeSharedLevel.create(path, 8, FixedCodec.INT64, FixedCodec.string(4))) {
+                CascadeSharedLevel.TYPE.create(
+                        path,
+                        new CascadeSharedLevel.Settings<>(
+                                8, FixedCodec.INT64, FixedCodec.string(4)))) {
             level.insert(1L, "ab");
             AtomicBuffer raw = RawBody.of(path);
             int at = -1;

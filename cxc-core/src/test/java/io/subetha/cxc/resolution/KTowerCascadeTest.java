@@ -19,8 +19,10 @@ class KTowerCascadeTest {
         AtomicInteger loads = new AtomicInteger();
         BoundedLevel<Long, Long> memory = new BoundedLevel<>("memory", 100);
         try (CascadeSharedLevel<Long, Long> shared =
-                CascadeSharedLevel.create(
-                        dir.resolve("shared.cxc"), 256, FixedCodec.INT64, FixedCodec.INT64)) {
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("shared.cxc"),
+                        new CascadeSharedLevel.Settings<>(
+                                256, FixedCodec.INT64, FixedCodec.INT64))) {
             KTowerCascade<Long, Long> cascade =
                     KTowerCascade.<Long, Long>builder()
                             .level(memory)

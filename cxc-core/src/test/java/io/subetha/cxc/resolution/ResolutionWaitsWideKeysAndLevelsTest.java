@@ -88,7 +88,9 @@ class ResolutionWaitsWideKeysAndLevelsTest {
     void aWaiterWithoutATimeLimitWaitsForAnotherProcesssFetchAndTheTextSaysHowLong()
             throws Exception {
         Path path = dir.resolve("p.cxc");
-        try (SharedAsyncPointer<Long> pointer = SharedAsyncPointer.create(path, FixedCodec.INT64)) {
+        try (SharedAsyncPointer<Long> pointer =
+                SharedAsyncPointer.TYPE.create(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             long init = OwnerRecord.ownerWord(1, 4); // PID 1 never dies
             raw.setLongVolatile(AsyncPointerDescriptor.FETCHER_RECORD_OFFSET, init);
@@ -157,7 +159,9 @@ class ResolutionWaitsWideKeysAndLevelsTest {
     @Test
     void aLookUpWithoutATimeLimitWaitsForAnotherProcesssWriterAndTheTextNamesIt() throws Exception {
         Path path = dir.resolve("u.cxc");
-        try (SharedUniversal<Long> set = SharedUniversal.create(path, 8, FixedCodec.INT64)) {
+        try (SharedUniversal<Long> set =
+                SharedUniversal.TYPE.create(
+                        path, new SharedUniversal.Settings<>(8, FixedCodec.INT64))) {
             set.insert(5L);
             AtomicBuffer raw = RawBody.of(path);
             long word = OwnerRecord.ownerWord(raw, UniversalDescriptor.LOCK_OFFSET);
@@ -223,7 +227,9 @@ class ResolutionWaitsWideKeysAndLevelsTest {
     @Test
     void theSetsAnswersAndOpCountsAndItsStoredCountAndRepresentationChecked() {
         Path path = dir.resolve("s.cxc");
-        try (SharedUniversal<Long> set = SharedUniversal.create(path, 8, FixedCodec.INT64)) {
+        try (SharedUniversal<Long> set =
+                SharedUniversal.TYPE.create(
+                        path, new SharedUniversal.Settings<>(8, FixedCodec.INT64))) {
             set.migrate(SharedUniversal.Representation.SORTED_ARRAY);
             assertThat(set.inconsistency()).isNull();
             assertThat(set.insert(3L)).isTrue();
@@ -267,7 +273,9 @@ class ResolutionWaitsWideKeysAndLevelsTest {
     @Test
     void keysWiderThanOneWordAreStoredWholeInTheSetAndTheSharedLevel() {
         List<Wide> keys = List.of(new Wide(1, 2), new Wide(1, 3), new Wide(2, 2));
-        try (SharedUniversal<Wide> set = SharedUniversal.create(dir.resolve("w.cxc"), 8, WIDE)) {
+        try (SharedUniversal<Wide> set =
+                SharedUniversal.TYPE.create(
+                        dir.resolve("w.cxc"), new SharedUniversal.Settings<>(8, WIDE))) {
             for (SharedUniversal.Representation r : SharedUniversal.Representation.values()) {
                 set.migrate(r);
                 for (Wide k : keys) {
@@ -284,7 +292,8 @@ class ResolutionWaitsWideKeysAndLevelsTest {
             }
         }
         try (CascadeSharedLevel<Wide, Wide> level =
-                CascadeSharedLevel.create(dir.resolve("l.cxc"), 16, WIDE, WIDE)) {
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("l.cxc"), new CascadeSharedLevel.Settings<>(16, WIDE, WIDE))) {
             for (Wide k : keys) {
                 assertThat(level.insert(k, new Wide(k.b(), k.a() + 100))).isTrue();
             }
@@ -324,7 +333,10 @@ class ResolutionWaitsWideKeysAndLevelsTest {
         assertThat(keys).doesNotHaveDuplicates();
         Path path = dir.resolve("h.cxc");
         try (CascadeSharedLevel<Long, Long> level =
-                CascadeSharedLevel.create(path, 64, FixedCodec.INT64, FixedCodec.INT64)) {
+                CascadeSharedLevel.TYPE.create(
+                        path,
+                        new CascadeSharedLevel.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.INT64))) {
             for (int i = 0; i < keys.length; i++) {
                 assertThat(level.insert(keys[i], 100L + i)).isTrue();
             }
@@ -353,8 +365,10 @@ class ResolutionWaitsWideKeysAndLevelsTest {
     void aFullWindowEvictsItsOldestEntryInsideTheWindowAndCountsOnlyThat() {
         List<Long> keys = CascadeSlotWordsTest.keysHomedAt(5, 64, 17);
         try (CascadeSharedLevel<Long, Long> level =
-                CascadeSharedLevel.create(
-                        dir.resolve("e.cxc"), 64, FixedCodec.INT64, FixedCodec.INT64)) {
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("e.cxc"),
+                        new CascadeSharedLevel.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.INT64))) {
             for (int i = 0; i < 16; i++) {
                 assertThat(level.insert(keys.get(i), (long) i)).isTrue();
             }
@@ -385,8 +399,10 @@ class ResolutionWaitsWideKeysAndLevelsTest {
     void aFullWindowWithARemovedSlotStoresThereWithoutEvicting() {
         List<Long> keys = CascadeSlotWordsTest.keysHomedAt(5, 64, 17);
         try (CascadeSharedLevel<Long, Long> level =
-                CascadeSharedLevel.create(
-                        dir.resolve("r.cxc"), 64, FixedCodec.INT64, FixedCodec.INT64)) {
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("r.cxc"),
+                        new CascadeSharedLevel.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.INT64))) {
             for (int i = 0; i < 16; i++) {
                 assertThat(level.insert(keys.get(i), (long) i)).isTrue();
             }
@@ -410,7 +426,9 @@ class ResolutionWaitsWideKeysAndLevelsTest {
         assertThat(UniversalDescriptor.regionOffset(80, 0, 8)).isEqualTo(384);
         assertThat(UniversalDescriptor.regionOffset(16, 1, 8)).isEqualTo(320 + 8 * 16);
         try (SharedUniversal<Long> set =
-                SharedUniversal.create(dir.resolve("c.cxc"), 8, FixedCodec.INT64)) {
+                SharedUniversal.TYPE.create(
+                        dir.resolve("c.cxc"),
+                        new SharedUniversal.Settings<>(8, FixedCodec.INT64))) {
             assertThat(set.capacity()).isEqualTo(8);
         }
     }

@@ -29,7 +29,8 @@ class SharedUniversalTest {
     @TempDir Path dir;
 
     SharedUniversal<Long> set(int capacity) {
-        return SharedUniversal.openOrCreate(dir.resolve("set.cxc"), capacity, FixedCodec.INT64);
+        return SharedUniversal.openOrCreate(
+                dir.resolve("set.cxc"), new SharedUniversal.Settings<>(capacity, FixedCodec.INT64));
     }
 
     @Test
@@ -88,7 +89,11 @@ class SharedUniversalTest {
                     .hasMessageContaining("capacity of 100 keys");
             assertThat(set.insert(0L)).isFalse(); // present: no capacity needed
         }
-        assertThatThrownBy(() -> SharedUniversal.create(dir.resolve("x.cxc"), 0, FixedCodec.INT64))
+        assertThatThrownBy(
+                        () ->
+                                SharedUniversal.TYPE.create(
+                                        dir.resolve("x.cxc"),
+                                        new SharedUniversal.Settings<>(0, FixedCodec.INT64)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("capacity must be 1..1048576 keys, got 0");
     }

@@ -24,8 +24,9 @@ class BackgroundSchedulerTest {
     @TempDir Path dir;
 
     BackgroundScheduler<Long, Long> scheduler(int capacity) {
-        return BackgroundScheduler.create(
-                dir.resolve("jobs.cxc"), capacity, FixedCodec.INT64, FixedCodec.INT64);
+        return BackgroundScheduler.TYPE.create(
+                dir.resolve("jobs.cxc"),
+                new BackgroundScheduler.Settings<>(capacity, FixedCodec.INT64, FixedCodec.INT64));
     }
 
     @Test
@@ -74,18 +75,16 @@ class BackgroundSchedulerTest {
     @Test
     void aSilentWorkersJobIsReDispatchedAndItsLateResultRefused() {
         Path path = dir.resolve("jobs.cxc");
-        BackgroundScheduler.Settings settings =
-                new BackgroundScheduler.Settings(
+        BackgroundScheduler.Settings<Long, Long> settings =
+                new BackgroundScheduler.Settings<>(
                         8, FixedCodec.INT64, FixedCodec.INT64, Duration.ofMillis(200));
         try (BackgroundScheduler<Long, Long> silent =
-                        BackgroundScheduler.create(
-                                path,
-                                settings,
-                                FixedCodec.INT64,
-                                FixedCodec.INT64,
-                                CxcFileOptions.defaults());
+                        BackgroundScheduler.TYPE.create(path, settings, CxcFileOptions.defaults());
                 BackgroundScheduler<Long, Long> other =
-                        BackgroundScheduler.open(path, 8, FixedCodec.INT64, FixedCodec.INT64)) {
+                        BackgroundScheduler.open(
+                                path,
+                                new BackgroundScheduler.Settings<>(
+                                        8, FixedCodec.INT64, FixedCodec.INT64))) {
             long id = silent.submit(7L);
             Job<Long> stale = silent.receive(PID).orElseThrow();
             await().atMost(Duration.ofSeconds(30))
@@ -112,7 +111,10 @@ class BackgroundSchedulerTest {
         try (BackgroundScheduler<Long, Long> s = scheduler(8)) {
             s.submit(5L);
             BackgroundScheduler<Long, Long> worker =
-                    BackgroundScheduler.open(path, 8, FixedCodec.INT64, FixedCodec.INT64);
+                    BackgroundScheduler.open(
+                            path,
+                            new BackgroundScheduler.Settings<>(
+                                    8, FixedCodec.INT64, FixedCodec.INT64));
             Job<Long> job = worker.receive(PID).orElseThrow();
             worker.close();
             Job<Long> again = s.receive(PID).orElseThrow();
@@ -179,11 +181,10 @@ class BackgroundSchedulerTest {
         }
         assertThatThrownBy(
                         () ->
-                                BackgroundScheduler.create(
+                                BackgroundScheduler.TYPE.create(
                                         dir.resolve("zero.cxc"),
-                                        0,
-                                        FixedCodec.INT64,
-                                        FixedCodec.INT64))
+                                        new BackgroundScheduler.Settings<>(
+                                                0, FixedCodec.INT64, FixedCodec.INT64)))
                 .hasMessageContaining("capacity must be 1..");
     }
 }

@@ -41,14 +41,15 @@ class DeadParticipantRepairTest {
     void open() {
         path = dir.resolve("jobs.cxc");
         scanner =
-                BackgroundScheduler.create(
+                BackgroundScheduler.TYPE.create(
                         path,
-                        new BackgroundScheduler.Settings(
+                        new BackgroundScheduler.Settings<>(
                                 4, FixedCodec.INT64, FixedCodec.INT64, Duration.ofDays(1)),
-                        FixedCodec.INT64,
-                        FixedCodec.INT64,
                         CxcFileOptions.defaults());
-        worker = BackgroundScheduler.open(path, 4, FixedCodec.INT64, FixedCodec.INT64);
+        worker =
+                BackgroundScheduler.open(
+                        path,
+                        new BackgroundScheduler.Settings<>(4, FixedCodec.INT64, FixedCodec.INT64));
         raw = RawBody.of(path);
     }
 
@@ -104,7 +105,9 @@ class DeadParticipantRepairTest {
         long silentId = scanner.submit(2L);
         Job<Long> deadJob = worker.receive(PID).orElseThrow();
         BackgroundScheduler<Long, Long> silent =
-                BackgroundScheduler.open(path, 4, FixedCodec.INT64, FixedCodec.INT64);
+                BackgroundScheduler.open(
+                        path,
+                        new BackgroundScheduler.Settings<>(4, FixedCodec.INT64, FixedCodec.INT64));
         try {
             Job<Long> silentJob = silent.receive(PID).orElseThrow();
             assertThat(silentJob.id()).isEqualTo(silentId);

@@ -29,15 +29,16 @@ class SchedulerClosedHandleTest {
     void aClosedHandleRefusesToSubmitOrReceiveAndHoldsNoRecord() {
         Path path = dir.resolve("jobs.cxc");
         BackgroundScheduler<Long, Long> s =
-                BackgroundScheduler.create(
+                BackgroundScheduler.TYPE.create(
                         path,
-                        new BackgroundScheduler.Settings(
+                        new BackgroundScheduler.Settings<>(
                                 8, FixedCodec.INT64, FixedCodec.INT64, Duration.ofDays(1)),
-                        FixedCodec.INT64,
-                        FixedCodec.INT64,
                         CxcFileOptions.defaults());
         try (BackgroundScheduler<Long, Long> other =
-                BackgroundScheduler.open(path, 8, FixedCodec.INT64, FixedCodec.INT64)) {
+                BackgroundScheduler.open(
+                        path,
+                        new BackgroundScheduler.Settings<>(
+                                8, FixedCodec.INT64, FixedCodec.INT64))) {
             s.submit(1L);
             Job<Long> job = s.receive(PID).orElseThrow();
             s.close();

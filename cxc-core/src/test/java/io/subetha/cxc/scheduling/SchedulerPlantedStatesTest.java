@@ -31,12 +31,10 @@ class SchedulerPlantedStatesTest {
     @TempDir Path dir;
 
     BackgroundScheduler<Long, Long> scheduler(Path path, int capacity, Duration grace) {
-        return BackgroundScheduler.create(
+        return BackgroundScheduler.TYPE.create(
                 path,
-                new BackgroundScheduler.Settings(
+                new BackgroundScheduler.Settings<>(
                         capacity, FixedCodec.INT64, FixedCodec.INT64, grace),
-                FixedCodec.INT64,
-                FixedCodec.INT64,
                 CxcFileOptions.defaults());
     }
 
@@ -117,7 +115,9 @@ class SchedulerPlantedStatesTest {
     void aRefusedJobOrResultLeavesTheSchedulerUsable() {
         Path path = dir.resolve("s.cxc");
         var codec = FixedCodec.string(2);
-        try (var s = BackgroundScheduler.create(path, 2, codec, codec)) {
+        try (BackgroundScheduler<String, String> s =
+                BackgroundScheduler.TYPE.create(
+                        path, new BackgroundScheduler.Settings<>(2, codec, codec))) {
             assertThatThrownBy(() -> s.submit("abc")).isInstanceOf(IllegalArgumentException.class);
             assertThat(state(RawBody.of(path).getLongVolatile(SLOTS_OFFSET))).isEqualTo(ABANDONED);
             assertThatThrownBy(() -> s.submit(null)).hasMessage("job must not be null");
@@ -240,7 +240,10 @@ class SchedulerPlantedStatesTest {
         Path path = dir.resolve("jobs.cxc");
         try (var owner = scheduler(path, 4, Duration.ofDays(1))) {
             try (var worker =
-                    BackgroundScheduler.open(path, 4, FixedCodec.INT64, FixedCodec.INT64)) {
+                    BackgroundScheduler.open(
+                            path,
+                            new BackgroundScheduler.Settings<>(
+                                    4, FixedCodec.INT64, FixedCodec.INT64))) {
                 owner.submit(1L);
                 owner.submit(2L);
                 worker.receive(PID).orElseThrow();

@@ -34,9 +34,11 @@ class SchedulerReportsCountsAndCloseTest {
 
     @Test
     void everyOpAndEverySlotStateIsCounted() {
-        try (var s =
-                BackgroundScheduler.create(
-                        dir.resolve("j.cxc"), 4, FixedCodec.INT64, FixedCodec.INT64)) {
+        try (BackgroundScheduler<Long, Long> s =
+                BackgroundScheduler.TYPE.create(
+                        dir.resolve("j.cxc"),
+                        new BackgroundScheduler.Settings<>(
+                                4, FixedCodec.INT64, FixedCodec.INT64))) {
             s.submit(1L);
             s.submit(2L);
             s.submit(3L);
@@ -59,10 +61,18 @@ class SchedulerReportsCountsAndCloseTest {
     @Test
     void closingAHandleWhoseRecordWasTakenOverTouchesNothing() {
         Path path = dir.resolve("j.cxc");
-        try (var owner = BackgroundScheduler.create(path, 4, FixedCodec.INT64, FixedCodec.INT64)) {
+        try (BackgroundScheduler<Long, Long> owner =
+                BackgroundScheduler.TYPE.create(
+                        path,
+                        new BackgroundScheduler.Settings<>(
+                                4, FixedCodec.INT64, FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             owner.submit(1L); // record 0
-            var worker = BackgroundScheduler.open(path, 4, FixedCodec.INT64, FixedCodec.INT64);
+            var worker =
+                    BackgroundScheduler.open(
+                            path,
+                            new BackgroundScheduler.Settings<>(
+                                    4, FixedCodec.INT64, FixedCodec.INT64));
             Job<Long> job = worker.receive(PID).orElseThrow(); // record 1
             int record = participantOffset(participant(job.word));
             long mine = OwnerRecord.ownerWord(raw, record);
@@ -76,7 +86,11 @@ class SchedulerReportsCountsAndCloseTest {
             assertThat(OwnerRecord.ownerWord(raw, record)).isEqualTo(other);
             assertThat(owner.counts().running()).isEqualTo(1);
             assertThat(owner.counts().reclaimed()).isZero();
-            var never = BackgroundScheduler.open(path, 4, FixedCodec.INT64, FixedCodec.INT64);
+            var never =
+                    BackgroundScheduler.open(
+                            path,
+                            new BackgroundScheduler.Settings<>(
+                                    4, FixedCodec.INT64, FixedCodec.INT64));
             never.close(); // never took part: no record to free
             assertThat(owner.counts().running()).isEqualTo(1);
         }

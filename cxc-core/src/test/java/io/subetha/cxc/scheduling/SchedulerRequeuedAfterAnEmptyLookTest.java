@@ -38,12 +38,10 @@ class SchedulerRequeuedAfterAnEmptyLookTest {
     void open() {
         path = dir.resolve("jobs.cxc");
         handles.add(
-                BackgroundScheduler.create(
+                BackgroundScheduler.TYPE.create(
                         path,
-                        new BackgroundScheduler.Settings(
+                        new BackgroundScheduler.Settings<>(
                                 CAPACITY, FixedCodec.INT64, FixedCodec.INT64, Duration.ofDays(1)),
-                        FixedCodec.INT64,
-                        FixedCodec.INT64,
                         CxcFileOptions.defaults()));
         raw = RawBody.of(path);
     }
@@ -55,7 +53,10 @@ class SchedulerRequeuedAfterAnEmptyLookTest {
 
     BackgroundScheduler<Long, Long> handle() {
         BackgroundScheduler<Long, Long> s =
-                BackgroundScheduler.open(path, CAPACITY, FixedCodec.INT64, FixedCodec.INT64);
+                BackgroundScheduler.open(
+                        path,
+                        new BackgroundScheduler.Settings<>(
+                                CAPACITY, FixedCodec.INT64, FixedCodec.INT64));
         handles.add(s);
         return s;
     }

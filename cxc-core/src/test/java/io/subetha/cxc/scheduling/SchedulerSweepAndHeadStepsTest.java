@@ -60,15 +60,15 @@ class SchedulerSweepAndHeadStepsTest {
     BackgroundScheduler<Long, Long> handle(Duration grace) {
         BackgroundScheduler<Long, Long> s =
                 handles.isEmpty()
-                        ? BackgroundScheduler.create(
+                        ? BackgroundScheduler.TYPE.create(
                                 path,
-                                new BackgroundScheduler.Settings(
+                                new BackgroundScheduler.Settings<>(
                                         CAPACITY, FixedCodec.INT64, FixedCodec.INT64, grace),
-                                FixedCodec.INT64,
-                                FixedCodec.INT64,
                                 CxcFileOptions.defaults())
                         : BackgroundScheduler.open(
-                                path, CAPACITY, FixedCodec.INT64, FixedCodec.INT64);
+                                path,
+                                new BackgroundScheduler.Settings<>(
+                                        CAPACITY, FixedCodec.INT64, FixedCodec.INT64));
         handles.add(s);
         return s;
     }
@@ -240,12 +240,10 @@ class SchedulerSweepAndHeadStepsTest {
                     }
                 };
         try (BackgroundScheduler<Long, Long> s =
-                BackgroundScheduler.create(
+                BackgroundScheduler.TYPE.create(
                         watched,
-                        new BackgroundScheduler.Settings(
+                        new BackgroundScheduler.Settings<>(
                                 CAPACITY, FixedCodec.INT64, watching, Duration.ofDays(1)),
-                        FixedCodec.INT64,
-                        watching,
                         CxcFileOptions.defaults())) {
             watchedRaw[0] = RawBody.of(watched);
             s.submit(1L);
@@ -267,19 +265,19 @@ class SchedulerSweepAndHeadStepsTest {
     void completeBeatsItsOwnRecordWhenDueAndNeverOneTakenOver() {
         Path quick = dir.resolve("quick.cxc");
         try (BackgroundScheduler<Long, Long> first =
-                        BackgroundScheduler.create(
+                        BackgroundScheduler.TYPE.create(
                                 quick,
-                                new BackgroundScheduler.Settings(
+                                new BackgroundScheduler.Settings<>(
                                         CAPACITY,
                                         FixedCodec.INT64,
                                         FixedCodec.INT64,
                                         Duration.ofNanos(1)),
-                                FixedCodec.INT64,
-                                FixedCodec.INT64,
                                 CxcFileOptions.defaults());
                 BackgroundScheduler<Long, Long> worker =
                         BackgroundScheduler.open(
-                                quick, CAPACITY, FixedCodec.INT64, FixedCodec.INT64)) {
+                                quick,
+                                new BackgroundScheduler.Settings<>(
+                                        CAPACITY, FixedCodec.INT64, FixedCodec.INT64))) {
             AtomicBuffer q = RawBody.of(quick);
             first.submit(1L); // record 0
             first.submit(2L);
@@ -358,7 +356,10 @@ class SchedulerSweepAndHeadStepsTest {
 
         Path full = dir.resolve("full.cxc");
         try (BackgroundScheduler<Long, Long> late =
-                BackgroundScheduler.create(full, 2, FixedCodec.INT64, FixedCodec.INT64)) {
+                BackgroundScheduler.TYPE.create(
+                        full,
+                        new BackgroundScheduler.Settings<>(
+                                2, FixedCodec.INT64, FixedCodec.INT64))) {
             AtomicBuffer f = RawBody.of(full);
             for (int r = 0; r < MAX_PARTICIPANTS; r++) {
                 f.setLongVolatile(
