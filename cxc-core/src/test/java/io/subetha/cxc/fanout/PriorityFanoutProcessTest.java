@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in order, a silent one's late ack refused, and SIGKILLs at random points of a hot submit/claim
  * loop.
  *
- * <p>{@code -Dcxc.fanout.items=100000} runs the issue's 100,000 items (default 6,000); {@code
+ * <p>{@code -Dcxc.fanout.items=100000} runs 100,000 items (default 6,000); {@code
  * -Dcxc.fanout.kills=N} the number of random kills (default 2).
  */
 class PriorityFanoutProcessTest {

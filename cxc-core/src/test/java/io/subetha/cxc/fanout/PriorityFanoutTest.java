@@ -1,5 +1,6 @@
 package io.subetha.cxc.fanout;
 
+import static io.subetha.cxc.fanout.PriorityFanoutDescriptor.MAX_PAYLOAD;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -10,6 +11,7 @@ import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.primitive.PrimitiveView;
+import io.subetha.cxc.testing.SizedCodec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +23,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The fan-out in one process: priorities and FIFO order, a full level, claims held until acked or
+ * released, a silent handle's claim returned after the grace, threads delivering every item once
+ * and never a lower item first, closing a handle, and the bad inputs (arguments, settings, another
+ * codec) refused naming the value.
+ */
 class PriorityFanoutTest {
+
+    static final int CAPACITY = 4;
+    static final Duration DAY = Duration.ofDays(1);
 
     @TempDir Path dir;
 
@@ -258,6 +269,68 @@ class PriorityFanoutTest {
             assertThat(f.drainHighest(4)).containsExactly(1L);
             Set<Long> none = new HashSet<>(f.drainHighest(4));
             assertThat(none).isEmpty();
+        }
+    }
+
+    @Test
+    void settingsCodecsMaxesAndNullItemsAreCheckedNamingTheValue() {
+        new PriorityFanout.Settings<>(1, new SizedCodec(0), DAY);
+        new PriorityFanout.Settings<>(1, new SizedCodec(MAX_PAYLOAD), DAY);
+        new PriorityFanout.Settings<>(1, FixedCodec.INT64, Duration.ofNanos(1));
+        for (int size : new int[] {-1, MAX_PAYLOAD + 1}) {
+            assertThatThrownBy(() -> new PriorityFanout.Settings<>(1, new SizedCodec(size), DAY))
+                    .isInstanceOf(CxcSettingsException.class)
+                    .hasMessageContaining("at most " + MAX_PAYLOAD + " bytes, got " + size)
+                    .extracting(e -> ((CxcSettingsException) e).setting())
+                    .isEqualTo("codec");
+        }
+        for (Duration grace :
+                new Duration[] {Duration.ofNanos(-1), Duration.ZERO, DAY.plusNanos(1)}) {
+            assertThatThrownBy(() -> new PriorityFanout.Settings<>(1, FixedCodec.INT64, grace))
+                    .isInstanceOf(CxcSettingsException.class)
+                    .hasMessageContaining("got " + grace)
+                    .extracting(e -> ((CxcSettingsException) e).setting())
+                    .isEqualTo("grace");
+        }
+        try (PriorityFanout<Long> fanout = fanout(CAPACITY)) {
+            assertThatThrownBy(() -> fanout.trySubmit(0, null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("item must not be null");
+            assertThatThrownBy(() -> fanout.drainPriority(0, 0))
+                    .hasMessage("max must be 1 or more, got 0");
+            assertThatThrownBy(() -> fanout.claimHighest(0))
+                    .hasMessage("max must be 1 or more, got 0");
+        }
+
+        Path simple = dir.resolve("simple.cxc");
+        try (PriorityFanout<Long> created =
+                        PriorityFanout.openOrCreate(
+                                simple, new PriorityFanout.Settings<>(CAPACITY, FixedCodec.INT64));
+                PriorityFanout<Long> opened =
+                        PriorityFanout.openOrCreate(
+                                simple,
+                                new PriorityFanout.Settings<>(CAPACITY, FixedCodec.INT64))) {
+            created.submit(2, 6L);
+            FanoutClaim<Long> one = opened.claimHighest(1);
+            assertThat(one.items()).containsExactly(6L);
+            assertThat(one.ack()).isTrue();
+            FanoutClaim<Long> empty = opened.claimHighest(1);
+            assertThat(empty.isEmpty()).isTrue();
+            assertThat(empty.priority()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aScanReportChangedAnythingIfAnyOneFigureIsAboveZero() {
+        assertThat(new PriorityFanout.ScanReport(0, 0, 0, 0).changedAnything()).isFalse();
+        int[][] reports = {
+            {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1},
+            {1, 1, 0, 0}, {0, 1, 1, 0}, {0, 0, 1, 1}, {1, 2, 1, 3}
+        };
+        for (int[] r : reports) {
+            assertThat(new PriorityFanout.ScanReport(r[0], r[1], r[2], r[3]).changedAnything())
+                    .as("%s", java.util.Arrays.toString(r))
+                    .isTrue();
         }
     }
 }
