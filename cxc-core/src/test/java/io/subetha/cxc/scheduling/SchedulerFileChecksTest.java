@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Opening a scheduler checks the grace and the payload sizes its body declares (each refused one
  * past its bound, accepted at it), the settings refuse one past each limit naming it, and an
- * observer's view refuses to submit, work or collect.
+ * observer's view reads the file without taking part.
  */
 class SchedulerFileChecksTest {
 
@@ -134,7 +134,7 @@ class SchedulerFileChecksTest {
     }
 
     @Test
-    void anObserversViewRefusesToSubmitWorkOrCollect() {
+    void anObserversViewReadsTheFileWithoutTakingPart() {
         Path path = dir.resolve("jobs.cxc");
         BackgroundScheduler.TYPE
                 .create(
