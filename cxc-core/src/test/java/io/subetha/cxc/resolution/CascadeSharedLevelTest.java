@@ -10,12 +10,16 @@ import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The shared level in one process: puts, gets, eviction, a dead writer's slot, bad input. */
+/**
+ * The shared level in one process: puts, gets, eviction, a dead writer's slot, bad input, and keys
+ * and values wider than one word.
+ */
 class CascadeSharedLevelTest {
 
     @TempDir Path dir;
@@ -178,5 +182,23 @@ class CascadeSharedLevelTest {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
         return gone.pid();
+    }
+
+    @Test
+    void keysAndValuesWiderThanOneWordAreStoredWhole() {
+        List<Wide> keys = List.of(new Wide(1, 2), new Wide(1, 3), new Wide(2, 2));
+        try (CascadeSharedLevel<Wide, Wide> level =
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("l.cxc"),
+                        new CascadeSharedLevel.Settings<>(16, Wide.CODEC, Wide.CODEC))) {
+            for (Wide k : keys) {
+                assertThat(level.insert(k, new Wide(k.b(), k.a() + 100))).isTrue();
+            }
+            for (Wide k : keys) {
+                assertThat(level.get(k)).isEqualTo(new Wide(k.b(), k.a() + 100));
+                assertThat(level.copies(k)).isEqualTo(1);
+            }
+            assertThat(level.get(new Wide(1, 4))).isNull();
+        }
     }
 }
