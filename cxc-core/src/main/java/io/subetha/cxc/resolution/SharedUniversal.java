@@ -9,7 +9,6 @@ import io.subetha.cxc.claim.IntentLock;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.claim.OwnerStatus;
 import io.subetha.cxc.codec.FixedCodec;
-import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.internal.FileHeader;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
@@ -127,24 +126,6 @@ public final class SharedUniversal<K> extends MappedPrimitive {
                     "codec", codec.size(), 1, MAX_KEY_BYTES, " bytes (MAX_KEY_BYTES)");
         }
     }
-
-    private static final BodyLayout BODY_LAYOUT =
-            (capacity, slotSize) -> {
-                if (capacity < 1 || capacity > MAX_CAPACITY) {
-                    throw new IllegalArgumentException(
-                            "capacity must be 1.." + MAX_CAPACITY + " keys, got " + capacity);
-                }
-                if (slotSize < stride(1) || slotSize > stride(MAX_KEY_BYTES) || slotSize % 8 != 0) {
-                    throw new IllegalArgumentException(
-                            "slot size must be a multiple of 8 in "
-                                    + stride(1)
-                                    + ".."
-                                    + stride(MAX_KEY_BYTES)
-                                    + " bytes, got "
-                                    + slotSize);
-                }
-                return bodyLength(capacity, slotSize);
-            };
 
     @SuppressWarnings({"rawtypes", "unchecked"})
     public static final PrimitiveType<SharedUniversal<?>, Settings<?>> TYPE =
