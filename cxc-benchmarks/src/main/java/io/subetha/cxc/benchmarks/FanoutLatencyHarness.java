@@ -45,7 +45,8 @@ public final class FanoutLatencyHarness {
             Path path = dir.resolve("latency.fanout");
             Histogram ours = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
             try (PriorityFanout<Long> fanout =
-                    PriorityFanout.create(path, 4096, FixedCodec.INT64)) {
+                    PriorityFanout.TYPE.create(
+                            path, new PriorityFanout.Settings<>(4096, FixedCodec.INT64))) {
                 Process producer = start("child-fanout", path.toString(), "" + messages);
                 try {
                     int received = 0;
@@ -122,7 +123,9 @@ public final class FanoutLatencyHarness {
         int messages = Integer.parseInt(args[2]);
         if (args[0].equals("child-fanout")) {
             PriorityFanout<Long> fanout =
-                    PriorityFanout.open(Path.of(args[1]), 4096, FixedCodec.INT64);
+                    PriorityFanout.open(
+                            Path.of(args[1]),
+                            new PriorityFanout.Settings<>(4096, FixedCodec.INT64));
             for (int i = 0; i < messages; i++) {
                 LockSupport.parkNanos(PACE_NANOS); // sleeps, as a real producer between events
                 while (!fanout.trySubmit(7, System.nanoTime())) {

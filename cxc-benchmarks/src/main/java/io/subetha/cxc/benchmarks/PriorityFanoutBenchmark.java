@@ -43,7 +43,10 @@ public class PriorityFanoutBenchmark {
     @Setup(Level.Trial)
     public void create() {
         directory = ScratchDirectory.create();
-        fanout = PriorityFanout.create(directory.resolve("bench.fanout"), 1024, FixedCodec.INT64);
+        fanout =
+                PriorityFanout.TYPE.create(
+                        directory.resolve("bench.fanout"),
+                        new PriorityFanout.Settings<>(1024, FixedCodec.INT64));
         anchor = new PriorityBlockingQueue<>();
     }
 

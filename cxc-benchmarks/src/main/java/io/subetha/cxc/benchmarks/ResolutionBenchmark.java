@@ -103,11 +103,10 @@ public class ResolutionBenchmark {
         public void fill() {
             directory = ScratchDirectory.create();
             level =
-                    CascadeSharedLevel.create(
+                    CascadeSharedLevel.TYPE.create(
                             directory.resolve("shared.cxc"),
-                            CAPACITY,
-                            FixedCodec.INT64,
-                            FixedCodec.INT64);
+                            new CascadeSharedLevel.Settings<>(
+                                    CAPACITY, FixedCodec.INT64, FixedCodec.INT64));
             try {
                 chronicle =
                         ChronicleMap.of(Long.class, Long.class)
@@ -142,7 +141,10 @@ public class ResolutionBenchmark {
         @Setup(Level.Trial)
         public void resolve() {
             directory = ScratchDirectory.create();
-            pointer = SharedAsyncPointer.create(directory.resolve("pointer.cxc"), FixedCodec.INT64);
+            pointer =
+                    SharedAsyncPointer.TYPE.create(
+                            directory.resolve("pointer.cxc"),
+                            new SharedAsyncPointer.Settings<>(FixedCodec.INT64));
             pointer.getOrFetch(() -> 123_456L, timeout);
         }
 

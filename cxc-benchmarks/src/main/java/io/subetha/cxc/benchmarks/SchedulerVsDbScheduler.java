@@ -108,7 +108,10 @@ public final class SchedulerVsDbScheduler {
 
     private static double cxcOneProcess(Path path, int jobs) throws Exception {
         try (BackgroundScheduler<Long, Long> s =
-                BackgroundScheduler.create(path, 4096, FixedCodec.INT64, FixedCodec.INT64)) {
+                BackgroundScheduler.TYPE.create(
+                        path,
+                        new BackgroundScheduler.Settings<>(
+                                4096, FixedCodec.INT64, FixedCodec.INT64))) {
             AtomicBoolean done = new AtomicBoolean();
             List<Thread> threads = new ArrayList<>();
             for (int w = 0; w < 2; w++) {
@@ -163,7 +166,10 @@ public final class SchedulerVsDbScheduler {
 
     private static double cxcThreeProcesses(Path path, int jobs) throws Exception {
         BackgroundScheduler<Long, Long> s =
-                BackgroundScheduler.create(path, 4096, FixedCodec.INT64, FixedCodec.INT64);
+                BackgroundScheduler.TYPE.create(
+                        path,
+                        new BackgroundScheduler.Settings<>(
+                                4096, FixedCodec.INT64, FixedCodec.INT64));
         List<Child> workers = new ArrayList<>();
         try {
             for (int w = 0; w < 3; w++) {
@@ -183,7 +189,10 @@ public final class SchedulerVsDbScheduler {
 
     private static double cxcRecovery(Path path) throws Exception {
         try (BackgroundScheduler<Long, Long> s =
-                BackgroundScheduler.create(path, 16, FixedCodec.INT64, FixedCodec.INT64)) {
+                BackgroundScheduler.TYPE.create(
+                        path,
+                        new BackgroundScheduler.Settings<>(
+                                16, FixedCodec.INT64, FixedCodec.INT64))) {
             Child holder = Child.start("child-cxc-hold", path.toString());
             try {
                 holder.await("ready");
@@ -386,14 +395,18 @@ public final class SchedulerVsDbScheduler {
             case "child-cxc-worker" -> {
                 BackgroundScheduler<Long, Long> s =
                         BackgroundScheduler.open(
-                                Path.of(args[1]), 4096, FixedCodec.INT64, FixedCodec.INT64);
+                                Path.of(args[1]),
+                                new BackgroundScheduler.Settings<>(
+                                        4096, FixedCodec.INT64, FixedCodec.INT64));
                 say("ready");
                 work(s, new AtomicBoolean());
             }
             case "child-cxc-hold" -> {
                 BackgroundScheduler<Long, Long> s =
                         BackgroundScheduler.open(
-                                Path.of(args[1]), 16, FixedCodec.INT64, FixedCodec.INT64);
+                                Path.of(args[1]),
+                                new BackgroundScheduler.Settings<>(
+                                        16, FixedCodec.INT64, FixedCodec.INT64));
                 say("ready");
                 while (s.receive(PID).isEmpty()) {
                     Thread.onSpinWait();

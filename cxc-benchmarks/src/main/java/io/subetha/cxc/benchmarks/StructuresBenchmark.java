@@ -75,13 +75,12 @@ public class StructuresBenchmark {
                         directory.resolve("list.cxc"),
                         new SharedLinkedList.Settings<>(1024, FixedCodec.INT64));
         graph =
-                SharedGraph.create(
+                SharedGraph.TYPE.create(
                         directory.resolve("graph.cxc"),
-                        16,
-                        256,
-                        FixedCodec.INT64,
-                        FixedCodec.INT64);
-        topology = SharedTopologyMap.create(directory.resolve("topology.cxc"), 1024);
+                        new SharedGraph.Settings<>(16, 256, FixedCodec.INT64, FixedCodec.INT64));
+        topology =
+                SharedTopologyMap.TYPE.create(
+                        directory.resolve("topology.cxc"), new SharedTopologyMap.Settings(1024));
         for (long i = 0; i < 32; i++) {
             vec.push(i);
             arrayList.add(i);

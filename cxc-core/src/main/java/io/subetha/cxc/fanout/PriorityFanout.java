@@ -8,8 +8,9 @@ import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.participant.LapTags;
+import io.subetha.cxc.participant.ParticipantRecord;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
@@ -31,9 +32,10 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Two ways to take.</b> {@link #drainHighest}/{@link #drainPriority} deliver each item to
  * exactly one caller and forget it (at most once: a consumer killed inside a drain loses the items
  * it had taken). {@link #claimHighest} delivers at least once: the items stay in their slots, owned
- * by this handle, until {@link Claim#ack()}; a claim whose owner died (seen through {@code /proc})
- * or went silent beyond the grace returns to its level on the next {@link #scan()}, ahead of the
- * level's later items and in its original order, and the late owner's {@code ack} is refused.
+ * by this handle, until {@link FanoutClaim#ack()}; a claim whose owner died (seen through {@code
+ * /proc}) or went silent beyond the grace returns to its level on the next {@link #scan()}, ahead
+ * of the level's later items and in its original order, and the late owner's {@code ack} is
+ * refused.
  *
  * <p><b>Participants.</b> A handle that writes or takes first claims a participant record through
  * {@link OwnerRecord} (PID, start time, generation, heartbeat in {@code CLOCK_MONOTONIC} ns); every
@@ -120,7 +122,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      * @param codec the items' codec, at most {@value PriorityFanoutDescriptor#MAX_PAYLOAD} bytes
      * @param grace how long a participant may stay silent before its claims return to their level
      */
-    public record Settings(int capacityPerPriority, FixedCodec<?> codec, Duration grace) {
+    public record Settings<T>(int capacityPerPriority, FixedCodec<T> codec, Duration grace) {
         public Settings {
             CxcSettingsException.requireInRange(
                     "capacityPerPriority",
@@ -145,13 +147,13 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             }
         }
 
-        public Settings(int capacityPerPriority, FixedCodec<?> codec) {
+        public Settings(int capacityPerPriority, FixedCodec<T> codec) {
             this(capacityPerPriority, codec, DEFAULT_GRACE);
         }
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public static final PrimitiveType<PriorityFanout<?>, Settings> TYPE =
+    public static final PrimitiveType<PriorityFanout<?>, Settings<?>> TYPE =
             (PrimitiveType)
                     PrimitiveType.<PriorityFanout, Settings>define(
                                     PrimitiveKinds.PRIORITY_FANOUT, Settings.class)
@@ -170,8 +172,10 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                                             body.setLongPlain(
                                                     GRACE_NANOS_OFFSET, s.grace().toNanos()))
                             .bodyCheck(PriorityFanout::bodyProblem)
-                            .defaults(new Settings(1024, FixedCodec.INT64))
-                            .construct((file, settings, options) -> new PriorityFanout(file));
+                            .defaults(new Settings<>(1024, FixedCodec.INT64))
+                            .construct(
+                                    (file, settings, options) ->
+                                            new PriorityFanout(file, settings));
 
     private static final long OWN_PID = Pids.current();
     private static final int SPINS_ON_WRITING = 20_000;
@@ -180,12 +184,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     private final int stride;
     private final int payloadSize;
     private final long graceNanos;
-    private @Nullable FixedCodec<T> codec;
-
-    // This handle's participant record: -1 until it first writes or takes.
-    private volatile int participant = -1;
-    private volatile long participantWord;
-    private volatile long lastBeat;
+    private final FixedCodec<T> codec;
+    // This handle's participant record, claimed when it first writes or takes.
+    private final ParticipantRecord participant;
     private volatile long lastScan = System.nanoTime();
     // Per level, the returned-items hint this handle read before a look behind the head that found
     // nothing (a hint left high by a crash, or items another taker took first); NOT_LOOKED until
@@ -201,8 +202,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         return a;
     }
 
-    private PriorityFanout(MappedFile file) {
+    private PriorityFanout(MappedFile file, Settings<T> settings) {
         super(file, TYPE);
+        this.codec = settings.codec();
         // Both checked against BODY_LAYOUT and the real file size on open.
         this.capacity = file.header().capacity();
         this.stride = file.header().slotSize();
@@ -217,6 +219,16 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                             + "-byte slots, which cannot hold them");
         }
         this.graceNanos = body.getLongAcquire(GRACE_NANOS_OFFSET);
+        this.participant =
+                new ParticipantRecord(
+                        body,
+                        MAX_PARTICIPANTS,
+                        PriorityFanoutDescriptor::participantOffset,
+                        graceNanos,
+                        OWN_PID,
+                        file.path(),
+                        this::requireOpen,
+                        this::scan);
     }
 
     private static @Nullable String bodyProblem(AtomicBuffer body) {
@@ -229,58 +241,17 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     // ---------------------------------------------------------------------------- factories
 
-    public static <T> PriorityFanout<T> create(
-            Path path, int capacityPerPriority, FixedCodec<T> codec) {
-        return create(
-                path, new Settings(capacityPerPriority, codec), codec, CxcFileOptions.defaults());
+    /**
+     * Opens an existing fan-out created with {@code settings}' capacity and codec layout (its grace
+     * is the one the file records).
+     */
+    public static <T> PriorityFanout<T> open(Path path, Settings<T> settings) {
+        return TYPE.open(path, settings);
     }
 
-    public static <T> PriorityFanout<T> create(
-            Path path, Settings settings, FixedCodec<T> codec, CxcFileOptions options) {
-        return bind(TYPE.create(path, sameCodec(settings, codec), options), codec);
-    }
-
-    /** Opens an existing fan-out created with {@code capacityPerPriority} and {@code codec}. */
-    public static <T> PriorityFanout<T> open(
-            Path path, int capacityPerPriority, FixedCodec<T> codec) {
-        return open(
-                path, new Settings(capacityPerPriority, codec), codec, CxcFileOptions.defaults());
-    }
-
-    public static <T> PriorityFanout<T> open(
-            Path path, Settings settings, FixedCodec<T> codec, CxcFileOptions options) {
-        return bind(TYPE.open(path, sameCodec(settings, codec), options), codec);
-    }
-
-    /** Opens the fan-out, or creates it; race-safe across processes. */
-    public static <T> PriorityFanout<T> openOrCreate(
-            Path path, int capacityPerPriority, FixedCodec<T> codec) {
-        return openOrCreate(
-                path, new Settings(capacityPerPriority, codec), codec, CxcFileOptions.defaults());
-    }
-
-    public static <T> PriorityFanout<T> openOrCreate(
-            Path path, Settings settings, FixedCodec<T> codec, CxcFileOptions options) {
-        return bind(TYPE.openOrCreate(path, sameCodec(settings, codec), options), codec);
-    }
-
-    private static Settings sameCodec(Settings settings, FixedCodec<?> codec) {
-        if (settings.codec() != codec) {
-            throw new IllegalArgumentException(
-                    "the settings' codec ("
-                            + settings.codec().describe()
-                            + ") is not the codec given ("
-                            + codec.describe()
-                            + ")");
-        }
-        return settings;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> PriorityFanout<T> bind(PriorityFanout<?> fanout, FixedCodec<T> codec) {
-        PriorityFanout<T> typed = (PriorityFanout<T>) fanout;
-        typed.codec = codec;
-        return typed;
+    /** Opens the fan-out, or creates it with {@code settings}; race-safe across processes. */
+    public static <T> PriorityFanout<T> openOrCreate(Path path, Settings<T> settings) {
+        return TYPE.openOrCreate(path, settings);
     }
 
     // ------------------------------------------------------------------------------ submit
@@ -308,12 +279,12 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     /** Appends {@code item} to level {@code priority}; false if that level is full. */
     public boolean trySubmit(int priority, T item) {
         checkPriority("priority", priority);
-        FixedCodec<T> c = requireCodec();
+        FixedCodec<T> c = codec;
         if (item == null) {
             throw new IllegalArgumentException("item must not be null");
         }
         counters.increment(Op.SUBMIT);
-        long me = participantTag();
+        long me = participant.tag();
         int level = levelOffset(priority);
         while (true) {
             long t = body.getLongVolatile(level + TAIL_OFFSET);
@@ -369,20 +340,19 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /**
      * Claims up to {@code max} items from the highest non-empty level: they stay this handle's
-     * until {@link Claim#ack()}, and return to their level if this process dies or stays silent
-     * beyond the grace first. An empty claim when every level is empty.
+     * until {@link FanoutClaim#ack()}, and return to their level if this process dies or stays
+     * silent beyond the grace first. An empty claim when every level is empty.
      */
-    public Claim<T> claimHighest(int max) {
+    public FanoutClaim<T> claimHighest(int max) {
         checkMax(max);
         counters.increment(Op.CLAIM);
         List<T> items = new ArrayList<>();
         List<long[]> held = new ArrayList<>();
         int level = takeHighest(max, true, items, held);
-        return new Claim<>(this, level, items, held);
+        return new FanoutClaim<>(this, level, items, held);
     }
 
     private int takeHighest(int max, boolean claim, List<T> out, @Nullable List<long[]> held) {
-        requireCodec();
         scanIfDue();
         for (int priority = MAX_PRIORITIES - 1; priority >= 0; priority--) {
             int taken = takeFrom(priority, max, claim, out, held);
@@ -401,7 +371,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      */
     private int takeFrom(
             int priority, int max, boolean claim, List<T> out, @Nullable List<long[]> held) {
-        FixedCodec<T> c = requireCodec();
+        FixedCodec<T> c = codec;
         int level = levelOffset(priority);
         int taken = 0;
         long hint = body.getLongVolatile(level + RETURNED_OFFSET);
@@ -441,7 +411,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                 continue;
             }
             if (me < 0) {
-                me = participantTag();
+                me = participant.tag();
             }
             if (state == ABANDONED) {
                 long taking = as(lap, TAKING, me);
@@ -472,11 +442,11 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             List<T> out,
             @Nullable List<long[]> held,
             long hint) {
-        FixedCodec<T> c = requireCodec();
+        FixedCodec<T> c = codec;
         int level = levelOffset(priority);
         long h = body.getLongVolatile(level + HEAD_OFFSET);
         int taken = 0;
-        long me = participantTag();
+        long me = participant.tag();
         for (long p = Math.max(0, h - capacity); p < h && taken < max; p++) {
             long lap = p / capacity;
             int slot = slotOffset(priority, p);
@@ -574,25 +544,11 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     public ScanReport scan() {
         counters.increment(Op.SCAN);
         lastScan = System.nanoTime();
-        int dead = 0;
         int[] repaired = new int[3];
-        for (int r = 0; r < MAX_PARTICIPANTS; r++) {
-            int record = participantOffset(r);
-            long word = OwnerRecord.ownerWord(body, record);
-            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
-                continue;
-            }
-            boolean isDead = OwnerRecord.isDead(body, record, word);
-            long now = System.nanoTime();
-            boolean stale = now - OwnerRecord.heartbeat(body, record) > graceNanos;
-            if (!isDead && !stale) {
-                continue;
-            }
-            sweep(r, OwnerRecord.key(word), isDead, repaired);
-            if (isDead && OwnerRecord.release(body, record, word)) {
-                dead++;
-            }
-        }
+        int dead =
+                participant.judgeAll(
+                        (record, generation, isDead) ->
+                                sweep(record, generation, isDead, repaired));
         for (int p = 0; p < MAX_PRIORITIES; p++) {
             emptyLookAt.set(p, NOT_LOOKED); // a look missed by a return racing it: look again
         }
@@ -613,7 +569,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                     continue;
                 }
                 long lap = lapTag(word);
-                long fullLap = fullLap(level, i, lap);
+                long fullLap = fullLap(level, lap);
                 if (state == CLAIMED) {
                     if (returnToLevel(level, slot, word, fullLap)) {
                         repaired[0]++;
@@ -634,15 +590,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     }
 
     /** The full lap a slot's 32-bit lap tag stands for, near the level's head. */
-    private long fullLap(int level, int slot, long tag) {
-        long headLap = body.getLongVolatile(level + HEAD_OFFSET) / capacity;
-        long candidate = (headLap & ~0xFFFF_FFFFL) | tag;
-        if (candidate > headLap + 1) {
-            candidate -= 1L << 32;
-        } else if (candidate < headLap - 1) {
-            candidate += 1L << 32;
-        }
-        return candidate;
+    private long fullLap(int level, long tag) {
+        return LapTags.fullLap(body.getLongVolatile(level + HEAD_OFFSET) / capacity, tag, 32);
     }
 
     private void scanIfDue() {
@@ -659,66 +608,12 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      * calls this, or its claim returns to the level.
      */
     public void heartbeat() {
-        long self = participantTag();
-        long now = System.nanoTime();
-        OwnerRecord.beat(body, participantOffset((int) (self >>> 32)), now);
-        lastBeat = now;
-    }
-
-    /** A participant as the slot words name it: record index and generation, in one long. */
-    private static long self(int record, long ownerWord) {
-        return ((long) record << 32) | OwnerRecord.key(ownerWord);
+        participant.heartbeat();
     }
 
     private static long as(long lap, int state, long self) {
-        return pack(lap, state, (int) (self >>> 32), self & 0xFFFF_FFFFL);
-    }
-
-    /**
-     * This handle's participant ({@link #self}), claiming a record first if needed, beating as due.
-     */
-    private long participantTag() {
-        int r = participant;
-        long word = participantWord;
-        if (r >= 0 && OwnerRecord.ownerWord(body, participantOffset(r)) == word) {
-            long now = System.nanoTime();
-            if (now - lastBeat > graceNanos / 8) {
-                OwnerRecord.beat(body, participantOffset(r), now);
-                lastBeat = now;
-            }
-            return self(r, word);
-        }
-        return register();
-    }
-
-    private synchronized long register() {
-        requireOpen(); // close freed this handle's record: claiming another would leak it
-        if (participant >= 0
-                && OwnerRecord.ownerWord(body, participantOffset(participant)) == participantWord) {
-            return self(participant, participantWord);
-        }
-        for (int attempt = 0; attempt < 2; attempt++) {
-            OwnerRecord.Claimed won =
-                    OwnerRecord.claimFirstFree(
-                            body,
-                            MAX_PARTICIPANTS,
-                            PriorityFanoutDescriptor::participantOffset,
-                            OWN_PID,
-                            OwnerRecord.startTimeOf(OWN_PID),
-                            System::nanoTime);
-            if (won != null) {
-                participantWord = won.ownerWord();
-                participant = won.index();
-                lastBeat = System.nanoTime();
-                return self(won.index(), won.ownerWord());
-            }
-            scan(); // frees the records of dead participants
-        }
-        throw new CxcCapacityException(
-                file.path()
-                        + " has no free participant record: all "
-                        + MAX_PARTICIPANTS
-                        + " are held by live handles; close handles you no longer use");
+        return pack(
+                lap, state, ParticipantRecord.indexOf(self), ParticipantRecord.generationOf(self));
     }
 
     // ------------------------------------------------------------------------------ reads
@@ -753,12 +648,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             depths.add(d);
             total += d;
         }
-        int held = 0;
-        for (int r = 0; r < MAX_PARTICIPANTS; r++) {
-            if (OwnerRecord.pid(OwnerRecord.ownerWord(body, participantOffset(r))) != 0) {
-                held++;
-            }
-        }
+        int held = participant.held();
         return fields(
                 "capacityPerPriority", capacity,
                 "itemBytes", payloadSize,
@@ -775,13 +665,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      */
     @Override
     public synchronized void close() {
-        if (participant >= 0 && !isClosed()) {
-            int record = participantOffset(participant);
-            if (OwnerRecord.ownerWord(body, record) == participantWord) {
-                sweep(participant, OwnerRecord.key(participantWord), false, new int[3]);
-                OwnerRecord.release(body, record, participantWord);
-            }
-            participant = -1;
+        if (!isClosed()) {
+            participant.leave(
+                    (record, generation, dead) -> sweep(record, generation, dead, new int[3]));
         }
         super.close();
     }
@@ -790,18 +676,6 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     private int slotOffset(int priority, long position) {
         return SLOTS_OFFSET + (priority * capacity + (int) (position % capacity)) * stride;
-    }
-
-    private FixedCodec<T> requireCodec() {
-        FixedCodec<T> c = codec;
-        if (c == null) {
-            throw new IllegalStateException(
-                    file.path()
-                            + " was opened as an observer's view, without its codec: open it"
-                            + " with PriorityFanout.open(path, capacityPerPriority, codec) to"
-                            + " submit or take");
-        }
-        return c;
     }
 
     private static void checkPriority(String argument, int priority) {
@@ -818,69 +692,6 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     private static void checkMax(int max) {
         if (max < 1) {
             throw new IllegalArgumentException("max must be 1 or more, got " + max);
-        }
-    }
-
-    /**
-     * Items taken at least once: this handle's until {@link #ack()}, returned to their level if it
-     * dies or stays silent beyond the grace first.
-     */
-    public static final class Claim<T> {
-        private final PriorityFanout<T> fanout;
-        private final int priority;
-        private final List<T> items;
-        private final List<long[]> held;
-        private boolean settled;
-
-        Claim(PriorityFanout<T> fanout, int priority, List<T> items, List<long[]> held) {
-            this.fanout = fanout;
-            this.priority = priority;
-            this.items = List.copyOf(items);
-            this.held = held;
-        }
-
-        /** The items, in their level's order. */
-        public List<T> items() {
-            return items;
-        }
-
-        /** The level they came from, or -1 for an empty claim. */
-        public int priority() {
-            return priority;
-        }
-
-        public boolean isEmpty() {
-            return items.isEmpty();
-        }
-
-        /**
-         * Frees the items' slots. False if any had been returned to its level meanwhile (this
-         * handle was judged dead or silent): those are not acknowledged here and are delivered
-         * again elsewhere.
-         *
-         * @throws IllegalStateException if this claim was already acknowledged or released
-         */
-        public synchronized boolean ack() {
-            settle("ack");
-            return fanout.ack(held) == 0;
-        }
-
-        /** Returns the items to their level now, ahead of its later items. */
-        public synchronized int release() {
-            settle("release");
-            return fanout.release(held, priority);
-        }
-
-        private void settle(String what) {
-            if (settled) {
-                throw new IllegalStateException(
-                        "cannot "
-                                + what
-                                + " this claim of "
-                                + items.size()
-                                + " items: it was already acknowledged or released");
-            }
-            settled = true;
         }
     }
 }

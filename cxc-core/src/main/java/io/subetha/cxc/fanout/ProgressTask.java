@@ -85,6 +85,7 @@ public final class ProgressTask extends MappedPrimitive {
                             })
                     .bodyCheck(ProgressTask::bodyProblem)
                     .defaults(new Settings(100))
+                    .recorded(file -> new Settings(file.body().getLongAcquire(TOTAL_OFFSET)))
                     .construct((file, settings, options) -> new ProgressTask(file));
 
     private static final long OWN_PID = Pids.current();
@@ -117,28 +118,19 @@ public final class ProgressTask extends MappedPrimitive {
 
     // ---------------------------------------------------------------------------- factories
 
-    /** Creates a task of {@code total} units; fails if the path exists. */
-    public static ProgressTask create(Path path, long total) {
-        return TYPE.create(path, new Settings(total), CxcFileOptions.defaults());
-    }
-
-    /** Opens an existing task. */
+    /** Opens an existing task, whatever its total. */
     public static ProgressTask open(Path path) {
         return TYPE.openAsRecorded(path, CxcFileOptions.defaults());
     }
 
     /**
-     * Opens the task, or creates it with {@code total}; race-safe across processes.
+     * Opens the task, or creates it with {@code settings}' total; race-safe across processes.
      *
      * @throws CxcSettingsException if the existing task has another total
      */
-    public static ProgressTask openOrCreate(Path path, long total) {
-        return openOrCreate(path, total, CxcFileOptions.defaults());
-    }
-
-    public static ProgressTask openOrCreate(Path path, long total, CxcFileOptions options) {
-        ProgressTask task = TYPE.openOrCreate(path, new Settings(total), options);
-        if (task.total != total) {
+    public static ProgressTask openOrCreate(Path path, Settings settings) {
+        ProgressTask task = TYPE.openOrCreate(path, settings);
+        if (task.total != settings.total()) {
             task.close();
             throw new CxcSettingsException(
                     "total",
@@ -146,7 +138,7 @@ public final class ProgressTask extends MappedPrimitive {
                             + " is a task of "
                             + task.total
                             + " units, not "
-                            + total
+                            + settings.total()
                             + ": give it the total it was created with, or a new file");
         }
         return task;

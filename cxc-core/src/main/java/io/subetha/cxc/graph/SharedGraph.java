@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -89,8 +90,8 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * @param maxNodes nodes it can hold, 1..{@value SharedGraphDescriptor#MAX_NODES}
      * @param maxEdges edges it can hold at once, 1..{@value SharedGraphDescriptor#MAX_EDGES}
      */
-    public record Settings(
-            int maxNodes, int maxEdges, FixedCodec<?> nodeCodec, FixedCodec<?> edgeCodec) {
+    public record Settings<N, E>(
+            int maxNodes, int maxEdges, FixedCodec<N> nodeCodec, FixedCodec<E> edgeCodec) {
         public Settings {
             Objects.requireNonNull(nodeCodec, "nodeCodec");
             Objects.requireNonNull(edgeCodec, "edgeCodec");
@@ -129,7 +130,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public static final PrimitiveType<SharedGraph<?, ?>, Settings> TYPE =
+    public static final PrimitiveType<SharedGraph<?, ?>, Settings<?, ?>> TYPE =
             (PrimitiveType)
                     PrimitiveType.<SharedGraph, Settings>define(
                                     PrimitiveKinds.SHARED_GRAPH, Settings.class)
@@ -143,31 +144,40 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
                                     SharedGraphDescriptor::bodyLength)
                             .codecs(s -> List.of(s.nodeCodec(), s.edgeCodec()))
                             .initialiser(SharedGraph::initialise)
-                            .defaults(new Settings(16, 64, FixedCodec.INT64, FixedCodec.INT64))
+                            .defaults(new Settings<>(16, 64, FixedCodec.INT64, FixedCodec.INT64))
                             .shapeCheck(SharedGraph::shapeProblem)
                             .recorded(
                                     file ->
-                                            new Settings(
+                                            new Settings<>(
                                                     file.body().getIntVolatile(MAX_NODES_OFFSET),
                                                     file.body().getIntVolatile(MAX_EDGES_OFFSET),
                                                     PrimitiveType.recordedCodec(file, 0),
                                                     PrimitiveType.recordedCodec(file, 1)))
-                            .construct((file, settings, options) -> new SharedGraph(file));
+                            .construct(
+                                    (file, settings, options) -> new SharedGraph(file, settings));
 
     private final int maxNodes;
     private final int maxEdges;
     private final int stride;
     private final int edgesOffset;
     private final IntentLock lock;
-    private @Nullable FixedCodec<N> nodeCodec;
-    private @Nullable FixedCodec<E> edgeCodec;
+    private final FixedCodec<N> nodeCodec;
+    private final FixedCodec<E> edgeCodec;
 
-    private SharedGraph(MappedFile file) {
+    private SharedGraph(MappedFile file, Settings<N, E> settings) {
         super(file, TYPE);
         // shapeProblem() checked both counts and both payload sizes against the header.
         this.stride = file.header().slotSize();
         this.maxNodes = body.getIntVolatile(MAX_NODES_OFFSET);
         this.maxEdges = body.getIntVolatile(MAX_EDGES_OFFSET);
+        if (maxNodes != settings.maxNodes() || maxEdges != settings.maxEdges()) {
+            // The header's capacity counts node and edge slots together: another split of the
+            // same total passes it.
+            file.close();
+            throw mismatch(file.path(), maxNodes, maxEdges, settings);
+        }
+        this.nodeCodec = settings.nodeCodec();
+        this.edgeCodec = settings.edgeCodec();
         this.edgesOffset = SLOTS_OFFSET + maxNodes * stride;
         this.lock = new IntentLock(body, LOCK_OFFSET, LOCK_ENTRIES, 0, kind() + " " + file.path());
         nodeCount();
@@ -204,7 +214,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
         return null;
     }
 
-    private static void initialise(AtomicBuffer body, Settings s) {
+    private static void initialise(AtomicBuffer body, Settings<?, ?> s) {
         body.setIntPlain(MAX_NODES_OFFSET, s.maxNodes());
         body.setIntPlain(MAX_EDGES_OFFSET, s.maxEdges());
         int stride = s.stride();
@@ -216,23 +226,8 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
         body.setLongPlain(FREE_EDGE_OFFSET, first);
     }
 
-    @SuppressWarnings("unchecked")
-    private static <N, E> SharedGraph<N, E> typed(
-            SharedGraph<?, ?> graph, Settings settings, FixedCodec<N> nodes, FixedCodec<E> edges) {
-        SharedGraph<N, E> typed = (SharedGraph<N, E>) graph;
-        if (typed.maxNodes != settings.maxNodes() || typed.maxEdges != settings.maxEdges()) {
-            int storedNodes = typed.maxNodes;
-            int storedEdges = typed.maxEdges;
-            typed.close();
-            throw mismatch(typed.file(), storedNodes, storedEdges, settings);
-        }
-        typed.nodeCodec = nodes;
-        typed.edgeCodec = edges;
-        return typed;
-    }
-
     private static CxcCapacityException mismatch(
-            Path path, int storedNodes, int storedEdges, Settings expected) {
+            Path path, int storedNodes, int storedEdges, Settings<?, ?> expected) {
         return new CxcCapacityException(
                 path
                         + " was created with maxNodes "
@@ -251,15 +246,15 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * slots together) into the graph's own terms: the file's maxNodes and maxEdges, read by an
      * observer's view that writes nothing.
      */
-    private static SharedGraph<?, ?> shaped(
-            Path path, Settings expected, java.util.function.Supplier<SharedGraph<?, ?>> open) {
+    private static <N, E> SharedGraph<N, E> shaped(
+            Path path, Settings<N, E> expected, Supplier<SharedGraph<N, E>> open) {
         try {
             return open.get();
         } catch (CxcCapacityException slots) {
             int storedNodes;
             int storedEdges;
             try {
-                Settings stored = TYPE.recordedSettings(path, CxcFileOptions.defaults());
+                Settings<?, ?> stored = TYPE.recordedSettings(path, CxcFileOptions.defaults());
                 storedNodes = stored.maxNodes();
                 storedEdges = stored.maxEdges();
             } catch (RuntimeException unreadable) {
@@ -272,55 +267,17 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
         }
     }
 
-    /** Creates a new graph file; fails if it exists. */
-    public static <N, E> SharedGraph<N, E> create(
-            Path path, int maxNodes, int maxEdges, FixedCodec<N> nodes, FixedCodec<E> edges) {
-        return create(path, maxNodes, maxEdges, nodes, edges, CxcFileOptions.defaults());
+    /**
+     * Opens an existing graph file created with {@code settings}' capacities and codec layouts; a
+     * file of other capacities is refused in the graph's own terms (maxNodes, maxEdges).
+     */
+    public static <N, E> SharedGraph<N, E> open(Path path, Settings<N, E> settings) {
+        return shaped(path, settings, () -> TYPE.open(path, settings));
     }
 
-    public static <N, E> SharedGraph<N, E> create(
-            Path path,
-            int maxNodes,
-            int maxEdges,
-            FixedCodec<N> nodes,
-            FixedCodec<E> edges,
-            CxcFileOptions options) {
-        Settings s = new Settings(maxNodes, maxEdges, nodes, edges);
-        return typed(TYPE.create(path, s, options), s, nodes, edges);
-    }
-
-    /** Opens an existing graph file created with these capacities and codecs. */
-    public static <N, E> SharedGraph<N, E> open(
-            Path path, int maxNodes, int maxEdges, FixedCodec<N> nodes, FixedCodec<E> edges) {
-        return open(path, maxNodes, maxEdges, nodes, edges, CxcFileOptions.defaults());
-    }
-
-    public static <N, E> SharedGraph<N, E> open(
-            Path path,
-            int maxNodes,
-            int maxEdges,
-            FixedCodec<N> nodes,
-            FixedCodec<E> edges,
-            CxcFileOptions options) {
-        Settings s = new Settings(maxNodes, maxEdges, nodes, edges);
-        return typed(shaped(path, s, () -> TYPE.open(path, s, options)), s, nodes, edges);
-    }
-
-    /** Opens the file, or creates it if absent; race-safe across processes. */
-    public static <N, E> SharedGraph<N, E> openOrCreate(
-            Path path, int maxNodes, int maxEdges, FixedCodec<N> nodes, FixedCodec<E> edges) {
-        return openOrCreate(path, maxNodes, maxEdges, nodes, edges, CxcFileOptions.defaults());
-    }
-
-    public static <N, E> SharedGraph<N, E> openOrCreate(
-            Path path,
-            int maxNodes,
-            int maxEdges,
-            FixedCodec<N> nodes,
-            FixedCodec<E> edges,
-            CxcFileOptions options) {
-        Settings s = new Settings(maxNodes, maxEdges, nodes, edges);
-        return typed(shaped(path, s, () -> TYPE.openOrCreate(path, s, options)), s, nodes, edges);
+    /** Opens the file, or creates it with {@code settings}; race-safe across processes. */
+    public static <N, E> SharedGraph<N, E> openOrCreate(Path path, Settings<N, E> settings) {
+        return shaped(path, settings, () -> TYPE.openOrCreate(path, settings));
     }
 
     // ------------------------------------------------------------------------------ writes
@@ -332,7 +289,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * @throws CxcCapacityException if the graph holds max-nodes nodes
      */
     public int addNode(N payload) {
-        FixedCodec<N> c = nodeCodec();
+        FixedCodec<N> c = nodeCodec;
         Objects.requireNonNull(payload, "payload");
         counters.increment(Op.ADD_NODE);
         lock();
@@ -359,7 +316,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * @throws CxcCapacityException if the graph holds max-edges edges (and none from → to)
      */
     public void addEdge(int from, int to, E payload) {
-        FixedCodec<E> c = edgeCodec();
+        FixedCodec<E> c = edgeCodec;
         Objects.requireNonNull(payload, "payload");
         counters.increment(Op.ADD_EDGE);
         checkNode("from", from);
@@ -461,7 +418,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * @throws IllegalArgumentException if the node does not exist
      */
     public N node(int id) {
-        FixedCodec<N> c = nodeCodec();
+        FixedCodec<N> c = nodeCodec;
         checkNode("id", id);
         return c.read(body, nodeSlot(id) + NODE_PAYLOAD_OFFSET);
     }
@@ -472,7 +429,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * @throws IllegalArgumentException if the node does not exist
      */
     public List<Edge<E>> neighbors(int node) {
-        FixedCodec<E> c = edgeCodec();
+        FixedCodec<E> c = edgeCodec;
         counters.increment(Op.NEIGHBORS);
         checkNode("node", node);
         int slot = nodeSlot(node);
@@ -690,29 +647,6 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
 
     private void lock() {
         lock.lock(WRITER_WAIT.toNanos());
-    }
-
-    private FixedCodec<N> nodeCodec() {
-        FixedCodec<N> c = nodeCodec;
-        if (c == null) {
-            throw withoutCodecs();
-        }
-        return c;
-    }
-
-    private FixedCodec<E> edgeCodec() {
-        FixedCodec<E> c = edgeCodec;
-        if (c == null) {
-            throw withoutCodecs();
-        }
-        return c;
-    }
-
-    private IllegalStateException withoutCodecs() {
-        return new IllegalStateException(
-                what()
-                        + " was opened without its codecs (an observer's view): open it with"
-                        + " SharedGraph.open(path, maxNodes, maxEdges, nodeCodec, edgeCodec)");
     }
 
     private void checkNode(String argument, int id) {

@@ -5,7 +5,6 @@ import static io.subetha.cxc.graph.SharedTopologyMapDescriptor.*;
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.internal.MappedFile;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -141,28 +140,14 @@ public final class SharedTopologyMap extends MappedPrimitive {
         this.capacity = file.header().capacity();
     }
 
-    public static SharedTopologyMap create(Path path, int capacity) {
-        return TYPE.create(path, new Settings(capacity), CxcFileOptions.defaults());
+    /** Opens an existing map created with {@code settings}' capacity. */
+    public static SharedTopologyMap open(Path path, Settings settings) {
+        return TYPE.open(path, settings);
     }
 
-    public static SharedTopologyMap create(Path path, int capacity, CxcFileOptions options) {
-        return TYPE.create(path, new Settings(capacity), options);
-    }
-
-    public static SharedTopologyMap open(Path path, int capacity) {
-        return open(path, capacity, CxcFileOptions.defaults());
-    }
-
-    public static SharedTopologyMap open(Path path, int capacity, CxcFileOptions options) {
-        return TYPE.open(path, new Settings(capacity), options);
-    }
-
-    public static SharedTopologyMap openOrCreate(Path path, int capacity) {
-        return openOrCreate(path, capacity, CxcFileOptions.defaults());
-    }
-
-    public static SharedTopologyMap openOrCreate(Path path, int capacity, CxcFileOptions options) {
-        return TYPE.openOrCreate(path, new Settings(capacity), options);
+    /** Opens the map, or creates it with {@code settings}; race-safe across processes. */
+    public static SharedTopologyMap openOrCreate(Path path, Settings settings) {
+        return TYPE.openOrCreate(path, settings);
     }
 
     // ------------------------------------------------------------------------------ writes

@@ -7,10 +7,10 @@ import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.claim.OwnerStatus;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.BodyLayout;
+import io.subetha.cxc.internal.FileHeader;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -111,7 +111,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
      * @param keyCodec 1..{@link #MAX_PAYLOAD_BYTES} bytes
      * @param valueCodec 1..{@link #MAX_PAYLOAD_BYTES} bytes
      */
-    public record Settings(int capacity, FixedCodec<?> keyCodec, FixedCodec<?> valueCodec) {
+    public record Settings<K, V>(int capacity, FixedCodec<K> keyCodec, FixedCodec<V> valueCodec) {
         public static final int DEFAULT_CAPACITY = 1024;
 
         public Settings {
@@ -160,7 +160,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
             };
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public static final PrimitiveType<CascadeSharedLevel<?, ?>, Settings> TYPE =
+    public static final PrimitiveType<CascadeSharedLevel<?, ?>, Settings<?, ?>> TYPE =
             (PrimitiveType)
                     PrimitiveType.<CascadeSharedLevel, Settings>define(
                                     PrimitiveKinds.CASCADE_SHARED_LEVEL, Settings.class)
@@ -177,11 +177,20 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
                                     BODY_LAYOUT)
                             .codecs(s -> List.of(s.keyCodec(), s.valueCodec()))
                             .defaults(
-                                    new Settings(
+                                    new Settings<>(
                                             Settings.DEFAULT_CAPACITY,
                                             FixedCodec.INT64,
                                             FixedCodec.INT64))
-                            .construct((file, settings, options) -> new CascadeSharedLevel(file));
+                            .shapeCheck(CascadeSharedLevel::sizesProblem)
+                            .recorded(
+                                    file ->
+                                            new Settings<>(
+                                                    file.header().capacity(),
+                                                    PrimitiveType.recordedCodec(file, 0),
+                                                    PrimitiveType.recordedCodec(file, 1)))
+                            .construct(
+                                    (file, settings, options) ->
+                                            new CascadeSharedLevel(file, settings));
 
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
@@ -199,35 +208,21 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
     private final int keyPadded;
     private final int valueOffset;
     private final int window;
-    private @Nullable FixedCodec<K> keyCodec;
-    private @Nullable FixedCodec<V> valueCodec;
+    private final FixedCodec<K> keyCodec;
+    private final FixedCodec<V> valueCodec;
     private final int valuePadded;
     private final ThreadLocal<AtomicBuffer> scratch;
     private final ThreadLocal<AtomicBuffer> valueScratch;
 
-    private CascadeSharedLevel(MappedFile file) {
+    private CascadeSharedLevel(MappedFile file, Settings<K, V> settings) {
         super(file, TYPE);
+        this.keyCodec = settings.keyCodec();
+        this.valueCodec = settings.valueCodec();
         this.capacity = file.header().capacity();
         this.stride = file.header().slotSize();
+        // sizesProblem() checked both sizes against the header's slot size.
         int k = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
         int v = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET + 4);
-        // Sizes read from the file are trusted only once they explain the header's slot size.
-        if (k < 1
-                || k > MAX_PAYLOAD_BYTES
-                || v < 1
-                || v > MAX_PAYLOAD_BYTES
-                || stride(k, v) != stride) {
-            throw TYPE.corrupt(
-                    file.path(),
-                    "key and value sizes "
-                            + k
-                            + " and "
-                            + v
-                            + " bytes (each 1.."
-                            + MAX_PAYLOAD_BYTES
-                            + ") do not make the header's slot size "
-                            + stride);
-        }
         this.keyBytes = k;
         this.valueBytes = v;
         this.keyPadded = padded(k);
@@ -244,63 +239,41 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
                         () -> new AtomicBuffer(ByteBuffer.allocateDirect(valueScratchBytes)));
     }
 
+    /**
+     * Sizes read from the file are trusted only once they explain the header's slot size: checked
+     * before the table is built, or an observer's settings read.
+     */
+    private static @Nullable String sizesProblem(FileHeader header, AtomicBuffer body) {
+        int k = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
+        int v = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET + 4);
+        int stride = header.slotSize();
+        if (k < 1
+                || k > MAX_PAYLOAD_BYTES
+                || v < 1
+                || v > MAX_PAYLOAD_BYTES
+                || stride(k, v) != stride) {
+            return "key and value sizes "
+                    + k
+                    + " and "
+                    + v
+                    + " bytes (each 1.."
+                    + MAX_PAYLOAD_BYTES
+                    + ") do not make the header's slot size "
+                    + stride;
+        }
+        return null;
+    }
+
     // ---------------------------------------------------------------------------- factories
 
-    /** Creates a new table of {@code capacity} slots; fails if the file exists. */
-    public static <K, V> CascadeSharedLevel<K, V> create(
-            Path path, int capacity, FixedCodec<K> keyCodec, FixedCodec<V> valueCodec) {
-        return create(path, capacity, keyCodec, valueCodec, CxcFileOptions.defaults());
+    /** Opens an existing table created with {@code settings}' capacity and codec layouts. */
+    public static <K, V> CascadeSharedLevel<K, V> open(Path path, Settings<K, V> settings) {
+        return TYPE.open(path, settings);
     }
 
-    public static <K, V> CascadeSharedLevel<K, V> create(
-            Path path,
-            int capacity,
-            FixedCodec<K> keyCodec,
-            FixedCodec<V> valueCodec,
-            CxcFileOptions options) {
-        return typed(
-                TYPE.create(path, new Settings(capacity, keyCodec, valueCodec), options),
-                keyCodec,
-                valueCodec);
-    }
-
-    /** Opens an existing table created with these codecs' layouts and this capacity. */
-    public static <K, V> CascadeSharedLevel<K, V> open(
-            Path path, int capacity, FixedCodec<K> keyCodec, FixedCodec<V> valueCodec) {
-        return typed(
-                TYPE.open(
-                        path,
-                        new Settings(capacity, keyCodec, valueCodec),
-                        CxcFileOptions.defaults()),
-                keyCodec,
-                valueCodec);
-    }
-
-    /** Opens the file, or creates it if absent; race-safe across processes. */
-    public static <K, V> CascadeSharedLevel<K, V> openOrCreate(
-            Path path, int capacity, FixedCodec<K> keyCodec, FixedCodec<V> valueCodec) {
-        return openOrCreate(path, capacity, keyCodec, valueCodec, CxcFileOptions.defaults());
-    }
-
-    public static <K, V> CascadeSharedLevel<K, V> openOrCreate(
-            Path path,
-            int capacity,
-            FixedCodec<K> keyCodec,
-            FixedCodec<V> valueCodec,
-            CxcFileOptions options) {
-        return typed(
-                TYPE.openOrCreate(path, new Settings(capacity, keyCodec, valueCodec), options),
-                keyCodec,
-                valueCodec);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <K, V> CascadeSharedLevel<K, V> typed(
-            CascadeSharedLevel<?, ?> level, FixedCodec<K> keys, FixedCodec<V> values) {
-        CascadeSharedLevel<K, V> typed = (CascadeSharedLevel<K, V>) level;
-        typed.keyCodec = keys;
-        typed.valueCodec = values;
-        return typed;
+    /** Opens the table, or creates it with {@code settings}; race-safe across processes. */
+    public static <K, V> CascadeSharedLevel<K, V> openOrCreate(Path path, Settings<K, V> settings) {
+        return TYPE.openOrCreate(path, settings);
     }
 
     // -------------------------------------------------------------------------------- reads
@@ -308,7 +281,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
     /** The value stored for {@code key}, or null: never waits, never writes the file. */
     @Override
     public @Nullable V get(K key) {
-        FixedCodec<V> values = valueCodec();
+        FixedCodec<V> values = valueCodec;
         counters.increment(Op.GET);
         AtomicBuffer k = encode(key);
         long hash = hash(k);
@@ -372,7 +345,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
      * @throws IllegalArgumentException if the value does not fit its codec (nothing is stored)
      */
     public boolean insert(K key, V value) {
-        FixedCodec<V> values = valueCodec();
+        FixedCodec<V> values = valueCodec;
         Objects.requireNonNull(value, "value");
         counters.increment(Op.INSERT);
         AtomicBuffer k = encode(key);
@@ -465,7 +438,6 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
      * @return whether an entry was removed
      */
     public boolean remove(K key) {
-        valueCodec();
         counters.increment(Op.REMOVE);
         AtomicBuffer k = encode(key);
         long hash = hash(k);
@@ -586,28 +558,10 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
 
     private AtomicBuffer encode(K key) {
         FixedCodec<K> keys = keyCodec;
-        if (keys == null) {
-            throw noCodecs();
-        }
         Objects.requireNonNull(key, "key");
         AtomicBuffer k = scratch.get();
         keys.write(k, 0, key); // the padding after it stays zero: nothing else writes it
         return k;
-    }
-
-    private FixedCodec<V> valueCodec() {
-        FixedCodec<V> values = valueCodec;
-        if (values == null) {
-            throw noCodecs();
-        }
-        return values;
-    }
-
-    private IllegalStateException noCodecs() {
-        return new IllegalStateException(
-                file.path()
-                        + " was opened without its codecs (an observer's view); open it with"
-                        + " CascadeSharedLevel.open(path, capacity, keyCodec, valueCodec)");
     }
 
     /** A 64-bit mix of the key's padded words (never 0 or 1, the slot markers). */

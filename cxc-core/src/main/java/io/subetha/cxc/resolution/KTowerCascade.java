@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <pre>{@code
  * KTowerCascade<Long, Price> prices = KTowerCascade.<Long, Price>builder()
  *         .level(new BoundedLevel<>("memory", 10_000))
- *         .level(CascadeSharedLevel.openOrCreate(path, 65_536, FixedCodec.INT64, PRICE))
+ *         .level(CascadeSharedLevel.openOrCreate(
+ *                 path, new CascadeSharedLevel.Settings<>(65_536, FixedCodec.INT64, PRICE)))
  *         .level(new LoaderLevel<>("database", id -> repository.findPrice(id)))
  *         .build();
  * Optional<Price> p = prices.get(42L);

@@ -10,7 +10,6 @@ import io.subetha.cxc.claim.OwnerStatus;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.internal.MappedFile;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -94,7 +93,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
      *
      * @param codec the value's codec: 1..{@link #MAX_VALUE_BYTES} bytes
      */
-    public record Settings(FixedCodec<?> codec) {
+    public record Settings<T>(FixedCodec<T> codec) {
         public Settings {
             Objects.requireNonNull(codec, "codec");
             CxcSettingsException.requireInRange(
@@ -122,7 +121,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
             };
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public static final PrimitiveType<SharedAsyncPointer<?>, Settings> TYPE =
+    public static final PrimitiveType<SharedAsyncPointer<?>, Settings<?>> TYPE =
             (PrimitiveType)
                     PrimitiveType.<SharedAsyncPointer, Settings>define(
                                     PrimitiveKinds.ASYNC_POINTER, Settings.class)
@@ -134,8 +133,14 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
                                     BODY_LAYOUT)
                             .codecs(settings -> List.of(settings.codec()))
                             .bodyCheck(SharedAsyncPointer::problem)
-                            .defaults(new Settings(FixedCodec.INT64))
-                            .construct((file, settings, options) -> new SharedAsyncPointer(file));
+                            .defaults(new Settings<>(FixedCodec.INT64))
+                            .recorded(
+                                    file ->
+                                            new Settings<>(
+                                                    FixedCodec.bytes(file.header().slotSize())))
+                            .construct(
+                                    (file, settings, options) ->
+                                            new SharedAsyncPointer(file, settings));
 
     /** A fetch is judged dead only, never stale: see the class comment. */
     private static final long NEVER_STALE = Long.MAX_VALUE;
@@ -147,50 +152,24 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
     private static final long MAX_PARK_NANOS = 1_000_000;
 
     private final int valueBytes;
-    private @Nullable FixedCodec<T> codec;
+    private final FixedCodec<T> codec;
 
-    private SharedAsyncPointer(MappedFile file) {
+    private SharedAsyncPointer(MappedFile file, Settings<T> settings) {
         super(file, TYPE);
+        this.codec = settings.codec();
         this.valueBytes = file.header().slotSize();
     }
 
     // ---------------------------------------------------------------------------- factories
 
-    /** Creates a new pointer file for values of {@code codec}; fails if it exists. */
-    public static <T> SharedAsyncPointer<T> create(Path path, FixedCodec<T> codec) {
-        return create(path, codec, CxcFileOptions.defaults());
+    /** Opens an existing pointer file created with {@code settings}' codec layout. */
+    public static <T> SharedAsyncPointer<T> open(Path path, Settings<T> settings) {
+        return TYPE.open(path, settings);
     }
 
-    public static <T> SharedAsyncPointer<T> create(
-            Path path, FixedCodec<T> codec, CxcFileOptions options) {
-        return typed(TYPE.create(path, new Settings(codec), options), codec);
-    }
-
-    /** Opens an existing pointer file created with {@code codec}'s layout. */
-    public static <T> SharedAsyncPointer<T> open(Path path, FixedCodec<T> codec) {
-        return open(path, codec, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedAsyncPointer<T> open(
-            Path path, FixedCodec<T> codec, CxcFileOptions options) {
-        return typed(TYPE.open(path, new Settings(codec), options), codec);
-    }
-
-    /** Opens the file, or creates it if absent; race-safe across processes. */
-    public static <T> SharedAsyncPointer<T> openOrCreate(Path path, FixedCodec<T> codec) {
-        return openOrCreate(path, codec, CxcFileOptions.defaults());
-    }
-
-    public static <T> SharedAsyncPointer<T> openOrCreate(
-            Path path, FixedCodec<T> codec, CxcFileOptions options) {
-        return typed(TYPE.openOrCreate(path, new Settings(codec), options), codec);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> SharedAsyncPointer<T> typed(SharedAsyncPointer<?> pointer, FixedCodec<T> c) {
-        SharedAsyncPointer<T> typed = (SharedAsyncPointer<T>) pointer;
-        typed.codec = c;
-        return typed;
+    /** Opens the pointer, or creates it with {@code settings}; race-safe across processes. */
+    public static <T> SharedAsyncPointer<T> openOrCreate(Path path, Settings<T> settings) {
+        return TYPE.openOrCreate(path, settings);
     }
 
     private static @Nullable String problem(io.subetha.cxc.mmf.AtomicBuffer body) {
@@ -218,7 +197,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
     public T getOrFetch(Supplier<? extends T> fetch, Duration timeout) {
         Objects.requireNonNull(fetch, "fetch");
         long timeoutNanos = requirePositive(timeout);
-        FixedCodec<T> c = codec();
+        FixedCodec<T> c = codec;
         counters.increment(Op.GET_OR_FETCH);
         long start = 0;
         Idle idle = null;
@@ -258,7 +237,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
 
     /** The value if the cell is resolved; never waits, never fetches. */
     public Optional<T> tryGet() {
-        FixedCodec<T> c = codec();
+        FixedCodec<T> c = codec;
         counters.increment(Op.TRY_GET);
         while (true) {
             long state = body.getLongVolatile(STATE_OFFSET);
@@ -409,17 +388,6 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
                         + Duration.ofNanos(Math.max(0, since)).toMillis()
                         + " ms and still alive; a fetch is replaced only when its process dies."
                         + " Retry with a longer timeout, or bound the fetch itself.");
-    }
-
-    private FixedCodec<T> codec() {
-        FixedCodec<T> c = codec;
-        if (c == null) {
-            throw new IllegalStateException(
-                    file.path()
-                            + " was opened without its codec (an observer's view); open it with"
-                            + " SharedAsyncPointer.open(path, codec) to read or fetch values");
-        }
-        return c;
     }
 
     private static long requirePositive(Duration timeout) {

@@ -1,5 +1,7 @@
 package io.subetha.cxc.resolution;
 
+import io.subetha.cxc.internal.BodyLayout;
+
 /**
  * Body layout of a {@link SharedUniversal} file: two regions of the same size, one active (the set,
  * in its current representation) and one spare (where a migration builds the next). Offsets are
@@ -121,6 +123,25 @@ final class UniversalDescriptor {
         int first = (INTENT_KEY_OFFSET + stride - 8 + 63) & ~63;
         return first + region * tableSize * stride;
     }
+
+    /** How the body's length follows from the capacity and the slot stride. */
+    static final BodyLayout BODY_LAYOUT =
+            (capacity, slotSize) -> {
+                if (capacity < 1 || capacity > MAX_CAPACITY) {
+                    throw new IllegalArgumentException(
+                            "capacity must be 1.." + MAX_CAPACITY + " keys, got " + capacity);
+                }
+                if (slotSize < stride(1) || slotSize > stride(MAX_KEY_BYTES) || slotSize % 8 != 0) {
+                    throw new IllegalArgumentException(
+                            "slot size must be a multiple of 8 in "
+                                    + stride(1)
+                                    + ".."
+                                    + stride(MAX_KEY_BYTES)
+                                    + " bytes, got "
+                                    + slotSize);
+                }
+                return bodyLength(capacity, slotSize);
+            };
 
     static long bodyLength(int capacity, int stride) {
         int tableSize = tableSize(capacity);

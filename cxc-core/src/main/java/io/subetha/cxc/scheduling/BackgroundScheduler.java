@@ -8,8 +8,9 @@ import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
+import io.subetha.cxc.participant.LapTags;
+import io.subetha.cxc.participant.ParticipantRecord;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
@@ -103,8 +104,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      *     BackgroundSchedulerDescriptor#MAX_PAYLOAD} bytes
      * @param grace how long a worker may stay silent before its running jobs are re-queued
      */
-    public record Settings(
-            int capacity, FixedCodec<?> jobCodec, FixedCodec<?> resultCodec, Duration grace) {
+    public record Settings<J, R>(
+            int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec, Duration grace) {
         public Settings {
             CxcSettingsException.requireInRange("capacity", capacity, 1, MAX_CAPACITY, " jobs");
             requireSize("jobCodec", jobCodec);
@@ -115,7 +116,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             }
         }
 
-        public Settings(int capacity, FixedCodec<?> jobCodec, FixedCodec<?> resultCodec) {
+        public Settings(int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec) {
             this(capacity, jobCodec, resultCodec, DEFAULT_GRACE);
         }
 
@@ -136,7 +137,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public static final PrimitiveType<BackgroundScheduler<?, ?>, Settings> TYPE =
+    public static final PrimitiveType<BackgroundScheduler<?, ?>, Settings<?, ?>> TYPE =
             (PrimitiveType)
                     PrimitiveType.<BackgroundScheduler, Settings>define(
                                     PrimitiveKinds.BACKGROUND_SCHEDULER, Settings.class)
@@ -157,8 +158,10 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                                             body.setLongPlain(
                                                     GRACE_NANOS_OFFSET, s.grace().toNanos()))
                             .bodyCheck(BackgroundScheduler::bodyProblem)
-                            .defaults(new Settings(1024, FixedCodec.INT64, FixedCodec.INT64))
-                            .construct((file, settings, options) -> new BackgroundScheduler(file));
+                            .defaults(new Settings<>(1024, FixedCodec.INT64, FixedCodec.INT64))
+                            .construct(
+                                    (file, settings, options) ->
+                                            new BackgroundScheduler(file, settings));
 
     private static final long OWN_PID = Pids.current();
     private static final int SPINS_ON_WRITING = 2_000;
@@ -168,12 +171,10 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     private final int jobSize;
     private final int resultOffset;
     private final long graceNanos;
-    private @Nullable FixedCodec<J> jobCodec;
-    private @Nullable FixedCodec<R> resultCodec;
-
-    private volatile int participant = -1;
-    private volatile long participantWord;
-    private volatile long lastBeat;
+    private final FixedCodec<J> jobCodec;
+    private final FixedCodec<R> resultCodec;
+    // This handle's participant record, claimed when it first submits, works or collects.
+    private final ParticipantRecord participant;
     private volatile long lastScan = System.nanoTime();
     // The re-queued-jobs hint this handle read before a look behind the head that found nothing (a
     // hint left high by a crash, or jobs another worker took first); -1 until then. The handle
@@ -181,8 +182,10 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     // jobs, and a hint a crash left high costs one look.
     private volatile long emptyLookAt = -1;
 
-    private BackgroundScheduler(MappedFile file) {
+    private BackgroundScheduler(MappedFile file, Settings<J, R> settings) {
         super(file, TYPE);
+        this.jobCodec = settings.jobCodec();
+        this.resultCodec = settings.resultCodec();
         this.capacity = file.header().capacity();
         this.stride = file.header().slotSize();
         this.jobSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
@@ -204,6 +207,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         }
         this.resultOffset = JOB_OFFSET + rounded(jobSize);
         this.graceNanos = body.getLongAcquire(GRACE_NANOS_OFFSET);
+        this.participant =
+                new ParticipantRecord(
+                        body,
+                        MAX_PARTICIPANTS,
+                        BackgroundSchedulerDescriptor::participantOffset,
+                        graceNanos,
+                        OWN_PID,
+                        file.path(),
+                        this::requireOpen,
+                        this::watchdogScan);
     }
 
     private static @Nullable String bodyProblem(AtomicBuffer body) {
@@ -216,78 +229,18 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     // ---------------------------------------------------------------------------- factories
 
-    public static <J, R> BackgroundScheduler<J, R> create(
-            Path path, int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec) {
-        return create(
-                path,
-                new Settings(capacity, jobCodec, resultCodec),
-                jobCodec,
-                resultCodec,
-                CxcFileOptions.defaults());
+    /**
+     * Opens an existing scheduler created with {@code settings}' capacity and codec layouts (its
+     * grace is the one the file records).
+     */
+    public static <J, R> BackgroundScheduler<J, R> open(Path path, Settings<J, R> settings) {
+        return TYPE.open(path, settings);
     }
 
-    public static <J, R> BackgroundScheduler<J, R> create(
-            Path path,
-            Settings settings,
-            FixedCodec<J> jobCodec,
-            FixedCodec<R> resultCodec,
-            CxcFileOptions options) {
-        return bind(
-                TYPE.create(path, same(settings, jobCodec, resultCodec), options),
-                jobCodec,
-                resultCodec);
-    }
-
-    public static <J, R> BackgroundScheduler<J, R> open(
-            Path path, int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec) {
-        return bind(
-                TYPE.open(
-                        path,
-                        new Settings(capacity, jobCodec, resultCodec),
-                        CxcFileOptions.defaults()),
-                jobCodec,
-                resultCodec);
-    }
-
-    /** Opens the scheduler, or creates it; race-safe across processes. */
+    /** Opens the scheduler, or creates it with {@code settings}; race-safe across processes. */
     public static <J, R> BackgroundScheduler<J, R> openOrCreate(
-            Path path, int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec) {
-        return openOrCreate(
-                path,
-                new Settings(capacity, jobCodec, resultCodec),
-                jobCodec,
-                resultCodec,
-                CxcFileOptions.defaults());
-    }
-
-    public static <J, R> BackgroundScheduler<J, R> openOrCreate(
-            Path path,
-            Settings settings,
-            FixedCodec<J> jobCodec,
-            FixedCodec<R> resultCodec,
-            CxcFileOptions options) {
-        return bind(
-                TYPE.openOrCreate(path, same(settings, jobCodec, resultCodec), options),
-                jobCodec,
-                resultCodec);
-    }
-
-    private static Settings same(Settings s, FixedCodec<?> job, FixedCodec<?> result) {
-        if (s.jobCodec() != job || s.resultCodec() != result) {
-            throw new IllegalArgumentException(
-                    "the settings' codecs are not the codecs given: give the same jobCodec and"
-                            + " resultCodec to both");
-        }
-        return s;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <J, R> BackgroundScheduler<J, R> bind(
-            BackgroundScheduler<?, ?> raw, FixedCodec<J> job, FixedCodec<R> result) {
-        BackgroundScheduler<J, R> typed = (BackgroundScheduler<J, R>) raw;
-        typed.jobCodec = job;
-        typed.resultCodec = result;
-        return typed;
+            Path path, Settings<J, R> settings) {
+        return TYPE.openOrCreate(path, settings);
     }
 
     // ------------------------------------------------------------------------------ submit
@@ -315,12 +268,12 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /** Queues {@code job}; its id, or -1 if the scheduler is full. */
     public long trySubmit(J job) {
-        FixedCodec<J> codec = requireCodecs().jobCodec;
+        FixedCodec<J> codec = jobCodec;
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
         }
         counters.increment(Op.SUBMIT);
-        long me = self();
+        long me = participant.tag();
         while (true) {
             long t = body.getLongVolatile(TAIL_OFFSET);
             long lap = t / capacity;
@@ -376,13 +329,13 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                             + workerPid
                             + ": a worker receives jobs only for itself");
         }
-        FixedCodec<J> codec = requireCodecs().jobCodec;
+        FixedCodec<J> codec = jobCodec;
         counters.increment(Op.RECV);
         long now = System.nanoTime();
         if (now - lastScan > SCAN_INTERVAL.toNanos()) {
             watchdogScan();
         }
-        long me = self();
+        long me = participant.tag();
         long hint = body.getLongVolatile(REQUEUED_HINT_OFFSET);
         if (hint > 0 && hint != emptyLookAt) {
             Job<J> requeued = receiveRequeued(codec, me, hint);
@@ -456,7 +409,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      *     after this worker was judged dead or silent): the result is not recorded
      */
     public boolean complete(Job<J> job, R result) {
-        FixedCodec<R> codec = requireCodecs().resultCodec;
+        FixedCodec<R> codec = resultCodec;
         if (result == null) {
             throw new IllegalArgumentException("result must not be null");
         }
@@ -476,7 +429,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         body.setLongRelease(slot + SEQUENCE_OFFSET, body.getAndAddLong(COMPLETIONS_OFFSET, 1));
         long done = (job.word & ~(7L << 24)) | ((long) DONE << 24);
         body.compareAndSetLong(slot, completing, done);
-        beatIfDue();
+        participant.beatIfDue();
         return true;
     }
 
@@ -501,7 +454,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (max < 1) {
             throw new IllegalArgumentException("max must be 1 or more, got " + max);
         }
-        FixedCodec<R> codec = requireCodecs().resultCodec;
+        FixedCodec<R> codec = resultCodec;
         counters.increment(Op.COLLECT);
         List<long[]> done = new ArrayList<>();
         long head = body.getLongVolatile(HEAD_OFFSET);
@@ -536,7 +489,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (jobId < 0) {
             throw new IllegalArgumentException("jobId must be 0 or more, got " + jobId);
         }
-        FixedCodec<R> codec = requireCodecs().resultCodec;
+        FixedCodec<R> codec = resultCodec;
         int slot = slotOffset(jobId);
         long word = body.getLongVolatile(slot);
         if (state(word) != DONE || lapOf(word) != lapTag(jobId / capacity)) {
@@ -548,14 +501,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /** The full lap a 24-bit lap tag stands for, near {@code head}'s lap. */
     private long fullLap(long head, long tag) {
-        long headLap = head / capacity;
-        long candidate = (headLap & ~((1L << 24) - 1)) | tag;
-        if (candidate > headLap + 1) {
-            candidate -= 1L << 24;
-        } else if (candidate < headLap - 1) {
-            candidate += 1L << 24;
-        }
-        return candidate;
+        return LapTags.fullLap(head / capacity, tag, 24);
     }
 
     // ---------------------------------------------------------------------------- watchdog
@@ -569,23 +515,10 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         lastScan = System.nanoTime();
         List<Long> requeued = new ArrayList<>();
         int[] abandoned = new int[1];
-        int dead = 0;
-        for (int r = 0; r < MAX_PARTICIPANTS; r++) {
-            int record = participantOffset(r);
-            long word = OwnerRecord.ownerWord(body, record);
-            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
-                continue;
-            }
-            boolean isDead = OwnerRecord.isDead(body, record, word);
-            boolean stale = System.nanoTime() - OwnerRecord.heartbeat(body, record) > graceNanos;
-            if (!isDead && !stale) {
-                continue;
-            }
-            sweep(r, OwnerRecord.key(word), isDead, requeued, abandoned);
-            if (isDead && OwnerRecord.release(body, record, word)) {
-                dead++;
-            }
-        }
+        int dead =
+                participant.judgeAll(
+                        (record, generation, isDead) ->
+                                sweep(record, generation, isDead, requeued, abandoned));
         if (!requeued.isEmpty()) {
             body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
         }
@@ -624,66 +557,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /** Beats this handle's participant record; a worker running a long job calls it. */
     public void heartbeat() {
-        long s = self();
-        long now = System.nanoTime();
-        OwnerRecord.beat(body, participantOffset((int) (s >>> 32)), now);
-        lastBeat = now;
-    }
-
-    private void beatIfDue() {
-        int r = participant;
-        long now = System.nanoTime();
-        if (r >= 0 && now - lastBeat > graceNanos / 8) {
-            if (OwnerRecord.ownerWord(body, participantOffset(r)) == participantWord) {
-                OwnerRecord.beat(body, participantOffset(r), now);
-            }
-            lastBeat = now;
-        }
+        participant.heartbeat();
     }
 
     private static long as(long lap, int state, long self, long attempt) {
-        return pack(lap, state, (int) (self >>> 32), self & 0xFFFF_FFFFL, attempt);
-    }
-
-    /** This handle's participant: record index and generation, claiming a record if needed. */
-    private long self() {
-        int r = participant;
-        long word = participantWord;
-        if (r >= 0 && OwnerRecord.ownerWord(body, participantOffset(r)) == word) {
-            beatIfDue();
-            return ((long) r << 32) | OwnerRecord.key(word);
-        }
-        return register();
-    }
-
-    private synchronized long register() {
-        requireOpen(); // close freed this handle's record: claiming another would leak it
-        if (participant >= 0
-                && OwnerRecord.ownerWord(body, participantOffset(participant)) == participantWord) {
-            return ((long) participant << 32) | OwnerRecord.key(participantWord);
-        }
-        for (int attempt = 0; attempt < 2; attempt++) {
-            OwnerRecord.Claimed won =
-                    OwnerRecord.claimFirstFree(
-                            body,
-                            MAX_PARTICIPANTS,
-                            BackgroundSchedulerDescriptor::participantOffset,
-                            OWN_PID,
-                            OwnerRecord.startTimeOf(OWN_PID),
-                            System::nanoTime);
-            if (won != null) {
-                participantWord = won.ownerWord();
-                participant = won.index();
-                lastBeat = System.nanoTime();
-                return ((long) won.index() << 32) | OwnerRecord.key(won.ownerWord());
-            }
-            watchdogScan(); // frees the records of dead participants
-        }
-        throw new CxcCapacityException(
-                file.path()
-                        + " has no free participant record: all "
-                        + MAX_PARTICIPANTS
-                        + " are held by live handles; close handles you no longer use");
+        return pack(
+                lap,
+                state,
+                ParticipantRecord.indexOf(self),
+                ParticipantRecord.generationOf(self),
+                attempt);
     }
 
     // ------------------------------------------------------------------------------ reads
@@ -740,17 +623,15 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      */
     @Override
     public synchronized void close() {
-        if (participant >= 0 && !isClosed()) {
-            int record = participantOffset(participant);
-            if (OwnerRecord.ownerWord(body, record) == participantWord) {
-                List<Long> requeued = new ArrayList<>();
-                sweep(participant, OwnerRecord.key(participantWord), false, requeued, new int[1]);
-                if (!requeued.isEmpty()) {
-                    body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
-                }
-                OwnerRecord.release(body, record, participantWord);
-            }
-            participant = -1;
+        if (!isClosed()) {
+            participant.leave(
+                    (record, generation, dead) -> {
+                        List<Long> requeued = new ArrayList<>();
+                        sweep(record, generation, dead, requeued, new int[1]);
+                        if (!requeued.isEmpty()) {
+                            body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
+                        }
+                    });
         }
         super.close();
     }
@@ -759,20 +640,5 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     private int slotOffset(long id) {
         return SLOTS_OFFSET + (int) (id % capacity) * stride;
-    }
-
-    private record Codecs<J, R>(FixedCodec<J> jobCodec, FixedCodec<R> resultCodec) {}
-
-    private Codecs<J, R> requireCodecs() {
-        FixedCodec<J> j = jobCodec;
-        FixedCodec<R> r = resultCodec;
-        if (j == null || r == null) {
-            throw new IllegalStateException(
-                    file.path()
-                            + " was opened as an observer's view, without its codecs: open it"
-                            + " with BackgroundScheduler.open(path, capacity, jobCodec,"
-                            + " resultCodec) to submit, work or collect");
-        }
-        return new Codecs<>(j, r);
     }
 }

@@ -48,7 +48,8 @@ public final class FanoutChild {
                 new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         Path path = Path.of(args[1]);
         int cap = Integer.parseInt(args[2]);
-        PriorityFanout<Long> fanout = PriorityFanout.open(path, cap, FixedCodec.INT64);
+        PriorityFanout<Long> fanout =
+                PriorityFanout.open(path, new PriorityFanout.Settings<>(cap, FixedCodec.INT64));
         switch (args[0]) {
             case "produce" -> {
                 long producer = Long.parseLong(args[3]);
@@ -90,7 +91,7 @@ public final class FanoutChild {
                                 s++;
                             }
                         }
-                        PriorityFanout.Claim<Long> c = fanout.claimHighest(2);
+                        FanoutClaim<Long> c = fanout.claimHighest(2);
                         bytes.clear();
                         c.items().forEach(bytes::putLong);
                         bytes.flip();
@@ -134,7 +135,7 @@ public final class FanoutChild {
                     while (true) {
                         boolean wasStopped = stop; // read before the take: an empty take after it
                         List<Long> items;
-                        PriorityFanout.Claim<Long> c = null;
+                        FanoutClaim<Long> c = null;
                         if (claim) {
                             c = fanout.claimHighest(batch);
                             items = c.items();
@@ -165,7 +166,7 @@ public final class FanoutChild {
                 say("consumed " + consumed);
             }
             case "hold" -> {
-                PriorityFanout.Claim<Long> c = fanout.claimHighest(Integer.parseInt(args[3]));
+                FanoutClaim<Long> c = fanout.claimHighest(Integer.parseInt(args[3]));
                 say(
                         "claimed "
                                 + c.items().stream()

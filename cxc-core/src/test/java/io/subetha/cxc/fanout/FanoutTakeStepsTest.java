@@ -13,9 +13,11 @@ import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,11 +27,15 @@ import org.junit.jupiter.api.io.TempDir;
  * (return nothing, not a lower item), a head another taker won but did not move past (help it), a
  * slot of the previous lap (not yet written); returned items lowest position first, and the hint
  * left high by a crash (a look behind the head, never an item); a table of live participants (a
- * capacity error); and the depth and description derived from the words.
+ * capacity error); and the depth and description derived from the words. A look behind the head
+ * takes neither a live claim nor the next lap's item; a claim that met a head being written keeps
+ * the level of what it took; a submit helps the tail past a slot a killed submitter reserved; and a
+ * handle whose look found nothing still takes an item returned afterwards ahead of later ones.
  */
 class FanoutTakeStepsTest {
 
     static final int CAPACITY = 4;
+    static final int LEVEL = 3;
     static final long DEAD_PID = Pids.MAX_PID - 1;
     static final long PID = ProcessHandle.current().pid();
 
@@ -37,15 +43,16 @@ class FanoutTakeStepsTest {
     Path path;
     PriorityFanout<Long> fanout;
     AtomicBuffer raw;
+    final List<PriorityFanout<Long>> others = new ArrayList<>();
 
     @BeforeEach
     void open() {
         path = dir.resolve("f.cxc");
         fanout =
-                PriorityFanout.create(
+                PriorityFanout.TYPE.create(
                         path,
-                        new PriorityFanout.Settings(CAPACITY, FixedCodec.INT64, Duration.ofDays(1)),
-                        FixedCodec.INT64,
+                        new PriorityFanout.Settings<>(
+                                CAPACITY, FixedCodec.INT64, Duration.ofDays(1)),
                         CxcFileOptions.defaults());
         raw = RawBody.of(path);
     }
@@ -53,6 +60,23 @@ class FanoutTakeStepsTest {
     @AfterEach
     void close() {
         fanout.close();
+        others.forEach(PriorityFanout::close);
+    }
+
+    /** Another handle on the file, closed after the test. */
+    PriorityFanout<Long> another() {
+        PriorityFanout<Long> h =
+                PriorityFanout.TYPE.open(
+                        path,
+                        new PriorityFanout.Settings<>(
+                                CAPACITY, FixedCodec.INT64, Duration.ofDays(1)),
+                        CxcFileOptions.defaults());
+        others.add(h);
+        return h;
+    }
+
+    long hint(int priority) {
+        return raw.getLongVolatile(levelOffset(priority) + RETURNED_OFFSET);
     }
 
     static int slot(int priority, long position) {
@@ -72,7 +96,7 @@ class FanoutTakeStepsTest {
         raw.setLongVolatile(slot(5, 0), mine(0, WRITING));
         raw.setLongVolatile(levelOffset(5) + TAIL_OFFSET, 1);
         assertThat(fanout.drainHighest(1)).containsExactly(1L);
-        PriorityFanout.Claim<Long> claim = fanout.claimHighest(1);
+        FanoutClaim<Long> claim = fanout.claimHighest(1);
         assertThat(claim.priority()).isZero();
         assertThat(claim.items()).containsExactly(2L);
         claim.ack();
@@ -87,7 +111,7 @@ class FanoutTakeStepsTest {
         fanout.submit(5, 50L); // committed behind the head being written
         assertThat(raw.getLongVolatile(levelOffset(5) + TAIL_OFFSET)).isEqualTo(2);
         assertThat(fanout.drainHighest(4)).isEmpty();
-        PriorityFanout.Claim<Long> claim = fanout.claimHighest(4);
+        FanoutClaim<Long> claim = fanout.claimHighest(4);
         assertThat(claim.isEmpty()).isTrue();
         assertThat(claim.priority()).isEqualTo(-1);
         assertThat(fanout.drainPriority(0, 4)).containsExactly(1L); // asked for by name: taken
@@ -117,7 +141,7 @@ class FanoutTakeStepsTest {
         for (long i = 0; i < CAPACITY; i++) {
             fanout.submit(2, i);
         }
-        PriorityFanout.Claim<Long> first = fanout.claimHighest(1); // position 0, held
+        FanoutClaim<Long> first = fanout.claimHighest(1); // position 0, held
         assertThat(first.items()).containsExactly(0L);
         assertThat(fanout.drainHighest(CAPACITY)).containsExactly(1L, 2L, 3L);
         // Lap 1 begins at position 4 (slot 0), whose lap-0 claim is still held: the level is
@@ -148,7 +172,7 @@ class FanoutTakeStepsTest {
         for (long i = 1; i <= 3; i++) {
             fanout.submit(1, i);
         }
-        PriorityFanout.Claim<Long> claim = fanout.claimHighest(3);
+        FanoutClaim<Long> claim = fanout.claimHighest(3);
         fanout.submit(1, 4L);
         assertThat(claim.release()).isEqualTo(3);
         assertThatThrownBy(claim::release)
@@ -166,7 +190,9 @@ class FanoutTakeStepsTest {
 
     @Test
     void everyParticipantRecordHeldByALiveHandleIsACapacityErrorAndADeadOnesIsFreedFirst() {
-        try (PriorityFanout<Long> other = PriorityFanout.open(path, CAPACITY, FixedCodec.INT64)) {
+        try (PriorityFanout<Long> other =
+                PriorityFanout.open(
+                        path, new PriorityFanout.Settings<>(CAPACITY, FixedCodec.INT64))) {
             for (int r = 0; r < MAX_PARTICIPANTS; r++) {
                 int record = participantOffset(r);
                 raw.setLongVolatile(record + OwnerRecord.HEARTBEAT_OFFSET, System.nanoTime());
@@ -243,5 +269,158 @@ class FanoutTakeStepsTest {
         assertThat(slotStride(9)).isEqualTo(24);
         assertThat(slotStride(0)).isEqualTo(16);
         assertThat(STATE_NAMES[CLAIMED]).isEqualTo("CLAIMED");
+    }
+
+    @Test
+    void aLookBehindTheHeadTakesNeitherALiveClaimNorTheNextLapsItem() {
+        PriorityFanout<Long> live = another();
+        fanout.submit(LEVEL, 1L);
+        fanout.submit(LEVEL, 2L);
+        assertThat(fanout.drainHighest(1)).containsExactly(1L);
+        FanoutClaim<Long> claim = live.claimHighest(1);
+        assertThat(claim.items()).containsExactly(2L);
+        fanout.submit(LEVEL, 3L);
+        fanout.submit(LEVEL, 4L);
+        fanout.submit(LEVEL, 5L); // position 4: slot 0 again, lap 1, behind the head by slot
+        raw.setLongVolatile(levelOffset(LEVEL) + RETURNED_OFFSET, 1); // left high by a crash
+
+        assertThat(fanout.drainHighest(1)).containsExactly(3L);
+
+        assertThat(state(raw.getLongVolatile(slot(LEVEL, 1)))).isEqualTo(CLAIMED);
+        assertThat(hint(LEVEL)).isEqualTo(1);
+        assertThat(claim.ack()).isTrue();
+        assertThat(fanout.drainHighest(5)).containsExactly(4L, 5L);
+    }
+
+    @Test
+    void aClaimThatMetAHeadBeingWrittenKeepsTheLevelOfWhatItTook() {
+        fanout.submit(LEVEL, 1L);
+        fanout.submit(LEVEL, 2L);
+        fanout.submit(LEVEL, 3L);
+        // Position 1 back to WRITING: a writer stopped mid-payload, position 2 committed behind it.
+        long written = raw.getLongVolatile(slot(LEVEL, 1));
+        raw.setLongVolatile(slot(LEVEL, 1), pack(0, WRITING, 9, 1));
+
+        FanoutClaim<Long> claim = fanout.claimHighest(3);
+
+        assertThat(claim.items()).containsExactly(1L);
+        assertThat(claim.priority()).isEqualTo(LEVEL);
+        assertThat(claim.isEmpty()).isFalse();
+        assertThat(claim.ack()).isTrue();
+        raw.setLongVolatile(slot(LEVEL, 1), written);
+        assertThat(fanout.drainHighest(5)).containsExactly(2L, 3L);
+    }
+
+    @Test
+    void aSubmitHelpsTheTailPastASlotReservedByASubmitterKilledBeforeMovingIt() {
+        raw.setLongVolatile(slot(LEVEL, 0), pack(0, WRITING, 9, 1));
+
+        fanout.submit(LEVEL, 4L);
+
+        assertThat(raw.getLongVolatile(levelOffset(LEVEL) + TAIL_OFFSET)).isEqualTo(2);
+        assertThat(state(raw.getLongVolatile(slot(LEVEL, 1)))).isEqualTo(FULL);
+        raw.setLongVolatile(slot(LEVEL, 0), pack(0, ABANDONED, 0, 0));
+        assertThat(fanout.drainHighest(5)).containsExactly(4L);
+    }
+
+    /**
+     * A handle whose look behind the head found nothing (the returned-items hint left high, as a
+     * crash leaves it) still takes an item another handle returns afterwards ahead of the level's
+     * later items: it looks again once the hint moves, not only after its own next scan.
+     */
+    @Nested
+    class AfterAnEmptyLookBehindTheHead {
+
+        static final int CAPACITY = 8;
+        static final int LEVEL = 2;
+
+        @TempDir Path dir;
+        Path path;
+        final List<PriorityFanout<Long>> handles = new ArrayList<>();
+        AtomicBuffer raw;
+
+        @BeforeEach
+        void open() {
+            path = dir.resolve("fanout.cxc");
+            handle();
+            raw = RawBody.of(path);
+        }
+
+        @AfterEach
+        void close() {
+            handles.forEach(PriorityFanout::close);
+        }
+
+        PriorityFanout<Long> handle() {
+            PriorityFanout<Long> h =
+                    PriorityFanout.TYPE.openOrCreate(
+                            path,
+                            new PriorityFanout.Settings<>(
+                                    CAPACITY, FixedCodec.INT64, Duration.ofDays(1)),
+                            CxcFileOptions.defaults());
+            handles.add(h);
+            return h;
+        }
+
+        long hint() {
+            return raw.getLongVolatile(levelOffset(LEVEL) + RETURNED_OFFSET);
+        }
+
+        int slot(long position) {
+            return SLOTS_OFFSET + (LEVEL * CAPACITY + (int) (position % CAPACITY)) * slotStride(8);
+        }
+
+        @Test
+        void anItemAnotherHandleReleasesAfterAnEmptyLookIsTakenAheadOfLaterItems() {
+            PriorityFanout<Long> taker = handles.get(0);
+            PriorityFanout<Long> other = handle();
+            raw.setLongVolatile(levelOffset(LEVEL) + RETURNED_OFFSET, 1); // left high by a crash
+            assertThat(taker.drainHighest(1)).isEmpty(); // its look behind the head finds nothing
+            taker.submit(LEVEL, 10L);
+            FanoutClaim<Long> claim = other.claimHighest(1);
+            assertThat(claim.items()).containsExactly(10L);
+            assertThat(claim.release()).isEqualTo(1);
+            assertThat(hint()).isEqualTo(2);
+            taker.submit(LEVEL, 11L);
+
+            assertThat(taker.drainHighest(1)).containsExactly(10L);
+
+            assertThat(hint()).isEqualTo(1);
+            assertThat(taker.drainHighest(1)).containsExactly(11L);
+        }
+
+        @Test
+        void aHandleWhoseLookFoundNothingTakesLaterItemsAtTheHeadWhileTheHintStaysPut() {
+            PriorityFanout<Long> taker = handles.get(0);
+            raw.setLongVolatile(levelOffset(LEVEL) + RETURNED_OFFSET, 1);
+            assertThat(taker.drainHighest(1)).isEmpty();
+            taker.submit(LEVEL, 20L);
+            taker.submit(LEVEL, 21L);
+
+            assertThat(taker.drainHighest(2)).containsExactly(20L, 21L);
+
+            assertThat(hint())
+                    .isEqualTo(1); // the crash's residue: no take behind the head lowered it
+        }
+
+        @Test
+        void aReturnTheEmptyLookRacedIsTakenAfterTheHandlesNextScan() {
+            PriorityFanout<Long> taker = handles.get(0);
+            PriorityFanout<Long> other = handle();
+            taker.submit(LEVEL, 30L);
+            FanoutClaim<Long> claim = other.claimHighest(1);
+            assertThat(claim.items()).containsExactly(30L);
+            raw.setLongVolatile(levelOffset(LEVEL) + RETURNED_OFFSET, 1); // the return's raise ...
+            assertThat(taker.drainHighest(1)).isEmpty(); // ... read by a look that found nothing
+            long claimed = raw.getLongVolatile(slot(0));
+            raw.setLongVolatile(slot(0), pack(0, FULL, 0, 0)); // ... then its CAS: the hint unmoved
+            taker.submit(LEVEL, 31L);
+            assertThat(claimed).isNotEqualTo(raw.getLongVolatile(slot(0)));
+
+            assertThat(taker.drainHighest(1)).containsExactly(31L);
+            taker.scan();
+            assertThat(taker.drainHighest(1)).containsExactly(30L);
+            assertThat(hint()).isZero();
+        }
     }
 }

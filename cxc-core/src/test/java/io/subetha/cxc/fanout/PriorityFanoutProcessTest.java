@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in order, a silent one's late ack refused, and SIGKILLs at random points of a hot submit/claim
  * loop.
  *
- * <p>{@code -Dcxc.fanout.items=100000} runs the issue's 100,000 items (default 6,000); {@code
+ * <p>{@code -Dcxc.fanout.items=100000} runs 100,000 items (default 6,000); {@code
  * -Dcxc.fanout.kills=N} the number of random kills (default 2).
  */
 class PriorityFanoutProcessTest {
@@ -57,7 +57,9 @@ class PriorityFanoutProcessTest {
     @Test
     void threeProducerJvmsAndTwoDrainingJvmsDeliverEveryItemExactlyOnce() throws IOException {
         Path path = dir.resolve("fanout.cxc");
-        PriorityFanout.create(path, CAP, FixedCodec.INT64).close();
+        PriorityFanout.TYPE
+                .create(path, new PriorityFanout.Settings<>(CAP, FixedCodec.INT64))
+                .close();
         List<Long> all = run(path, "drain", false);
         Map<Long, Integer> counts = countsOf(all);
         assertThat(counts).hasSize(perProducer() * 3);
@@ -67,7 +69,9 @@ class PriorityFanoutProcessTest {
     @Test
     void claimingJvmsLoseNothingWhenOneIsSigkilledMidRun() throws IOException {
         Path path = dir.resolve("fanout.cxc");
-        PriorityFanout.create(path, CAP, FixedCodec.INT64).close();
+        PriorityFanout.TYPE
+                .create(path, new PriorityFanout.Settings<>(CAP, FixedCodec.INT64))
+                .close();
         List<Long> all = run(path, "claim", true);
         Map<Long, Integer> counts = countsOf(all);
         assertThat(counts).hasSize(perProducer() * 3); // every item at least once
@@ -117,7 +121,8 @@ class PriorityFanoutProcessTest {
         for (ChildJvm p : producers) {
             p.awaitPrefixed("produced", STEP);
         }
-        try (PriorityFanout<Long> observer = PriorityFanout.open(path, CAP, FixedCodec.INT64)) {
+        try (PriorityFanout<Long> observer =
+                PriorityFanout.open(path, new PriorityFanout.Settings<>(CAP, FixedCodec.INT64))) {
             await().atMost(STEP)
                     .pollInterval(Duration.ofMillis(20))
                     .until(
@@ -147,7 +152,9 @@ class PriorityFanoutProcessTest {
     @Test
     void aSigkilledConsumersClaimReturnsToItsLevelInOrder() {
         Path path = dir.resolve("fanout.cxc");
-        try (PriorityFanout<Long> f = PriorityFanout.create(path, 16, FixedCodec.INT64)) {
+        try (PriorityFanout<Long> f =
+                PriorityFanout.TYPE.create(
+                        path, new PriorityFanout.Settings<>(16, FixedCodec.INT64))) {
             for (long i = 0; i < 8; i++) {
                 f.submit(5, i);
             }
@@ -158,7 +165,7 @@ class PriorityFanoutProcessTest {
             PriorityFanout.ScanReport report = f.scan();
             assertThat(report.returnedClaims()).isEqualTo(5);
             assertThat(report.deadParticipants()).isEqualTo(1);
-            PriorityFanout.Claim<Long> claim = f.claimHighest(16);
+            FanoutClaim<Long> claim = f.claimHighest(16);
             assertThat(claim.items()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
             assertThat(claim.ack()).isTrue();
         }
@@ -167,11 +174,10 @@ class PriorityFanoutProcessTest {
     @Test
     void aStoppedConsumersClaimIsRedeliveredAndItsLateAckRefused() {
         Path path = dir.resolve("fanout.cxc");
-        PriorityFanout.Settings settings =
-                new PriorityFanout.Settings(16, FixedCodec.INT64, Duration.ofMillis(300));
+        PriorityFanout.Settings<Long> settings =
+                new PriorityFanout.Settings<>(16, FixedCodec.INT64, Duration.ofMillis(300));
         try (PriorityFanout<Long> f =
-                PriorityFanout.create(
-                        path, settings, FixedCodec.INT64, CxcFileOptions.defaults())) {
+                PriorityFanout.TYPE.create(path, settings, CxcFileOptions.defaults())) {
             for (long i = 0; i < 3; i++) {
                 f.submit(2, i);
             }
@@ -180,7 +186,7 @@ class PriorityFanoutProcessTest {
             holder.suspend();
             try {
                 await().atMost(STEP).until(() -> f.scan().returnedClaims() == 3);
-                PriorityFanout.Claim<Long> again = f.claimHighest(16);
+                FanoutClaim<Long> again = f.claimHighest(16);
                 assertThat(again.items()).containsExactly(0L, 1L, 2L);
                 assertThat(again.ack()).isTrue();
             } finally {
@@ -194,7 +200,9 @@ class PriorityFanoutProcessTest {
     @Test
     void sigkillsAtRandomPointsOfASubmitAndClaimLoopLoseNoAcknowledgedItem() throws IOException {
         Path path = dir.resolve("fanout.cxc");
-        PriorityFanout.create(path, 64, FixedCodec.INT64).close();
+        PriorityFanout.TYPE
+                .create(path, new PriorityFanout.Settings<>(64, FixedCodec.INT64))
+                .close();
         for (int k = 0; k < KILLS; k++) {
             long producer = 10 + k;
             Path log = dir.resolve("churn-" + k + ".log");
@@ -213,7 +221,9 @@ class PriorityFanoutProcessTest {
                 churn.kill();
                 churn.waitForExit(STEP);
             }
-            try (PriorityFanout<Long> survivor = PriorityFanout.open(path, 64, FixedCodec.INT64)) {
+            try (PriorityFanout<Long> survivor =
+                    PriorityFanout.open(
+                            path, new PriorityFanout.Settings<>(64, FixedCodec.INT64))) {
                 survivor.scan();
                 List<Long> drained = new ArrayList<>();
                 List<Long> batch;

@@ -1,5 +1,6 @@
 package io.subetha.cxc.fanout;
 
+import static io.subetha.cxc.fanout.PriorityFanoutDescriptor.MAX_PAYLOAD;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -10,6 +11,7 @@ import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.primitive.PrimitiveView;
+import io.subetha.cxc.testing.SizedCodec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,12 +23,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The fan-out in one process: priorities and FIFO order, a full level, claims held until acked or
+ * released, a silent handle's claim returned after the grace, threads delivering every item once
+ * and never a lower item first, closing a handle, and the bad inputs (arguments, settings, another
+ * codec) refused naming the value.
+ */
 class PriorityFanoutTest {
+
+    static final int CAPACITY = 4;
+    static final Duration DAY = Duration.ofDays(1);
 
     @TempDir Path dir;
 
     PriorityFanout<Long> fanout(int capacity) {
-        return PriorityFanout.create(dir.resolve("fanout.cxc"), capacity, FixedCodec.INT64);
+        return PriorityFanout.TYPE.create(
+                dir.resolve("fanout.cxc"),
+                new PriorityFanout.Settings<>(capacity, FixedCodec.INT64));
     }
 
     @Test
@@ -73,15 +86,15 @@ class PriorityFanoutTest {
             for (long i = 0; i < 4; i++) {
                 f.submit(6, i);
             }
-            PriorityFanout.Claim<Long> claim = f.claimHighest(2);
+            FanoutClaim<Long> claim = f.claimHighest(2);
             assertThat(claim.items()).containsExactly(0L, 1L);
             assertThat(claim.priority()).isEqualTo(6);
             assertThat(f.trySubmit(6, 9L)).isFalse(); // claimed slots are still held
             assertThat(claim.release()).isEqualTo(2);
-            PriorityFanout.Claim<Long> again = f.claimHighest(3);
+            FanoutClaim<Long> again = f.claimHighest(3);
             assertThat(again.items()).containsExactly(0L, 1L, 2L);
             assertThat(again.ack()).isTrue();
-            PriorityFanout.Claim<Long> last = f.claimHighest(3);
+            FanoutClaim<Long> last = f.claimHighest(3);
             assertThat(last.items()).containsExactly(3L);
             assertThat(last.ack()).isTrue();
             assertThatThrownBy(last::ack)
@@ -94,23 +107,21 @@ class PriorityFanoutTest {
     @Test
     void aSilentHandlesClaimReturnsAfterTheGraceAndItsLateAckIsRefused() {
         Path path = dir.resolve("silent.cxc");
-        PriorityFanout.Settings settings =
-                new PriorityFanout.Settings(8, FixedCodec.INT64, Duration.ofMillis(200));
+        PriorityFanout.Settings<Long> settings =
+                new PriorityFanout.Settings<>(8, FixedCodec.INT64, Duration.ofMillis(200));
         try (PriorityFanout<Long> silent =
-                        PriorityFanout.create(
-                                path, settings, FixedCodec.INT64, CxcFileOptions.defaults());
+                        PriorityFanout.TYPE.create(path, settings, CxcFileOptions.defaults());
                 PriorityFanout<Long> other =
-                        PriorityFanout.open(
-                                path, settings, FixedCodec.INT64, CxcFileOptions.defaults())) {
+                        PriorityFanout.TYPE.open(path, settings, CxcFileOptions.defaults())) {
             for (long i = 0; i < 5; i++) {
                 silent.submit(4, i);
             }
-            PriorityFanout.Claim<Long> claim = silent.claimHighest(3);
+            FanoutClaim<Long> claim = silent.claimHighest(3);
             assertThat(claim.items()).containsExactly(0L, 1L, 2L);
             other.submit(4, 5L);
             await().atMost(Duration.ofSeconds(30)).until(() -> other.scan().returnedClaims() > 0);
             // The returned items come first, in their order, then the level's later ones.
-            PriorityFanout.Claim<Long> again = other.claimHighest(10);
+            FanoutClaim<Long> again = other.claimHighest(10);
             assertThat(again.items()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
             assertThat(claim.ack()).isFalse();
             assertThat(again.ack()).isTrue();
@@ -221,7 +232,10 @@ class PriorityFanoutTest {
             assertThatThrownBy(() -> f.depth(100)).hasMessageContaining("got 100");
         }
         assertThatThrownBy(
-                        () -> PriorityFanout.create(dir.resolve("zero.cxc"), 0, FixedCodec.INT64))
+                        () ->
+                                PriorityFanout.TYPE.create(
+                                        dir.resolve("zero.cxc"),
+                                        new PriorityFanout.Settings<>(0, FixedCodec.INT64)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("capacityPerPriority must be 1..");
     }
@@ -230,7 +244,10 @@ class PriorityFanoutTest {
     void anotherCodecIsRefusedOnOpenAndAnObserverViewReadsButCannotTake() {
         Path path = dir.resolve("fanout.cxc");
         fanout(4).close();
-        assertThatThrownBy(() -> PriorityFanout.open(path, 4, FixedCodec.INT32))
+        assertThatThrownBy(
+                        () ->
+                                PriorityFanout.open(
+                                        path, new PriorityFanout.Settings<>(4, FixedCodec.INT32)))
                 .isInstanceOf(CxcFormatException.class);
         try (PrimitiveView view =
                 PriorityFanout.TYPE.observe(path, CxcFileOptions.defaults().asReadOnly())) {
@@ -243,7 +260,8 @@ class PriorityFanoutTest {
         Path path = dir.resolve("fanout.cxc");
         try (PriorityFanout<Long> f = fanout(4)) {
             f.submit(2, 1L);
-            PriorityFanout<Long> other = PriorityFanout.open(path, 4, FixedCodec.INT64);
+            PriorityFanout<Long> other =
+                    PriorityFanout.open(path, new PriorityFanout.Settings<>(4, FixedCodec.INT64));
             assertThat(other.claimHighest(4).items()).containsExactly(1L);
             assertThat(f.describe()).containsEntry("participants", 2);
             other.close();
@@ -251,6 +269,68 @@ class PriorityFanoutTest {
             assertThat(f.drainHighest(4)).containsExactly(1L);
             Set<Long> none = new HashSet<>(f.drainHighest(4));
             assertThat(none).isEmpty();
+        }
+    }
+
+    @Test
+    void settingsCodecsMaxesAndNullItemsAreCheckedNamingTheValue() {
+        new PriorityFanout.Settings<>(1, new SizedCodec(0), DAY);
+        new PriorityFanout.Settings<>(1, new SizedCodec(MAX_PAYLOAD), DAY);
+        new PriorityFanout.Settings<>(1, FixedCodec.INT64, Duration.ofNanos(1));
+        for (int size : new int[] {-1, MAX_PAYLOAD + 1}) {
+            assertThatThrownBy(() -> new PriorityFanout.Settings<>(1, new SizedCodec(size), DAY))
+                    .isInstanceOf(CxcSettingsException.class)
+                    .hasMessageContaining("at most " + MAX_PAYLOAD + " bytes, got " + size)
+                    .extracting(e -> ((CxcSettingsException) e).setting())
+                    .isEqualTo("codec");
+        }
+        for (Duration grace :
+                new Duration[] {Duration.ofNanos(-1), Duration.ZERO, DAY.plusNanos(1)}) {
+            assertThatThrownBy(() -> new PriorityFanout.Settings<>(1, FixedCodec.INT64, grace))
+                    .isInstanceOf(CxcSettingsException.class)
+                    .hasMessageContaining("got " + grace)
+                    .extracting(e -> ((CxcSettingsException) e).setting())
+                    .isEqualTo("grace");
+        }
+        try (PriorityFanout<Long> fanout = fanout(CAPACITY)) {
+            assertThatThrownBy(() -> fanout.trySubmit(0, null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("item must not be null");
+            assertThatThrownBy(() -> fanout.drainPriority(0, 0))
+                    .hasMessage("max must be 1 or more, got 0");
+            assertThatThrownBy(() -> fanout.claimHighest(0))
+                    .hasMessage("max must be 1 or more, got 0");
+        }
+
+        Path simple = dir.resolve("simple.cxc");
+        try (PriorityFanout<Long> created =
+                        PriorityFanout.openOrCreate(
+                                simple, new PriorityFanout.Settings<>(CAPACITY, FixedCodec.INT64));
+                PriorityFanout<Long> opened =
+                        PriorityFanout.openOrCreate(
+                                simple,
+                                new PriorityFanout.Settings<>(CAPACITY, FixedCodec.INT64))) {
+            created.submit(2, 6L);
+            FanoutClaim<Long> one = opened.claimHighest(1);
+            assertThat(one.items()).containsExactly(6L);
+            assertThat(one.ack()).isTrue();
+            FanoutClaim<Long> empty = opened.claimHighest(1);
+            assertThat(empty.isEmpty()).isTrue();
+            assertThat(empty.priority()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aScanReportChangedAnythingIfAnyOneFigureIsAboveZero() {
+        assertThat(new PriorityFanout.ScanReport(0, 0, 0, 0).changedAnything()).isFalse();
+        int[][] reports = {
+            {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1},
+            {1, 1, 0, 0}, {0, 1, 1, 0}, {0, 0, 1, 1}, {1, 2, 1, 3}
+        };
+        for (int[] r : reports) {
+            assertThat(new PriorityFanout.ScanReport(r[0], r[1], r[2], r[3]).changedAnything())
+                    .as("%s", java.util.Arrays.toString(r))
+                    .isTrue();
         }
     }
 }

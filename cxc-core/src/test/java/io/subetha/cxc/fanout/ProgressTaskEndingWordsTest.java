@@ -33,7 +33,7 @@ class ProgressTaskEndingWordsTest {
     @Test
     void completingWritesTheCompletedWordUnderThisPidOnceAndAgainIsANoOp() {
         Path path = dir.resolve("t.cxc");
-        try (ProgressTask task = ProgressTask.create(path, 4)) {
+        try (ProgressTask task = ProgressTask.TYPE.create(path, new ProgressTask.Settings(4))) {
             AtomicBuffer raw = RawBody.of(path);
             raw.setLongVolatile(LAST_UPDATE_OFFSET, 0);
             task.complete();
@@ -62,7 +62,7 @@ class ProgressTaskEndingWordsTest {
     @Test
     void failingWritesTheReasonThenPublishesFailedUnderThisPid() {
         Path path = dir.resolve("t.cxc");
-        try (ProgressTask task = ProgressTask.create(path, 4)) {
+        try (ProgressTask task = ProgressTask.TYPE.create(path, new ProgressTask.Settings(4))) {
             AtomicBuffer raw = RawBody.of(path);
             raw.setLongVolatile(LAST_UPDATE_OFFSET, 0);
             assertThat(task.fail("no disk")).isTrue();
@@ -84,7 +84,7 @@ class ProgressTaskEndingWordsTest {
     @Test
     void aFailerStillWritingItsReasonIsReportedFailedWithoutOneAndADeadOneWithReasonUnknown() {
         Path path = dir.resolve("t.cxc");
-        try (ProgressTask task = ProgressTask.create(path, 4)) {
+        try (ProgressTask task = ProgressTask.TYPE.create(path, new ProgressTask.Settings(4))) {
             AtomicBuffer raw = RawBody.of(path);
             raw.setLongVolatile(STATE_OFFSET, stateWord(FAILING, OWN_PID));
             ProgressSnapshot writing = task.read();
@@ -108,7 +108,7 @@ class ProgressTaskEndingWordsTest {
     @Test
     void aPublishedReasonIsReadOnlyWithinItsBounds() {
         Path path = dir.resolve("t.cxc");
-        try (ProgressTask task = ProgressTask.create(path, 4)) {
+        try (ProgressTask task = ProgressTask.TYPE.create(path, new ProgressTask.Settings(4))) {
             AtomicBuffer raw = RawBody.of(path);
             task.fail("x".repeat(MAX_REASON_BYTES));
             assertThat(task.read().reason()).contains("x".repeat(MAX_REASON_BYTES));
@@ -137,7 +137,9 @@ class ProgressTaskEndingWordsTest {
             "a".repeat(MAX_REASON_BYTES - 1) + "b"
         };
         for (int i = 0; i < reasons.length; i++) {
-            try (ProgressTask task = ProgressTask.create(dir.resolve(i + ".cxc"), 4)) {
+            try (ProgressTask task =
+                    ProgressTask.TYPE.create(
+                            dir.resolve(i + ".cxc"), new ProgressTask.Settings(4))) {
                 task.fail(reasons[i]);
                 assertThat(task.read().reason()).as("reason %d", i).contains(kept[i]);
             }
@@ -147,7 +149,7 @@ class ProgressTaskEndingWordsTest {
     @Test
     void theLastUpdateOnlyMovesForward() {
         Path path = dir.resolve("t.cxc");
-        try (ProgressTask task = ProgressTask.create(path, 4)) {
+        try (ProgressTask task = ProgressTask.TYPE.create(path, new ProgressTask.Settings(4))) {
             AtomicBuffer raw = RawBody.of(path);
             long later = System.currentTimeMillis() + 3_600_000;
             raw.setLongVolatile(LAST_UPDATE_OFFSET, later);
@@ -167,7 +169,7 @@ class ProgressTaskEndingWordsTest {
     @Test
     void anOpenerRefusesABodyOutsideItsBounds() {
         Path path = dir.resolve("t.cxc");
-        ProgressTask.create(path, 4).close();
+        ProgressTask.TYPE.create(path, new ProgressTask.Settings(4)).close();
         AtomicBuffer raw = RawBody.of(path);
         raw.setIntVolatile(REASON_LENGTH_OFFSET, MAX_REASON_BYTES);
         raw.setLongVolatile(STATE_OFFSET, stateWord(FAILED, 1));
@@ -201,7 +203,7 @@ class ProgressTaskEndingWordsTest {
     @Test
     void describeAndTheSnapshotDeriveTheirFiguresFromTheWords() {
         Path path = dir.resolve("t.cxc");
-        try (ProgressTask task = ProgressTask.create(path, 3)) {
+        try (ProgressTask task = ProgressTask.TYPE.create(path, new ProgressTask.Settings(3))) {
             AtomicBuffer raw = RawBody.of(path);
             assertThat(task.describe())
                     .containsEntry("done", 0L)
@@ -247,12 +249,13 @@ class ProgressTaskEndingWordsTest {
     @Test
     void openOrCreateRefusesAnotherTotalAndAcceptsItsOwn() {
         Path path = dir.resolve("t.cxc");
-        try (ProgressTask task = ProgressTask.openOrCreate(path, 8)) {
+        try (ProgressTask task = ProgressTask.openOrCreate(path, new ProgressTask.Settings(8))) {
             assertThat(task.total()).isEqualTo(8);
-            try (ProgressTask again = ProgressTask.openOrCreate(path, 8)) {
+            try (ProgressTask again =
+                    ProgressTask.openOrCreate(path, new ProgressTask.Settings(8))) {
                 assertThat(again.createdFile()).isFalse();
             }
-            assertThatThrownBy(() -> ProgressTask.openOrCreate(path, 9))
+            assertThatThrownBy(() -> ProgressTask.openOrCreate(path, new ProgressTask.Settings(9)))
                     .isInstanceOf(CxcSettingsException.class)
                     .hasMessage(
                             path

@@ -19,7 +19,8 @@ class ProgressTaskTest {
 
     @Test
     void advancesAddUpAndCompletionEndsTheTaskOnce() {
-        try (ProgressTask task = ProgressTask.create(dir.resolve("task.cxc"), 200)) {
+        try (ProgressTask task =
+                ProgressTask.TYPE.create(dir.resolve("task.cxc"), new ProgressTask.Settings(200))) {
             task.advance(50);
             task.advance(0);
             ProgressSnapshot s = task.read();
@@ -39,7 +40,8 @@ class ProgressTaskTest {
 
     @Test
     void aFailedTaskSaysWhyAndCannotComplete() {
-        try (ProgressTask task = ProgressTask.create(dir.resolve("task.cxc"), 10)) {
+        try (ProgressTask task =
+                ProgressTask.TYPE.create(dir.resolve("task.cxc"), new ProgressTask.Settings(10))) {
             task.advance(3);
             assertThat(task.fail("disk full on /data")).isTrue();
             ProgressSnapshot s = task.read();
@@ -48,7 +50,8 @@ class ProgressTaskTest {
             assertThatThrownBy(task::complete).hasMessageContaining("disk full on /data");
             assertThat(task.describe()).containsEntry("state", "failed");
         }
-        try (ProgressTask task = ProgressTask.create(dir.resolve("long.cxc"), 10)) {
+        try (ProgressTask task =
+                ProgressTask.TYPE.create(dir.resolve("long.cxc"), new ProgressTask.Settings(10))) {
             task.fail("é".repeat(400));
             assertThat(task.read().reason().orElseThrow()).isEqualTo("é".repeat(128));
         }
@@ -57,7 +60,7 @@ class ProgressTaskTest {
     @Test
     void aFailerKilledBeforeItRecordedItsReasonLeavesAFailedTaskWithTheReasonUnknown() {
         Path path = dir.resolve("task.cxc");
-        try (ProgressTask task = ProgressTask.create(path, 10)) {
+        try (ProgressTask task = ProgressTask.TYPE.create(path, new ProgressTask.Settings(10))) {
             long deadPid;
             try (ChildJvm child =
                     ChildJvm.start("failer", ProgressChild.class, path.toString(), "0")) {
@@ -82,15 +85,22 @@ class ProgressTaskTest {
 
     @Test
     void badInputIsRefusedWithTheArgumentAndTheLimit() {
-        assertThatThrownBy(() -> ProgressTask.create(dir.resolve("zero.cxc"), 0))
+        assertThatThrownBy(
+                        () ->
+                                ProgressTask.TYPE.create(
+                                        dir.resolve("zero.cxc"), new ProgressTask.Settings(0)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("total must be 1 or more")
                 .hasMessageContaining("got 0");
-        try (ProgressTask task = ProgressTask.create(dir.resolve("task.cxc"), 10)) {
+        try (ProgressTask task =
+                ProgressTask.TYPE.create(dir.resolve("task.cxc"), new ProgressTask.Settings(10))) {
             assertThatThrownBy(() -> task.advance(-1)).hasMessageContaining("got -1");
             assertThatThrownBy(() -> task.fail(" ")).hasMessageContaining("reason");
         }
-        assertThatThrownBy(() -> ProgressTask.openOrCreate(dir.resolve("task.cxc"), 11))
+        assertThatThrownBy(
+                        () ->
+                                ProgressTask.openOrCreate(
+                                        dir.resolve("task.cxc"), new ProgressTask.Settings(11)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("10 units, not 11");
     }
@@ -98,7 +108,8 @@ class ProgressTaskTest {
     @Test
     void workersInTwoJvmsAdvanceOneTaskAndTheParentSeesEveryUnit() {
         Path path = dir.resolve("task.cxc");
-        try (ProgressTask task = ProgressTask.create(path, 40_000)) {
+        try (ProgressTask task =
+                ProgressTask.TYPE.create(path, new ProgressTask.Settings(40_000))) {
             List<ChildJvm> workers = new ArrayList<>();
             try {
                 for (int i = 0; i < 2; i++) {

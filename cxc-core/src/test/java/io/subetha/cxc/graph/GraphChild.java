@@ -68,10 +68,11 @@ public final class GraphChild {
                 graph =
                         SharedGraph.openOrCreate(
                                 Path.of(w[1]),
-                                Integer.parseInt(w[2]),
-                                Integer.parseInt(w[3]),
-                                FixedCodec.string(16),
-                                FixedCodec.INT64);
+                                new SharedGraph.Settings<>(
+                                        Integer.parseInt(w[2]),
+                                        Integer.parseInt(w[3]),
+                                        FixedCodec.string(16),
+                                        FixedCodec.INT64));
                 return "ok";
             }
             case "add-nodes" -> {
@@ -125,7 +126,10 @@ public final class GraphChild {
                 return "edges " + String.join(",", edges);
             }
             case "topo-open" -> {
-                topology = SharedTopologyMap.openOrCreate(Path.of(w[1]), Integer.parseInt(w[2]));
+                topology =
+                        SharedTopologyMap.openOrCreate(
+                                Path.of(w[1]),
+                                new SharedTopologyMap.Settings(Integer.parseInt(w[2])));
                 return "ok";
             }
             case "topo-script" -> {

@@ -40,8 +40,10 @@ class GraphLinksAndIntegrityTest {
 
     SharedGraph<Long, Long> graph() {
         SharedGraph<Long, Long> g =
-                SharedGraph.create(
-                        path(), MAX_NODES, MAX_EDGES, FixedCodec.INT64, FixedCodec.INT64);
+                SharedGraph.TYPE.create(
+                        path(),
+                        new SharedGraph.Settings<>(
+                                MAX_NODES, MAX_EDGES, FixedCodec.INT64, FixedCodec.INT64));
         g.addNode(100L);
         g.addNode(101L);
         g.addNode(102L);
@@ -316,7 +318,12 @@ class GraphLinksAndIntegrityTest {
         raw.setIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET, 8);
         raw.setIntVolatile(PrimitiveType.CODEC_SIZES_OFFSET + 4, 8);
         // Same total of slots, another split: the graph's own terms, the file closed again.
-        assertThatThrownBy(() -> SharedGraph.open(path(), 3, 7, FixedCodec.INT64, FixedCodec.INT64))
+        assertThatThrownBy(
+                        () ->
+                                SharedGraph.open(
+                                        path(),
+                                        new SharedGraph.Settings<>(
+                                                3, 7, FixedCodec.INT64, FixedCodec.INT64)))
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessage(
                         path()
@@ -328,12 +335,12 @@ class GraphLinksAndIntegrityTest {
     @Test
     void settingsAndTheLayoutsLimitsAreNamed() {
         FixedCodec<Long> c = FixedCodec.INT64;
-        assertThatThrownBy(() -> new SharedGraph.Settings(1, 0, c, c))
+        assertThatThrownBy(() -> new SharedGraph.Settings<>(1, 0, c, c))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessage("maxEdges 0 is outside 1.." + SharedGraphDescriptor.MAX_EDGES);
         assertThatThrownBy(
                         () ->
-                                new SharedGraph.Settings(
+                                new SharedGraph.Settings<>(
                                         SharedGraphDescriptor.MAX_NODES + 1, 1, c, c))
                 .hasMessage(
                         "maxNodes "
@@ -342,21 +349,21 @@ class GraphLinksAndIntegrityTest {
                                 + SharedGraphDescriptor.MAX_NODES);
         assertThatThrownBy(
                         () ->
-                                new SharedGraph.Settings(
+                                new SharedGraph.Settings<>(
                                         1, SharedGraphDescriptor.MAX_EDGES + 1, c, c))
                 .hasMessageContaining("is outside 1..");
-        assertThat(new SharedGraph.Settings(SharedGraphDescriptor.MAX_NODES, 1, c, c).maxNodes())
+        assertThat(new SharedGraph.Settings<>(SharedGraphDescriptor.MAX_NODES, 1, c, c).maxNodes())
                 .isEqualTo(SharedGraphDescriptor.MAX_NODES);
         assertThatThrownBy(
                         () ->
-                                new SharedGraph.Settings(
+                                new SharedGraph.Settings<>(
                                         SharedGraphDescriptor.MAX_NODES,
                                         SharedGraphDescriptor.MAX_EDGES,
                                         FixedCodec.bytes(1000),
                                         c))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("more than a file's limit");
-        assertThatThrownBy(() -> new SharedGraph.Settings(1, 1, FixedCodec.bytes(1 << 20), c))
+        assertThatThrownBy(() -> new SharedGraph.Settings<>(1, 1, FixedCodec.bytes(1 << 20), c))
                 .hasMessageContaining("(or a payload above 1 MiB)");
         assertThat(stride(8, 8)).isEqualTo(32);
         assertThat(stride(1, 17)).isEqualTo(40);

@@ -57,8 +57,10 @@ class GraphProcessTest {
     }
 
     SharedGraph<String, Long> graph(Path path) {
-        return SharedGraph.create(
-                path, NODES, NODES * NODES, FixedCodec.string(16), FixedCodec.INT64);
+        return SharedGraph.TYPE.create(
+                path,
+                new SharedGraph.Settings<>(
+                        NODES, NODES * NODES, FixedCodec.string(16), FixedCodec.INT64));
     }
 
     @Test

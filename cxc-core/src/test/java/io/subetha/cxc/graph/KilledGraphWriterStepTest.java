@@ -43,8 +43,9 @@ class KilledGraphWriterStepTest {
 
     SharedGraph<String, Long> graph() {
         SharedGraph<String, Long> g =
-                SharedGraph.create(
-                        dir.resolve("g.cxc"), 4, 8, FixedCodec.string(12), FixedCodec.INT64);
+                SharedGraph.TYPE.create(
+                        dir.resolve("g.cxc"),
+                        new SharedGraph.Settings<>(4, 8, FixedCodec.string(12), FixedCodec.INT64));
         g.addNode("a");
         g.addNode("b");
         g.addNode("c");

@@ -28,8 +28,9 @@ class SharedGraphTest {
     @TempDir Path dir;
 
     SharedGraph<String, Long> graph(int nodes, int edges) {
-        return SharedGraph.create(
-                dir.resolve("g.cxc"), nodes, edges, FixedCodec.string(12), FixedCodec.INT64);
+        return SharedGraph.TYPE.create(
+                dir.resolve("g.cxc"),
+                new SharedGraph.Settings<>(nodes, edges, FixedCodec.string(12), FixedCodec.INT64));
     }
 
     @Test
@@ -95,12 +96,10 @@ class SharedGraphTest {
         }
         assertThatThrownBy(
                         () ->
-                                SharedGraph.create(
+                                SharedGraph.TYPE.create(
                                         dir.resolve("x.cxc"),
-                                        0,
-                                        4,
-                                        FixedCodec.INT8,
-                                        FixedCodec.INT8))
+                                        new SharedGraph.Settings<>(
+                                                0, 4, FixedCodec.INT8, FixedCodec.INT8)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("maxNodes 0");
     }
@@ -110,10 +109,18 @@ class SharedGraphTest {
         Path path = dir.resolve("g.cxc");
         graph(4, 8).close();
         assertThatThrownBy(
-                        () -> SharedGraph.open(path, 4, 8, FixedCodec.string(12), FixedCodec.INT32))
+                        () ->
+                                SharedGraph.open(
+                                        path,
+                                        new SharedGraph.Settings<>(
+                                                4, 8, FixedCodec.string(12), FixedCodec.INT32)))
                 .isInstanceOf(CxcFormatException.class);
         assertThatThrownBy(
-                        () -> SharedGraph.open(path, 5, 7, FixedCodec.string(12), FixedCodec.INT64))
+                        () ->
+                                SharedGraph.open(
+                                        path,
+                                        new SharedGraph.Settings<>(
+                                                5, 7, FixedCodec.string(12), FixedCodec.INT64)))
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessageContaining("maxNodes 4 and maxEdges 8");
         // Another total of slots: the header's check, still told in the graph's own terms.
@@ -121,7 +128,9 @@ class SharedGraphTest {
         assertThatThrownBy(
                         () ->
                                 SharedGraph.openOrCreate(
-                                        path, 4, 9, FixedCodec.string(12), FixedCodec.INT64))
+                                        path,
+                                        new SharedGraph.Settings<>(
+                                                4, 9, FixedCodec.string(12), FixedCodec.INT64)))
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessageContaining("created with maxNodes 4 and maxEdges 8")
                 .hasMessageContaining("expecting maxNodes 4 and maxEdges 9");
@@ -143,7 +152,10 @@ class SharedGraphTest {
                         SharedGraphDescriptor.SLOTS_OFFSET + SharedGraphDescriptor.NODE_HEAD_OFFSET,
                         8);
         try (SharedGraph<String, Long> graph =
-                SharedGraph.open(path, 2, 2, FixedCodec.string(12), FixedCodec.INT64)) {
+                SharedGraph.open(
+                        path,
+                        new SharedGraph.Settings<>(
+                                2, 2, FixedCodec.string(12), FixedCodec.INT64))) {
             assertThatThrownBy(() -> graph.neighbors(0))
                     .isInstanceOf(CxcFormatException.class)
                     .hasMessageContaining("holds 8");
@@ -154,7 +166,9 @@ class SharedGraphTest {
     void readersNeverSeeAHalfAddedEdgeOrAFreedEdgeReusedUnderThem() throws Exception {
         FixedCodec<Twin> codec = FixedCodec.record(Twin.class);
         try (SharedGraph<Integer, Twin> graph =
-                SharedGraph.create(dir.resolve("t.cxc"), 4, 8, FixedCodec.INT32, codec)) {
+                SharedGraph.TYPE.create(
+                        dir.resolve("t.cxc"),
+                        new SharedGraph.Settings<>(4, 8, FixedCodec.INT32, codec))) {
             for (int i = 0; i < 4; i++) {
                 graph.addNode(i);
             }

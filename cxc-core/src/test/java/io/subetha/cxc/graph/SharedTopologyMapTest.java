@@ -19,7 +19,8 @@ class SharedTopologyMapTest {
     @TempDir Path dir;
 
     SharedTopologyMap map() {
-        return SharedTopologyMap.create(dir.resolve("t.cxc"), 256);
+        return SharedTopologyMap.TYPE.create(
+                dir.resolve("t.cxc"), new SharedTopologyMap.Settings(256));
     }
 
     @Test
@@ -108,7 +109,9 @@ class SharedTopologyMapTest {
     @Test
     void handlesAdvancingToAnEpochFromOneClockDecayOncePerPeriod() {
         try (SharedTopologyMap one = map();
-                SharedTopologyMap two = SharedTopologyMap.open(dir.resolve("t.cxc"), 256)) {
+                SharedTopologyMap two =
+                        SharedTopologyMap.open(
+                                dir.resolve("t.cxc"), new SharedTopologyMap.Settings(256))) {
             one.record(1, 7, 1024);
             for (long period = 1; period <= 3; period++) {
                 assertThat(one.advanceEpochTo(period)).isEqualTo(period);
@@ -131,9 +134,9 @@ class SharedTopologyMapTest {
         List<Recommendation> second = new ArrayList<>();
         for (List<Recommendation> out : List.of(first, second)) {
             try (SharedTopologyMap map =
-                    SharedTopologyMap.create(
+                    SharedTopologyMap.TYPE.create(
                             dir.resolve("d" + out.hashCode() + out.size() + first.size() + ".cxc"),
-                            64)) {
+                            new SharedTopologyMap.Settings(64))) {
                 java.util.Random random = new java.util.Random(3);
                 for (int i = 0; i < 2000; i++) {
                     map.record(random.nextInt(5), random.nextInt(5), random.nextInt(50));
@@ -151,7 +154,9 @@ class SharedTopologyMapTest {
 
     @Test
     void aFullTableIsACapacityExceptionAndBadInputIsNamed() {
-        try (SharedTopologyMap map = SharedTopologyMap.create(dir.resolve("t.cxc"), 2)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(
+                        dir.resolve("t.cxc"), new SharedTopologyMap.Settings(2))) {
             map.record(1, 2, 1);
             map.record(2, 1, 1);
             assertThatThrownBy(() -> map.record(3, 4, 1))

@@ -41,7 +41,8 @@ class TopologyProcessTest {
     @Test
     void twoJvmsRecordingTheSameTrafficAtOnceSeeExactlyTheSum() {
         Path path = dir.resolve("topology.cxc");
-        try (SharedTopologyMap map = SharedTopologyMap.create(path, 64)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(path, new SharedTopologyMap.Settings(64))) {
             ChildJvm other = children.add(ChildJvm.start("recorder", GraphChild.class));
             other.send("topo-open " + path + " 64");
             assertThat(other.readLine(STEP)).isEqualTo("ok");
@@ -57,7 +58,8 @@ class TopologyProcessTest {
     @Test
     void aRecorderKilledMidRecordLeavesEveryLinkInOneSlotAndTheOthersRecording() {
         Path path = dir.resolve("topology.cxc");
-        try (SharedTopologyMap map = SharedTopologyMap.create(path, 64)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(path, new SharedTopologyMap.Settings(64))) {
             ChildJvm victim = children.add(ChildJvm.start("recorder", GraphChild.class));
             victim.send("topo-open " + path + " 64");
             assertThat(victim.readLine(STEP)).isEqualTo("ok");

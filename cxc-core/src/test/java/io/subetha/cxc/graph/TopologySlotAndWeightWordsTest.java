@@ -55,7 +55,8 @@ class TopologySlotAndWeightWordsTest {
     @Test
     void aLinkIsClaimedAtItsHashedSlotAndProbesOnPastTheTablesEnd() {
         Path path = dir.resolve("t.cxc");
-        try (SharedTopologyMap map = SharedTopologyMap.create(path, 8)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(path, new SharedTopologyMap.Settings(8))) {
             AtomicBuffer raw = RawBody.of(path);
             List<Integer> last = destinationsHomedAt(7, 8, 3);
             map.record(1, last.get(0), 5);
@@ -82,7 +83,9 @@ class TopologySlotAndWeightWordsTest {
 
     @Test
     void theKeyKeepsTheWholeRangeOfNodeIds() {
-        try (SharedTopologyMap map = SharedTopologyMap.create(dir.resolve("t.cxc"), 4)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(
+                        dir.resolve("t.cxc"), new SharedTopologyMap.Settings(4))) {
             int max = Integer.MAX_VALUE;
             map.record(max, max, 9);
             map.record(0, max, 4);
@@ -100,7 +103,8 @@ class TopologySlotAndWeightWordsTest {
     @Test
     void eachRecordFoldsTheOldLoadDownToTheEpochItReadAndWritesBothInOneWord() {
         Path path = dir.resolve("t.cxc");
-        try (SharedTopologyMap map = SharedTopologyMap.create(path, 4)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(path, new SharedTopologyMap.Settings(4))) {
             AtomicBuffer raw = RawBody.of(path);
             int at = slot(home(1, 2, 4));
             map.record(1, 2, 40);
@@ -127,7 +131,8 @@ class TopologySlotAndWeightWordsTest {
     @Test
     void aWeightFromALaterEpochKeepsItsEpochAndTakesTheLoadDecayedToIt() {
         Path path = dir.resolve("t.cxc");
-        try (SharedTopologyMap map = SharedTopologyMap.create(path, 4)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(path, new SharedTopologyMap.Settings(4))) {
             AtomicBuffer raw = RawBody.of(path);
             int at = slot(home(1, 2, 4));
             map.record(1, 2, 0); // claims the slot
@@ -141,7 +146,9 @@ class TopologySlotAndWeightWordsTest {
 
     @Test
     void loadsSaturateAtTheFieldsMaximum() {
-        try (SharedTopologyMap map = SharedTopologyMap.create(dir.resolve("t.cxc"), 4)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(
+                        dir.resolve("t.cxc"), new SharedTopologyMap.Settings(4))) {
             map.record(1, 2, MAX_LOAD - 1);
             map.record(1, 2, 1);
             assertThat(map.fanOut(1).get(0).load()).isEqualTo(MAX_LOAD);
@@ -168,7 +175,9 @@ class TopologySlotAndWeightWordsTest {
         assertThat(decayed(Long.MAX_VALUE, 62)).isEqualTo(1);
         assertThat(decayed(Long.MAX_VALUE, 63)).isZero();
         assertThat(decayed(Long.MAX_VALUE, 64)).isZero();
-        try (SharedTopologyMap map = SharedTopologyMap.create(dir.resolve("t.cxc"), 4)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(
+                        dir.resolve("t.cxc"), new SharedTopologyMap.Settings(4))) {
             map.advanceEpochTo(EPOCH_MASK);
             map.record(1, 2, 64);
             map.advanceEpochTo(EPOCH_MASK + 3); // the field wrapped: 3 epochs, not -2^24 + 3
@@ -180,7 +189,9 @@ class TopologySlotAndWeightWordsTest {
 
     @Test
     void advancingToAnEpochMovesOnlyForwardAndSaysWhereItIs() {
-        try (SharedTopologyMap map = SharedTopologyMap.create(dir.resolve("t.cxc"), 4)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(
+                        dir.resolve("t.cxc"), new SharedTopologyMap.Settings(4))) {
             assertThat(map.advanceEpochTo(0)).isZero();
             assertThat(map.advanceEpochTo(5)).isEqualTo(5);
             assertThat(map.advanceEpochTo(5)).isEqualTo(5);
@@ -193,7 +204,9 @@ class TopologySlotAndWeightWordsTest {
 
     @Test
     void theRulesEdgesAndTheFiguresThatDecidedThem() {
-        try (SharedTopologyMap map = SharedTopologyMap.create(dir.resolve("t.cxc"), 16)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(
+                        dir.resolve("t.cxc"), new SharedTopologyMap.Settings(16))) {
             map.advanceEpochTo(3);
             // Receives from one source only: no evidence, fan-out.
             map.record(5, 9, 8);
@@ -252,7 +265,9 @@ class TopologySlotAndWeightWordsTest {
 
     @Test
     void readersListOnlyLinksWithLoadLeftHeaviestFirstTiesByLowestId() {
-        try (SharedTopologyMap map = SharedTopologyMap.create(dir.resolve("t.cxc"), 16)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(
+                        dir.resolve("t.cxc"), new SharedTopologyMap.Settings(16))) {
             map.record(1, 9, 4);
             map.record(1, 2, 4);
             map.record(1, 5, 7);
@@ -270,7 +285,9 @@ class TopologySlotAndWeightWordsTest {
 
     @Test
     void eachOpIsCountedOnceAndDescribeSaysLinksCapacityAndEpoch() {
-        try (SharedTopologyMap map = SharedTopologyMap.create(dir.resolve("t.cxc"), 16)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(
+                        dir.resolve("t.cxc"), new SharedTopologyMap.Settings(16))) {
             map.record(1, 2, 1);
             map.record(1, 3, 1);
             map.fanOut(1);
@@ -293,7 +310,9 @@ class TopologySlotAndWeightWordsTest {
 
     @Test
     void badArgumentsAndSettingsAreNamedWithTheirLimits() {
-        try (SharedTopologyMap map = SharedTopologyMap.create(dir.resolve("t.cxc"), 4)) {
+        try (SharedTopologyMap map =
+                SharedTopologyMap.TYPE.create(
+                        dir.resolve("t.cxc"), new SharedTopologyMap.Settings(4))) {
             assertThatThrownBy(() -> map.record(1, -2, 5))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("destination -2 is negative; node ids and loads are 0 or more");
@@ -327,11 +346,15 @@ class TopologySlotAndWeightWordsTest {
     @Test
     void everyOpenerFindsTheSameLinks() {
         Path path = dir.resolve("t.cxc");
-        try (SharedTopologyMap created = SharedTopologyMap.openOrCreate(path, 8)) {
+        try (SharedTopologyMap created =
+                SharedTopologyMap.openOrCreate(path, new SharedTopologyMap.Settings(8))) {
             created.record(1, 2, 3);
             assertThat(created.createdFile()).isTrue();
-            try (SharedTopologyMap opened = SharedTopologyMap.open(path, 8);
-                    SharedTopologyMap again = SharedTopologyMap.openOrCreate(path, 8)) {
+            try (SharedTopologyMap opened =
+                            SharedTopologyMap.open(path, new SharedTopologyMap.Settings(8));
+                    SharedTopologyMap again =
+                            SharedTopologyMap.openOrCreate(
+                                    path, new SharedTopologyMap.Settings(8))) {
                 assertThat(opened.fanOut(1)).containsExactly(new Link(1, 2, 3, 1));
                 assertThat(again.createdFile()).isFalse();
                 assertThat(again.fanIn(2)).containsExactly(new Link(1, 2, 3, 1));

@@ -69,7 +69,10 @@ public final class AsyncPointerChild {
     private static String execute(String[] words) {
         switch (words[0]) {
             case "open":
-                pointer = SharedAsyncPointer.openOrCreate(Path.of(words[1]), FixedCodec.INT64);
+                pointer =
+                        SharedAsyncPointer.openOrCreate(
+                                Path.of(words[1]),
+                                new SharedAsyncPointer.Settings<>(FixedCodec.INT64));
                 return "ok";
             case "fetch":
                 Path countFile = Path.of(words[1]);
@@ -78,7 +81,9 @@ public final class AsyncPointerChild {
                 long value = pointer.getOrFetch(() -> countedFetch(countFile, mode), timeout);
                 return "value " + value;
             case "open-pair":
-                pairs = SharedAsyncPointer.openOrCreate(Path.of(words[1]), PAIR);
+                pairs =
+                        SharedAsyncPointer.openOrCreate(
+                                Path.of(words[1]), new SharedAsyncPointer.Settings<>(PAIR));
                 return "ok";
             case "churn":
                 Thread churn =

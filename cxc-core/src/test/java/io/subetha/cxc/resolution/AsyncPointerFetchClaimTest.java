@@ -55,7 +55,9 @@ class AsyncPointerFetchClaimTest {
     @Test
     void aDeadFetchersClaimIsTakenOverOnceUnderTheNextKeyAndReleased() {
         Path path = dir.resolve("p.cxc");
-        try (SharedAsyncPointer<Long> pointer = SharedAsyncPointer.create(path, FixedCodec.INT64)) {
+        try (SharedAsyncPointer<Long> pointer =
+                SharedAsyncPointer.TYPE.create(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             long dead = OwnerRecord.ownerWord(DEAD_PID, 5);
             raw.setLongVolatile(FETCHER_RECORD_OFFSET, dead);
@@ -109,7 +111,9 @@ class AsyncPointerFetchClaimTest {
     @Test
     void aFetcherKilledAfterPublishingIsLeftAloneAndItsValueRead() {
         Path path = dir.resolve("p.cxc");
-        try (SharedAsyncPointer<Long> pointer = SharedAsyncPointer.create(path, FixedCodec.INT64)) {
+        try (SharedAsyncPointer<Long> pointer =
+                SharedAsyncPointer.TYPE.create(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             long dead = OwnerRecord.ownerWord(DEAD_PID, 3);
             FixedCodec.INT64.write(raw, VALUE_OFFSET, 42L);
@@ -133,7 +137,9 @@ class AsyncPointerFetchClaimTest {
     @Test
     void aClaimantThatFindsTheCellResolvedAfterWinningFetchesNothingAndReleases() {
         Path path = dir.resolve("p.cxc");
-        try (SharedAsyncPointer<Long> pointer = SharedAsyncPointer.create(path, FixedCodec.INT64)) {
+        try (SharedAsyncPointer<Long> pointer =
+                SharedAsyncPointer.TYPE.create(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             AtomicInteger calls = new AtomicInteger();
             at(
@@ -156,7 +162,9 @@ class AsyncPointerFetchClaimTest {
     @Test
     void aClaimantThatLosesItsCasWaitsOnTheWinnerAndItsTimeoutNamesIt() {
         Path path = dir.resolve("p.cxc");
-        try (SharedAsyncPointer<Long> pointer = SharedAsyncPointer.create(path, FixedCodec.INT64)) {
+        try (SharedAsyncPointer<Long> pointer =
+                SharedAsyncPointer.TYPE.create(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             AtomicInteger calls = new AtomicInteger();
             at(
@@ -193,7 +201,9 @@ class AsyncPointerFetchClaimTest {
     @Test
     void aFetcherInAnotherLiveProcessIsWaitedForNotReplaced() {
         Path path = dir.resolve("p.cxc");
-        try (SharedAsyncPointer<Long> pointer = SharedAsyncPointer.create(path, FixedCodec.INT64)) {
+        try (SharedAsyncPointer<Long> pointer =
+                SharedAsyncPointer.TYPE.create(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             long init = OwnerRecord.ownerWord(1, 4); // PID 1 is always alive
             raw.setLongVolatile(FETCHER_RECORD_OFFSET, init);
@@ -214,7 +224,8 @@ class AsyncPointerFetchClaimTest {
     void aResolvedValueTheCodecCannotReadIsReportedCorrupt() {
         Path path = dir.resolve("p.cxc");
         try (SharedAsyncPointer<String> pointer =
-                SharedAsyncPointer.create(path, FixedCodec.string(8))) {
+                SharedAsyncPointer.TYPE.create(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.string(8)))) {
             AtomicBuffer raw = RawBody.of(path);
             assertThat(pointer.getOrFetch(() -> "abc", LONG)).isEqualTo("abc");
             raw.setIntVolatile(VALUE_OFFSET, 9);
@@ -234,7 +245,9 @@ class AsyncPointerFetchClaimTest {
     @Test
     void aResetMovesTheEpochInItsWrapAroundAndCountsOnce() {
         Path path = dir.resolve("p.cxc");
-        try (SharedAsyncPointer<Long> pointer = SharedAsyncPointer.create(path, FixedCodec.INT64)) {
+        try (SharedAsyncPointer<Long> pointer =
+                SharedAsyncPointer.TYPE.create(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             raw.setLongVolatile(STATE_OFFSET, stateWord(0xFFFF_FFFFL, RESOLVED));
             pointer.reset();
@@ -254,7 +267,9 @@ class AsyncPointerFetchClaimTest {
     @Test
     void aFetchThatThrowsIsCountedAndReleasesTheRecord() {
         Path path = dir.resolve("p.cxc");
-        try (SharedAsyncPointer<Long> pointer = SharedAsyncPointer.create(path, FixedCodec.INT64)) {
+        try (SharedAsyncPointer<Long> pointer =
+                SharedAsyncPointer.TYPE.create(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))) {
             AtomicBuffer raw = RawBody.of(path);
             assertThatThrownBy(() -> pointer.getOrFetch(() -> null, LONG))
                     .isInstanceOf(NullPointerException.class)
@@ -282,14 +297,21 @@ class AsyncPointerFetchClaimTest {
     @Test
     void theBodyIsCheckedAndSizedFromTheCodec() {
         Path path = dir.resolve("p.cxc");
-        SharedAsyncPointer.create(path, FixedCodec.INT64).close();
+        SharedAsyncPointer.TYPE
+                .create(path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))
+                .close();
         AtomicBuffer raw = RawBody.of(path);
         raw.setLongVolatile(STATE_OFFSET, stateWord(0, 2));
-        assertThatThrownBy(() -> SharedAsyncPointer.open(path, FixedCodec.INT64))
+        assertThatThrownBy(
+                        () ->
+                                SharedAsyncPointer.open(
+                                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("state 2 at body offset 128, expected 0 or 1");
         raw.setLongVolatile(STATE_OFFSET, stateWord(9, RESOLVED));
-        try (SharedAsyncPointer<Long> opened = SharedAsyncPointer.open(path, FixedCodec.INT64)) {
+        try (SharedAsyncPointer<Long> opened =
+                SharedAsyncPointer.open(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))) {
             assertThat(opened.isResolved()).isTrue();
         }
         assertThat(bodyLength(1)).isEqualTo(256);
@@ -297,9 +319,9 @@ class AsyncPointerFetchClaimTest {
         assertThat(bodyLength(65)).isEqualTo(320);
         assertThat(bodyLength(9)).isEqualTo(256);
         assertThatThrownBy(
-                        () -> new SharedAsyncPointer.Settings(FixedCodec.string(MAX_VALUE_BYTES)))
+                        () -> new SharedAsyncPointer.Settings<>(FixedCodec.string(MAX_VALUE_BYTES)))
                 .hasMessageContaining("codec must be 1.." + MAX_VALUE_BYTES);
-        assertThat(new SharedAsyncPointer.Settings(FixedCodec.INT64).codec())
+        assertThat(new SharedAsyncPointer.Settings<>(FixedCodec.INT64).codec())
                 .isEqualTo(FixedCodec.INT64);
         try (PrimitiveView view =
                 SharedAsyncPointer.TYPE.observe(path, CxcFileOptions.defaults())) {

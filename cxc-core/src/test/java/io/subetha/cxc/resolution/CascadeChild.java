@@ -71,7 +71,9 @@ public final class CascadeChild {
                 .level(new BoundedLevel<>("memory", 1000))
                 .level(
                         CascadeSharedLevel.openOrCreate(
-                                path, capacity, FixedCodec.INT64, FixedCodec.INT64))
+                                path,
+                                new CascadeSharedLevel.Settings<>(
+                                        capacity, FixedCodec.INT64, FixedCodec.INT64)))
                 .level(
                         new LoaderLevel<>(
                                 "loader",
@@ -133,9 +135,10 @@ public final class CascadeChild {
                 pairs =
                         CascadeSharedLevel.openOrCreate(
                                 Path.of(words[1]),
-                                Integer.parseInt(words[2]),
-                                FixedCodec.INT64,
-                                AsyncPointerChild.PAIR);
+                                new CascadeSharedLevel.Settings<>(
+                                        Integer.parseInt(words[2]),
+                                        FixedCodec.INT64,
+                                        AsyncPointerChild.PAIR));
                 return "ok";
             case "churn":
                 int keys = Integer.parseInt(words[1]);
@@ -162,9 +165,8 @@ public final class CascadeChild {
                 racing =
                         CascadeSharedLevel.openOrCreate(
                                 Path.of(words[1]),
-                                Integer.parseInt(words[2]),
-                                FixedCodec.INT64,
-                                RACE_VALUE);
+                                new CascadeSharedLevel.Settings<>(
+                                        Integer.parseInt(words[2]), FixedCodec.INT64, RACE_VALUE));
                 turns = map(Path.of(words[3]));
                 return "ok";
             case "race":

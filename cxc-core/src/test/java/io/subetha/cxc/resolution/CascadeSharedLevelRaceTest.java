@@ -39,7 +39,8 @@ class CascadeSharedLevelRaceTest {
 
     CascadeSharedLevel<Long, Long> level() {
         return CascadeSharedLevel.openOrCreate(
-                dir.resolve("level.cxc"), 64, FixedCodec.INT64, FixedCodec.INT64);
+                dir.resolve("level.cxc"),
+                new CascadeSharedLevel.Settings<>(64, FixedCodec.INT64, FixedCodec.INT64));
     }
 
     /**

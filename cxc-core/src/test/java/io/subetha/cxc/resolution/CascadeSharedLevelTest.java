@@ -10,19 +10,24 @@ import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The shared level in one process: puts, gets, eviction, a dead writer's slot, bad input. */
+/**
+ * The shared level in one process: puts, gets, eviction, a dead writer's slot, bad input, and keys
+ * and values wider than one word.
+ */
 class CascadeSharedLevelTest {
 
     @TempDir Path dir;
 
     CascadeSharedLevel<Long, Long> level(int capacity) {
         return CascadeSharedLevel.openOrCreate(
-                dir.resolve("level.cxc"), capacity, FixedCodec.INT64, FixedCodec.INT64);
+                dir.resolve("level.cxc"),
+                new CascadeSharedLevel.Settings<>(capacity, FixedCodec.INT64, FixedCodec.INT64));
     }
 
     @Test
@@ -89,8 +94,10 @@ class CascadeSharedLevelTest {
     @Test
     void aValueItsCodecRefusesChangesNothingInTheFile() {
         try (CascadeSharedLevel<Long, String> level =
-                CascadeSharedLevel.create(
-                        dir.resolve("v.cxc"), 64, FixedCodec.INT64, FixedCodec.string(4))) {
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("v.cxc"),
+                        new CascadeSharedLevel.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.string(4)))) {
             assertThat(level.insert(1L, "ok")).isTrue();
             assertThatThrownBy(() -> level.insert(1L, "too long"))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -137,11 +144,10 @@ class CascadeSharedLevelTest {
                 .hasMessageContaining("capacity must be 8..16777216 slots, got 4");
         assertThatThrownBy(
                         () ->
-                                CascadeSharedLevel.create(
+                                CascadeSharedLevel.TYPE.create(
                                         dir.resolve("x.cxc"),
-                                        64,
-                                        FixedCodec.bytes(5000),
-                                        FixedCodec.INT64))
+                                        new CascadeSharedLevel.Settings<>(
+                                                64, FixedCodec.bytes(5000), FixedCodec.INT64)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("keyCodec must be 1..4096");
         level(64).close();
@@ -149,14 +155,15 @@ class CascadeSharedLevelTest {
                         () ->
                                 CascadeSharedLevel.open(
                                         dir.resolve("level.cxc"),
-                                        64,
-                                        FixedCodec.INT64,
-                                        FixedCodec.FLOAT64))
+                                        new CascadeSharedLevel.Settings<>(
+                                                64, FixedCodec.INT64, FixedCodec.FLOAT64)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("layout fingerprint");
         try (CascadeSharedLevel<String, Long> strings =
-                CascadeSharedLevel.create(
-                        dir.resolve("s.cxc"), 64, FixedCodec.string(4), FixedCodec.INT64)) {
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("s.cxc"),
+                        new CascadeSharedLevel.Settings<>(
+                                64, FixedCodec.string(4), FixedCodec.INT64))) {
             assertThatThrownBy(() -> strings.insert("too long", 1L))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> strings.insert(null, 1L))
@@ -175,5 +182,23 @@ class CascadeSharedLevelTest {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
         return gone.pid();
+    }
+
+    @Test
+    void keysAndValuesWiderThanOneWordAreStoredWhole() {
+        List<Wide> keys = List.of(new Wide(1, 2), new Wide(1, 3), new Wide(2, 2));
+        try (CascadeSharedLevel<Wide, Wide> level =
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("l.cxc"),
+                        new CascadeSharedLevel.Settings<>(16, Wide.CODEC, Wide.CODEC))) {
+            for (Wide k : keys) {
+                assertThat(level.insert(k, new Wide(k.b(), k.a() + 100))).isTrue();
+            }
+            for (Wide k : keys) {
+                assertThat(level.get(k)).isEqualTo(new Wide(k.b(), k.a() + 100));
+                assertThat(level.copies(k)).isEqualTo(1);
+            }
+            assertThat(level.get(new Wide(1, 4))).isNull();
+        }
     }
 }

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * agree on, the window wrapping at the table's end, a get stopping at a never-used slot and passing
  * removed and held ones, a put finding its key past a removed slot, a dead writer's slot taken as
  * free, a duplicate copy removed by the next put's cleanup, a window held by live writers dropping
- * the put, and the counters each step adds to.
+ * the put, and the counters each step adds to; three keys of one stored hash (two of them the hash
+ * markers' neighbours) told apart by their bytes, and a full window evicting its oldest entry or
+ * storing in a removed slot.
  */
 class CascadeSlotWordsTest {
 
@@ -64,8 +66,9 @@ class CascadeSlotWordsTest {
     }
 
     CascadeSharedLevel<Long, Long> level(int capacity) {
-        return CascadeSharedLevel.create(
-                dir.resolve("l.cxc"), capacity, FixedCodec.INT64, FixedCodec.INT64);
+        return CascadeSharedLevel.TYPE.create(
+                dir.resolve("l.cxc"),
+                new CascadeSharedLevel.Settings<>(capacity, FixedCodec.INT64, FixedCodec.INT64));
     }
 
     AtomicBuffer raw() {
@@ -273,7 +276,10 @@ class CascadeSlotWordsTest {
     void aValueThatCannotBeReadIsAMissNotAnError() {
         Path path = dir.resolve("s.cxc");
         try (CascadeSharedLevel<Long, String> level =
-                CascadeSharedLevel.create(path, 8, FixedCodec.INT64, FixedCodec.string(4))) {
+                CascadeSharedLevel.TYPE.create(
+                        path,
+                        new CascadeSharedLevel.Settings<>(
+                                8, FixedCodec.INT64, FixedCodec.string(4)))) {
             level.insert(1L, "ab");
             AtomicBuffer raw = RawBody.of(path);
             int at = -1;
@@ -319,5 +325,118 @@ class CascadeSlotWordsTest {
         assertThat(stride(9, 17)).isEqualTo(32 + 16 + 24);
         assertThat(bodyLength(8, 48)).isEqualTo(448);
         assertThat(bodyLength(9, 48)).isEqualTo(512);
+    }
+
+    static long inverse(long odd) {
+        long inv = odd;
+        for (int i = 0; i < 5; i++) {
+            inv *= 2 - odd * inv;
+        }
+        return inv;
+    }
+
+    /** The INT64 key whose mix (the level's hash before the marker rule) is {@code target}. */
+    static long keyMixingTo(long target) {
+        long x = target;
+        x ^= x >>> 29 ^ x >>> 58;
+        x *= inverse(0x94D049BB133111EBL);
+        x ^= x >>> 30 ^ x >>> 60;
+        x ^= x >>> 31 ^ x >>> 62;
+        x *= inverse(0xBF58476D1CE4E5B9L);
+        return x ^ (0x9E3779B97F4A7C15L ^ 8);
+    }
+
+    @Test
+    void threeKeysOfOneStoredHashAreToldApartByTheirBytes() {
+        long[] keys = {keyMixingTo(0), keyMixingTo(1), keyMixingTo(2)};
+        for (long k : keys) {
+            assertThat(CascadeSlotWordsTest.hashOf(k)).isEqualTo(2);
+        }
+        assertThat(keys).doesNotHaveDuplicates();
+        Path path = dir.resolve("h.cxc");
+        try (CascadeSharedLevel<Long, Long> level =
+                CascadeSharedLevel.TYPE.create(
+                        path,
+                        new CascadeSharedLevel.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.INT64))) {
+            for (int i = 0; i < keys.length; i++) {
+                assertThat(level.insert(keys[i], 100L + i)).isTrue();
+            }
+            AtomicBuffer raw = RawBody.of(path);
+            int stride = CascadeSharedLevelDescriptor.stride(8, 8);
+            for (int i = 0; i < keys.length; i++) {
+                assertThat(level.get(keys[i])).isEqualTo(100L + i);
+                assertThat(level.containsKey(keys[i])).isTrue();
+                assertThat(level.copies(keys[i])).isEqualTo(1);
+                assertThat(
+                                raw.getLongPlain(
+                                        CascadeSharedLevelDescriptor.SLOTS_OFFSET
+                                                + i * stride
+                                                + CascadeSharedLevelDescriptor.HASH_OFFSET))
+                        .isEqualTo(2);
+            }
+            assertThat(level.remove(keys[1])).isTrue();
+            assertThat(level.get(keys[0])).isEqualTo(100L);
+            assertThat(level.get(keys[1])).isNull();
+            assertThat(level.get(keys[2])).isEqualTo(102L);
+            assertThat(level.capacity()).isEqualTo(64);
+        }
+    }
+
+    @Test
+    void aFullWindowEvictsItsOldestEntryInsideTheWindowAndCountsOnlyThat() {
+        List<Long> keys = CascadeSlotWordsTest.keysHomedAt(5, 64, 17);
+        try (CascadeSharedLevel<Long, Long> level =
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("e.cxc"),
+                        new CascadeSharedLevel.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.INT64))) {
+            for (int i = 0; i < 16; i++) {
+                assertThat(level.insert(keys.get(i), (long) i)).isTrue();
+            }
+            assertThat(level.describe()).containsEntry("evictions", 0L).containsEntry("puts", 16L);
+            assertThat(level.insert(keys.get(0), 100L)).isTrue(); // a replacement, now the newest
+            assertThat(level.describe()).containsEntry("evictions", 0L);
+            for (int i = 0; i < 16; i++) {
+                assertThat(level.get(keys.get(i))).isEqualTo(i == 0 ? 100L : i);
+            }
+
+            assertThat(level.insert(keys.get(16), 16L)).isTrue();
+
+            assertThat(level.describe()).containsEntry("evictions", 1L);
+            assertThat(level.get(keys.get(16))).isEqualTo(16L);
+            assertThat(level.get(keys.get(1))).isNull();
+            assertThat(level.containsKey(keys.get(1))).isFalse();
+            for (int i = 2; i < 16; i++) {
+                assertThat(level.get(keys.get(i))).isEqualTo((long) i);
+            }
+            assertThat(level.get(keys.get(0))).isEqualTo(100L);
+            assertThat(level.opCounts())
+                    .containsEntry("insert", 18L)
+                    .containsEntry("get", 16L + 1 + 1 + 14 + 1 + 1);
+        }
+    }
+
+    @Test
+    void aFullWindowWithARemovedSlotStoresThereWithoutEvicting() {
+        List<Long> keys = CascadeSlotWordsTest.keysHomedAt(5, 64, 17);
+        try (CascadeSharedLevel<Long, Long> level =
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("r.cxc"),
+                        new CascadeSharedLevel.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.INT64))) {
+            for (int i = 0; i < 16; i++) {
+                assertThat(level.insert(keys.get(i), (long) i)).isTrue();
+            }
+            assertThat(level.remove(keys.get(3))).isTrue(); // slot 8 marked removed, stamped now
+
+            assertThat(level.insert(keys.get(16), 16L)).isTrue();
+
+            assertThat(level.describe()).containsEntry("evictions", 0L);
+            assertThat(level.get(keys.get(16))).isEqualTo(16L);
+            for (int i = 0; i < 16; i++) {
+                assertThat(level.get(keys.get(i))).isEqualTo(i == 3 ? null : (Long) (long) i);
+            }
+        }
     }
 }

@@ -81,7 +81,9 @@ class KTowerCascadeProcessTest {
         int keys = 64;
         try (CascadeSharedLevel<Long, Pair> level =
                 CascadeSharedLevel.openOrCreate(
-                        path, 1024, FixedCodec.INT64, AsyncPointerChild.PAIR)) {
+                        path,
+                        new CascadeSharedLevel.Settings<>(
+                                1024, FixedCodec.INT64, AsyncPointerChild.PAIR))) {
             for (int round = 0; round < KILLS; round++) {
                 try (ChildJvm child = ChildJvm.start("churn-" + round, CascadeChild.class)) {
                     ask(child, "open-pairs " + path + " 1024");
@@ -127,7 +129,9 @@ class KTowerCascadeProcessTest {
         ask(b, "open-race " + path + " " + capacity + " " + turns);
         try (CascadeSharedLevel<Long, String> level =
                 CascadeSharedLevel.open(
-                        path, capacity, FixedCodec.INT64, CascadeChild.RACE_VALUE)) {
+                        path,
+                        new CascadeSharedLevel.Settings<>(
+                                capacity, FixedCodec.INT64, CascadeChild.RACE_VALUE))) {
             int[] won = new int[2];
             for (int round = 0; round < RACE_ROUNDS; round++) {
                 race(a, b, "put");

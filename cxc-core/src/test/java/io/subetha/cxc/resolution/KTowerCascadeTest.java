@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.codec.FixedCodec;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The cascade over its shipped levels: short-circuit, fill above, stats, bounds. */
+/**
+ * The cascade over its shipped levels: short-circuit, fill above, stats, bounds; the in-process
+ * level's bounds and eviction order after an invalidation, and the cascade's level limit.
+ */
 class KTowerCascadeTest {
 
     @TempDir Path dir;
@@ -19,8 +24,10 @@ class KTowerCascadeTest {
         AtomicInteger loads = new AtomicInteger();
         BoundedLevel<Long, Long> memory = new BoundedLevel<>("memory", 100);
         try (CascadeSharedLevel<Long, Long> shared =
-                CascadeSharedLevel.create(
-                        dir.resolve("shared.cxc"), 256, FixedCodec.INT64, FixedCodec.INT64)) {
+                CascadeSharedLevel.TYPE.create(
+                        dir.resolve("shared.cxc"),
+                        new CascadeSharedLevel.Settings<>(
+                                256, FixedCodec.INT64, FixedCodec.INT64))) {
             KTowerCascade<Long, Long> cascade =
                     KTowerCascade.<Long, Long>builder()
                             .level(memory)
@@ -76,5 +83,57 @@ class KTowerCascadeTest {
         assertThatThrownBy(() -> KTowerCascade.builder().build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least one level");
+    }
+
+    @Test
+    void theInProcessLevelsBoundsAndItsEvictionOrderAfterAnInvalidation() {
+        assertThat(new BoundedLevel<String, String>("one", 1).maxEntries()).isEqualTo(1);
+        assertThat(new BoundedLevel<String, String>("max", BoundedLevel.MAX_ENTRIES).maxEntries())
+                .isEqualTo(BoundedLevel.MAX_ENTRIES);
+        for (int bad : new int[] {0, BoundedLevel.MAX_ENTRIES + 1}) {
+            assertThatThrownBy(() -> new BoundedLevel<String, String>("bad", bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(
+                            "maxEntries must be 1.."
+                                    + BoundedLevel.MAX_ENTRIES
+                                    + " (MAX_ENTRIES), got "
+                                    + bad);
+        }
+        BoundedLevel<String, String> level = new BoundedLevel<>("two", 2);
+        level.put("a", "A1");
+        level.put("a", "A2"); // a replacement: not a second place in the order
+        level.invalidate("a"); // gone, and out of the order
+        level.invalidate("z"); // never there
+        level.put("b", "B");
+        level.put("c", "C");
+        level.put("a", "A3"); // the oldest is now b
+
+        assertThat(level.get("b")).isNull();
+        assertThat(level.get("c")).isEqualTo("C");
+        assertThat(level.get("a")).isEqualTo("A3");
+        assertThat(level.size()).isEqualTo(2);
+    }
+
+    @Test
+    void aCascadeTakesAtMostMaxLevelsAndItsStatisticsComeFromTheLastLevel() {
+        assertThat(new CascadeStats(List.of()).misses()).isZero();
+        assertThat(
+                        new CascadeStats(
+                                        List.of(
+                                                new CascadeStats.Level("top", 5, 9),
+                                                new CascadeStats.Level("bottom", 3, 4)))
+                                .misses())
+                .isEqualTo(4);
+        KTowerCascade.Builder<String, String> builder = KTowerCascade.builder();
+        List<CascadeLevel<String, String>> given = new ArrayList<>();
+        for (int i = 0; i < KTowerCascade.MAX_LEVELS; i++) {
+            BoundedLevel<String, String> level = new BoundedLevel<>("l" + i, 4);
+            given.add(level);
+            builder.level(level);
+        }
+        assertThatThrownBy(() -> builder.level(new BoundedLevel<>("one too many", 4)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a cascade takes at most 16 levels (MAX_LEVELS)");
+        assertThat(builder.build().levels()).containsExactlyElementsOf(given);
     }
 }

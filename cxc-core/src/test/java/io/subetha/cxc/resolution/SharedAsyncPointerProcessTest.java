@@ -69,7 +69,9 @@ class SharedAsyncPointerProcessTest {
         assertThat(values).containsExactly("value 1");
 
         // Again after a reset; the fetch that writes line 2 hangs, and its process is killed.
-        try (SharedAsyncPointer<Long> pointer = SharedAsyncPointer.open(path, FixedCodec.INT64)) {
+        try (SharedAsyncPointer<Long> pointer =
+                SharedAsyncPointer.open(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.INT64))) {
             pointer.reset();
             jvms.forEach(jvm -> jvm.send("fetch " + count + " hang-at-2 60000"));
             await().atMost(STEP).until(() -> pointer.fetcher().isPresent());
@@ -103,7 +105,8 @@ class SharedAsyncPointerProcessTest {
     void aFetcherKilledAtRandomPointsNeverBlocksTheCellNorLeavesATornValue() {
         Path path = dir.resolve("pairs.cxc");
         try (SharedAsyncPointer<Pair> pointer =
-                SharedAsyncPointer.openOrCreate(path, AsyncPointerChild.PAIR)) {
+                SharedAsyncPointer.openOrCreate(
+                        path, new SharedAsyncPointer.Settings<>(AsyncPointerChild.PAIR))) {
             for (int round = 0; round < KILLS; round++) {
                 try (ChildJvm child = ChildJvm.start("churn-" + round, AsyncPointerChild.class)) {
                     ask(child, "open-pair " + path);

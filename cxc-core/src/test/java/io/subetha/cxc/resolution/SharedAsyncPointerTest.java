@@ -26,7 +26,8 @@ class SharedAsyncPointerTest {
     @TempDir Path dir;
 
     SharedAsyncPointer<Long> pointer() {
-        return SharedAsyncPointer.openOrCreate(dir.resolve("p.cxc"), FixedCodec.INT64);
+        return SharedAsyncPointer.openOrCreate(
+                dir.resolve("p.cxc"), new SharedAsyncPointer.Settings<>(FixedCodec.INT64));
     }
 
     @Test
@@ -144,7 +145,8 @@ class SharedAsyncPointerTest {
     void aValueTheCodecRefusesReleasesTheFetch() {
         Path path = dir.resolve("s.cxc");
         try (SharedAsyncPointer<String> pointer =
-                SharedAsyncPointer.create(path, FixedCodec.string(4))) {
+                SharedAsyncPointer.TYPE.create(
+                        path, new SharedAsyncPointer.Settings<>(FixedCodec.string(4)))) {
             assertThatThrownBy(() -> pointer.getOrFetch(() -> "too long", LONG))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> pointer.getOrFetch(() -> null, LONG))
@@ -163,13 +165,19 @@ class SharedAsyncPointerTest {
             assertThatThrownBy(() -> pointer.getOrFetch(null, LONG))
                     .isInstanceOf(NullPointerException.class);
         }
-        assertThatThrownBy(() -> SharedAsyncPointer.open(dir.resolve("p.cxc"), FixedCodec.INT32))
+        assertThatThrownBy(
+                        () ->
+                                SharedAsyncPointer.open(
+                                        dir.resolve("p.cxc"),
+                                        new SharedAsyncPointer.Settings<>(FixedCodec.INT32)))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("slot size 8 bytes, but this code expects 4");
         assertThatThrownBy(
                         () ->
-                                SharedAsyncPointer.create(
-                                        dir.resolve("big.cxc"), FixedCodec.bytes(2 << 20)))
+                                SharedAsyncPointer.TYPE.create(
+                                        dir.resolve("big.cxc"),
+                                        new SharedAsyncPointer.Settings<>(
+                                                FixedCodec.bytes(2 << 20))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("codec must be 1..1048576");
         try (var observer =

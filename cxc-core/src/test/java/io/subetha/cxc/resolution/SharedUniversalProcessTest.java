@@ -53,7 +53,9 @@ class SharedUniversalProcessTest {
     @Test
     void oneProcessMigratesBackAndForthWhileAnotherInsertsAndRemovesAndTheSetEqualsTheModel() {
         Path path = dir.resolve("set.cxc");
-        try (SharedUniversal<Long> set = SharedUniversal.create(path, 512, FixedCodec.INT64)) {
+        try (SharedUniversal<Long> set =
+                SharedUniversal.TYPE.create(
+                        path, new SharedUniversal.Settings<>(512, FixedCodec.INT64))) {
             ChildJvm child = children.add(ChildJvm.start("migrator", UniversalChild.class));
             ask(child, "open " + path + " 512");
             ask(child, "migrate-loop");
@@ -93,7 +95,9 @@ class SharedUniversalProcessTest {
         Path path = dir.resolve("churn.cxc");
         int keys = 200;
         long seed = 7;
-        try (SharedUniversal<Long> set = SharedUniversal.create(path, 256, FixedCodec.INT64)) {
+        try (SharedUniversal<Long> set =
+                SharedUniversal.TYPE.create(
+                        path, new SharedUniversal.Settings<>(256, FixedCodec.INT64))) {
             for (int round = 0; round < KILLS; round++) {
                 // Each round starts from an empty set, so the model is the sequence alone.
                 for (long k : set.keys()) {

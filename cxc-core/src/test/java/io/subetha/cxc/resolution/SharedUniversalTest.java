@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.claim.OwnerRecord;
@@ -21,7 +22,11 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The universal set in one process: both representations, migrations, repairs, bad input. */
+/**
+ * The universal set in one process: both representations, migrations, repairs, bad input; its
+ * answers and op counts, the bounds on a stored count and representation, keys wider than one word,
+ * and where its regions start.
+ */
 class SharedUniversalTest {
 
     static final long PID = ProcessHandle.current().pid();
@@ -29,7 +34,8 @@ class SharedUniversalTest {
     @TempDir Path dir;
 
     SharedUniversal<Long> set(int capacity) {
-        return SharedUniversal.openOrCreate(dir.resolve("set.cxc"), capacity, FixedCodec.INT64);
+        return SharedUniversal.openOrCreate(
+                dir.resolve("set.cxc"), new SharedUniversal.Settings<>(capacity, FixedCodec.INT64));
     }
 
     @Test
@@ -88,7 +94,11 @@ class SharedUniversalTest {
                     .hasMessageContaining("capacity of 100 keys");
             assertThat(set.insert(0L)).isFalse(); // present: no capacity needed
         }
-        assertThatThrownBy(() -> SharedUniversal.create(dir.resolve("x.cxc"), 0, FixedCodec.INT64))
+        assertThatThrownBy(
+                        () ->
+                                SharedUniversal.TYPE.create(
+                                        dir.resolve("x.cxc"),
+                                        new SharedUniversal.Settings<>(0, FixedCodec.INT64)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("capacity must be 1..1048576 keys, got 0");
     }
@@ -185,6 +195,90 @@ class SharedUniversalTest {
     static void copy(AtomicBuffer raw, int from, int to, int length) {
         for (int i = 0; i < length; i += 8) {
             raw.setLongPlain(to + i, raw.getLongPlain(from + i));
+        }
+    }
+
+    @Test
+    void theSetsAnswersAndOpCountsAndItsStoredCountAndRepresentationChecked() {
+        Path path = dir.resolve("s.cxc");
+        try (SharedUniversal<Long> set =
+                SharedUniversal.TYPE.create(
+                        path, new SharedUniversal.Settings<>(8, FixedCodec.INT64))) {
+            set.migrate(SharedUniversal.Representation.SORTED_ARRAY);
+            assertThat(set.inconsistency()).isNull();
+            assertThat(set.insert(3L)).isTrue();
+            assertThat(set.insert(3L)).isFalse();
+            assertThat(set.remove(3L)).isTrue();
+            assertThat(set.remove(3L)).isFalse();
+            assertThat(set.containsKey(3L)).isFalse();
+            assertThat(set.opCounts())
+                    .containsEntry("insert", 2L)
+                    .containsEntry("remove", 2L)
+                    .containsEntry("contains", 1L)
+                    .containsEntry("migrate", 1L);
+            for (long k = 1; k <= 8; k++) {
+                assertThat(set.insert(k)).isTrue();
+            }
+            for (long k = 1; k <= 8; k++) {
+                assertThat(set.containsKey(k)).isTrue();
+            }
+            assertThat(set.inconsistency()).isNull();
+
+            AtomicBuffer raw = RawBody.of(path);
+            for (long count : new long[] {9, -1}) {
+                raw.setLongPlain(UniversalDescriptor.COUNT_OFFSET, count);
+                assertThatThrownBy(() -> set.containsKey(1L))
+                        .isInstanceOf(CxcFormatException.class)
+                        .hasMessageContaining("count " + count + " outside 0..8");
+            }
+            raw.setLongPlain(UniversalDescriptor.COUNT_OFFSET, 8);
+            long layout = raw.getLongVolatile(UniversalDescriptor.LAYOUT_OFFSET);
+            raw.setLongVolatile(
+                    UniversalDescriptor.LAYOUT_OFFSET,
+                    UniversalDescriptor.layoutWord(UniversalDescriptor.region(layout), 2));
+            assertThatThrownBy(() -> set.containsKey(1L))
+                    .isInstanceOf(CxcFormatException.class)
+                    .hasMessageContaining("representation 2");
+            raw.setLongVolatile(UniversalDescriptor.LAYOUT_OFFSET, layout);
+            assertThat(set.containsKey(8L)).isTrue();
+        }
+    }
+
+    @Test
+    void theSetsRegionsStartAtTheFirstCacheLineAfterTheIntentKey() {
+        // The intent key is stride - 8 bytes at INTENT_KEY_OFFSET (256).
+        assertThat(UniversalDescriptor.regionOffset(16, 0, 8)).isEqualTo(320);
+        assertThat(UniversalDescriptor.regionOffset(72, 0, 8)).isEqualTo(320);
+        assertThat(UniversalDescriptor.regionOffset(80, 0, 8)).isEqualTo(384);
+        assertThat(UniversalDescriptor.regionOffset(16, 1, 8)).isEqualTo(320 + 8 * 16);
+        try (SharedUniversal<Long> set =
+                SharedUniversal.TYPE.create(
+                        dir.resolve("c.cxc"),
+                        new SharedUniversal.Settings<>(8, FixedCodec.INT64))) {
+            assertThat(set.capacity()).isEqualTo(8);
+        }
+    }
+
+    @Test
+    void keysWiderThanOneWordAreStoredWhole() {
+        List<Wide> keys = List.of(new Wide(1, 2), new Wide(1, 3), new Wide(2, 2));
+        try (SharedUniversal<Wide> set =
+                SharedUniversal.TYPE.create(
+                        dir.resolve("w.cxc"), new SharedUniversal.Settings<>(8, Wide.CODEC))) {
+            for (SharedUniversal.Representation r : SharedUniversal.Representation.values()) {
+                set.migrate(r);
+                for (Wide k : keys) {
+                    assertThat(set.insert(k)).isTrue();
+                }
+                for (Wide k : keys) {
+                    assertThat(set.containsKey(k)).as("%s in %s", k, r).isTrue();
+                }
+                assertThat(set.containsKey(new Wide(1, 4))).isFalse();
+                assertThat(set.inconsistency()).isNull();
+                for (Wide k : keys) {
+                    assertThat(set.remove(k)).isTrue();
+                }
+            }
         }
     }
 }

@@ -99,7 +99,9 @@ public final class UniversalChild {
             case "open":
                 set =
                         SharedUniversal.openOrCreate(
-                                Path.of(words[1]), Integer.parseInt(words[2]), FixedCodec.INT64);
+                                Path.of(words[1]),
+                                new SharedUniversal.Settings<>(
+                                        Integer.parseInt(words[2]), FixedCodec.INT64));
                 return "ok";
             case "migrate-loop":
                 LOOPING.set(true);

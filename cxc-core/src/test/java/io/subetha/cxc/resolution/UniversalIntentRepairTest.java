@@ -36,7 +36,8 @@ class UniversalIntentRepairTest {
     @TempDir Path dir;
 
     SharedUniversal<Long> set(int capacity) {
-        return SharedUniversal.create(dir.resolve("u.cxc"), capacity, FixedCodec.INT64);
+        return SharedUniversal.TYPE.create(
+                dir.resolve("u.cxc"), new SharedUniversal.Settings<>(capacity, FixedCodec.INT64));
     }
 
     AtomicBuffer raw() {
@@ -260,7 +261,9 @@ class UniversalIntentRepairTest {
         for (int i = 0; i < cases.length; i++) {
             Object[] c = cases[i];
             Path path = dir.resolve(i + ".cxc");
-            try (SharedUniversal<Long> set = SharedUniversal.create(path, 8, FixedCodec.INT64)) {
+            try (SharedUniversal<Long> set =
+                    SharedUniversal.TYPE.create(
+                            path, new SharedUniversal.Settings<>(8, FixedCodec.INT64))) {
                 set.insert(1L);
                 AtomicBuffer raw = RawBody.of(path);
                 intent(raw, (long) c[0], 2, (long) c[1], (long) c[2], (long) c[3]);

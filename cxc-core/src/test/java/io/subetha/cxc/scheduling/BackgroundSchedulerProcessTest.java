@@ -43,7 +43,10 @@ class BackgroundSchedulerProcessTest {
     void aSigkilledWorkersJobIsRunElsewhereAsTheNextAttempt() {
         Path path = dir.resolve("jobs.cxc");
         try (BackgroundScheduler<Long, Long> s =
-                BackgroundScheduler.create(path, 16, FixedCodec.INT64, FixedCodec.INT64)) {
+                BackgroundScheduler.TYPE.create(
+                        path,
+                        new BackgroundScheduler.Settings<>(
+                                16, FixedCodec.INT64, FixedCodec.INT64))) {
             long id = s.submit(6L);
             ChildJvm holder =
                     children.add(
@@ -67,17 +70,12 @@ class BackgroundSchedulerProcessTest {
     void threeWorkerJvmsKilledAndStoppedAtRandomRecordEveryResultExactlyOnce() {
         Path path = dir.resolve("jobs.cxc");
         int capacity = 512;
-        BackgroundScheduler.Settings settings =
-                new BackgroundScheduler.Settings(
+        BackgroundScheduler.Settings<Long, Long> settings =
+                new BackgroundScheduler.Settings<>(
                         capacity, FixedCodec.INT64, FixedCodec.INT64, Duration.ofMillis(300));
         Random random = new Random(Long.getLong("cxc.scheduler.seed", System.nanoTime()));
         try (BackgroundScheduler<Long, Long> s =
-                BackgroundScheduler.create(
-                        path,
-                        settings,
-                        FixedCodec.INT64,
-                        FixedCodec.INT64,
-                        CxcFileOptions.defaults())) {
+                BackgroundScheduler.TYPE.create(path, settings, CxcFileOptions.defaults())) {
             List<ChildJvm> workers = new ArrayList<>();
             for (int w = 0; w < 3; w++) {
                 workers.add(worker(path, capacity, "worker-" + w));

@@ -17,6 +17,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The scheduler in one process: submission and completion order, a full scheduler, a silent
+ * worker's job re-dispatched and its late result refused, closing a worker, threads recording every
+ * result once, the counts of every op and slot state, and a reclaim report empty only with nothing
+ * in it.
+ */
 class BackgroundSchedulerTest {
 
     static final long PID = ProcessHandle.current().pid();
@@ -24,8 +30,9 @@ class BackgroundSchedulerTest {
     @TempDir Path dir;
 
     BackgroundScheduler<Long, Long> scheduler(int capacity) {
-        return BackgroundScheduler.create(
-                dir.resolve("jobs.cxc"), capacity, FixedCodec.INT64, FixedCodec.INT64);
+        return BackgroundScheduler.TYPE.create(
+                dir.resolve("jobs.cxc"),
+                new BackgroundScheduler.Settings<>(capacity, FixedCodec.INT64, FixedCodec.INT64));
     }
 
     @Test
@@ -74,18 +81,16 @@ class BackgroundSchedulerTest {
     @Test
     void aSilentWorkersJobIsReDispatchedAndItsLateResultRefused() {
         Path path = dir.resolve("jobs.cxc");
-        BackgroundScheduler.Settings settings =
-                new BackgroundScheduler.Settings(
+        BackgroundScheduler.Settings<Long, Long> settings =
+                new BackgroundScheduler.Settings<>(
                         8, FixedCodec.INT64, FixedCodec.INT64, Duration.ofMillis(200));
         try (BackgroundScheduler<Long, Long> silent =
-                        BackgroundScheduler.create(
-                                path,
-                                settings,
-                                FixedCodec.INT64,
-                                FixedCodec.INT64,
-                                CxcFileOptions.defaults());
+                        BackgroundScheduler.TYPE.create(path, settings, CxcFileOptions.defaults());
                 BackgroundScheduler<Long, Long> other =
-                        BackgroundScheduler.open(path, 8, FixedCodec.INT64, FixedCodec.INT64)) {
+                        BackgroundScheduler.open(
+                                path,
+                                new BackgroundScheduler.Settings<>(
+                                        8, FixedCodec.INT64, FixedCodec.INT64))) {
             long id = silent.submit(7L);
             Job<Long> stale = silent.receive(PID).orElseThrow();
             await().atMost(Duration.ofSeconds(30))
@@ -112,7 +117,10 @@ class BackgroundSchedulerTest {
         try (BackgroundScheduler<Long, Long> s = scheduler(8)) {
             s.submit(5L);
             BackgroundScheduler<Long, Long> worker =
-                    BackgroundScheduler.open(path, 8, FixedCodec.INT64, FixedCodec.INT64);
+                    BackgroundScheduler.open(
+                            path,
+                            new BackgroundScheduler.Settings<>(
+                                    8, FixedCodec.INT64, FixedCodec.INT64));
             Job<Long> job = worker.receive(PID).orElseThrow();
             worker.close();
             Job<Long> again = s.receive(PID).orElseThrow();
@@ -179,11 +187,44 @@ class BackgroundSchedulerTest {
         }
         assertThatThrownBy(
                         () ->
-                                BackgroundScheduler.create(
+                                BackgroundScheduler.TYPE.create(
                                         dir.resolve("zero.cxc"),
-                                        0,
-                                        FixedCodec.INT64,
-                                        FixedCodec.INT64))
+                                        new BackgroundScheduler.Settings<>(
+                                                0, FixedCodec.INT64, FixedCodec.INT64)))
                 .hasMessageContaining("capacity must be 1..");
+    }
+
+    @Test
+    void aReportIsEmptyOnlyWithNothingInIt() {
+        assertThat(new ReclaimReport(List.of(), 0, 0).isEmpty()).isTrue();
+        assertThat(new ReclaimReport(List.of(3L), 0, 0).isEmpty()).isFalse();
+        assertThat(new ReclaimReport(List.of(), 1, 0).isEmpty()).isFalse();
+        assertThat(new ReclaimReport(List.of(), 0, 1).isEmpty()).isFalse();
+    }
+
+    @Test
+    void everyOpAndEverySlotStateIsCounted() {
+        try (BackgroundScheduler<Long, Long> s =
+                BackgroundScheduler.TYPE.create(
+                        dir.resolve("j.cxc"),
+                        new BackgroundScheduler.Settings<>(
+                                4, FixedCodec.INT64, FixedCodec.INT64))) {
+            s.submit(1L);
+            s.submit(2L);
+            s.submit(3L);
+            Job<Long> first = s.receive(PID).orElseThrow();
+            assertThat(s.counts()).isEqualTo(new BackgroundScheduler.Counts(2, 1, 0, 0, 0));
+            s.complete(first, 10L);
+            s.receive(PID).orElseThrow();
+            assertThat(s.counts()).isEqualTo(new BackgroundScheduler.Counts(1, 1, 1, 0, 0));
+            assertThat(s.describe())
+                    .containsEntry("queued", 1L)
+                    .containsEntry("running", 1L)
+                    .containsEntry("done", 1L);
+            assertThat(s.opCounts())
+                    .containsEntry("submit", 3L)
+                    .containsEntry("recv", 2L)
+                    .containsEntry("complete", 1L);
+        }
     }
 }

@@ -34,9 +34,8 @@ public final class SchedulerChild {
         BackgroundScheduler<Long, Long> scheduler =
                 BackgroundScheduler.open(
                         Path.of(args[1]),
-                        Integer.parseInt(args[2]),
-                        FixedCodec.INT64,
-                        FixedCodec.INT64);
+                        new BackgroundScheduler.Settings<>(
+                                Integer.parseInt(args[2]), FixedCodec.INT64, FixedCodec.INT64));
         if (args[0].equals("hold")) {
             Optional<Job<Long>> job;
             while ((job = scheduler.receive(pid)).isEmpty()) {

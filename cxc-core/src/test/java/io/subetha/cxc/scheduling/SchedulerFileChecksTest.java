@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Opening a scheduler checks the grace and the payload sizes its body declares (each refused one
  * past its bound, accepted at it), the settings refuse one past each limit naming it, and an
- * observer's view refuses to submit, work or collect.
+ * observer's view reads the file without taking part.
  */
 class SchedulerFileChecksTest {
 
@@ -31,7 +31,11 @@ class SchedulerFileChecksTest {
     /** A fresh 2-job INT64 scheduler (32-byte slots) with {@code damage} done, opened again. */
     void assertRefused(Consumer<AtomicBuffer> damage, String problem) {
         Path path = dir.resolve("jobs" + files++ + ".cxc");
-        BackgroundScheduler.create(path, 2, FixedCodec.INT64, FixedCodec.INT64).close();
+        BackgroundScheduler.TYPE
+                .create(
+                        path,
+                        new BackgroundScheduler.Settings<>(2, FixedCodec.INT64, FixedCodec.INT64))
+                .close();
         damage.accept(RawBody.of(path));
         assertThatThrownBy(() -> BackgroundScheduler.TYPE.observe(path, CxcFileOptions.defaults()))
                 .isInstanceOf(CxcFormatException.class)
@@ -65,8 +69,8 @@ class SchedulerFileChecksTest {
     void theLimitsThemselvesAreAccepted() {
         Path path = dir.resolve("widest.cxc");
         var max = new SizedCodec(MAX_PAYLOAD);
-        var settings = new BackgroundScheduler.Settings(1, max, max, Duration.ofDays(1));
-        BackgroundScheduler.create(path, settings, max, max, CxcFileOptions.defaults()).close();
+        var settings = new BackgroundScheduler.Settings<>(1, max, max, Duration.ofDays(1));
+        BackgroundScheduler.TYPE.create(path, settings, CxcFileOptions.defaults()).close();
         try (var view = BackgroundScheduler.TYPE.observe(path, CxcFileOptions.defaults())) {
             assertThat(view.describe())
                     .containsEntry("graceMillis", Duration.ofDays(1).toMillis())
@@ -74,20 +78,18 @@ class SchedulerFileChecksTest {
         }
         Path ns = dir.resolve("ns.cxc");
         var oneNano =
-                new BackgroundScheduler.Settings(
+                new BackgroundScheduler.Settings<>(
                         3, FixedCodec.INT64, FixedCodec.INT64, Duration.ofNanos(1));
-        try (var s =
-                BackgroundScheduler.openOrCreate(
-                        ns,
-                        oneNano,
-                        FixedCodec.INT64,
-                        FixedCodec.INT64,
-                        CxcFileOptions.defaults())) {
+        try (BackgroundScheduler<?, ?> s =
+                BackgroundScheduler.TYPE.openOrCreate(ns, oneNano, CxcFileOptions.defaults())) {
             assertThat(s.grace()).isEqualTo(Duration.ofNanos(1));
             assertThat(s.describe()).containsEntry("graceMillis", 0L).containsEntry("capacity", 3);
         }
         try (var again =
-                BackgroundScheduler.openOrCreate(ns, 3, FixedCodec.INT64, FixedCodec.INT64)) {
+                BackgroundScheduler.openOrCreate(
+                        ns,
+                        new BackgroundScheduler.Settings<>(
+                                3, FixedCodec.INT64, FixedCodec.INT64))) {
             assertThat(again.grace()).isEqualTo(Duration.ofNanos(1)); // the file's, not the default
         }
     }
@@ -95,12 +97,12 @@ class SchedulerFileChecksTest {
     @Test
     void settingsOnePastEachLimitNameTheSettingAndTheLimit() {
         var tooBig = new SizedCodec(MAX_PAYLOAD + 1);
-        assertThatThrownBy(() -> new BackgroundScheduler.Settings(1, tooBig, FixedCodec.INT64))
+        assertThatThrownBy(() -> new BackgroundScheduler.Settings<>(1, tooBig, FixedCodec.INT64))
                 .isInstanceOfSatisfying(
                         CxcSettingsException.class,
                         e -> assertThat(e.setting()).isEqualTo("jobCodec"))
                 .hasMessage("jobCodec must encode at most 16384 bytes, got 16385 (sized(16385))");
-        assertThatThrownBy(() -> new BackgroundScheduler.Settings(1, FixedCodec.INT64, tooBig))
+        assertThatThrownBy(() -> new BackgroundScheduler.Settings<>(1, FixedCodec.INT64, tooBig))
                 .isInstanceOfSatisfying(
                         CxcSettingsException.class,
                         e -> assertThat(e.setting()).isEqualTo("resultCodec"))
@@ -112,7 +114,7 @@ class SchedulerFileChecksTest {
                 }) {
             assertThatThrownBy(
                             () ->
-                                    new BackgroundScheduler.Settings(
+                                    new BackgroundScheduler.Settings<>(
                                             1, FixedCodec.INT64, FixedCodec.INT64, grace))
                     .isInstanceOfSatisfying(
                             CxcSettingsException.class,
@@ -121,40 +123,24 @@ class SchedulerFileChecksTest {
         }
         assertThatThrownBy(
                         () ->
-                                new BackgroundScheduler.Settings(
+                                new BackgroundScheduler.Settings<>(
                                         MAX_CAPACITY + 1, FixedCodec.INT64, FixedCodec.INT64))
                 .hasMessageContaining("got 1048577");
         assertThat(
-                        new BackgroundScheduler.Settings(
+                        new BackgroundScheduler.Settings<>(
                                         MAX_CAPACITY, FixedCodec.INT64, FixedCodec.INT64)
                                 .grace())
                 .isEqualTo(BackgroundScheduler.DEFAULT_GRACE);
-        var settings = new BackgroundScheduler.Settings(2, FixedCodec.INT64, FixedCodec.INT64);
-        assertThatThrownBy(
-                        () ->
-                                BackgroundScheduler.create(
-                                        dir.resolve("x.cxc"),
-                                        settings,
-                                        FixedCodec.INT64,
-                                        FixedCodec.INT32,
-                                        CxcFileOptions.defaults()))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("the settings' codecs are not the codecs given");
-        assertThatThrownBy(
-                        () ->
-                                BackgroundScheduler.openOrCreate(
-                                        dir.resolve("x.cxc"),
-                                        settings,
-                                        FixedCodec.INT32,
-                                        FixedCodec.INT64,
-                                        CxcFileOptions.defaults()))
-                .hasMessageContaining("the settings' codecs are not the codecs given");
     }
 
     @Test
-    void anObserversViewRefusesToSubmitWorkOrCollect() {
+    void anObserversViewReadsTheFileWithoutTakingPart() {
         Path path = dir.resolve("jobs.cxc");
-        BackgroundScheduler.create(path, 2, FixedCodec.INT64, FixedCodec.INT64).close();
+        BackgroundScheduler.TYPE
+                .create(
+                        path,
+                        new BackgroundScheduler.Settings<>(2, FixedCodec.INT64, FixedCodec.INT64))
+                .close();
         try (var view = BackgroundScheduler.TYPE.observe(path, CxcFileOptions.defaults())) {
             assertThat(view.describe()).containsEntry("queued", 0L);
         }

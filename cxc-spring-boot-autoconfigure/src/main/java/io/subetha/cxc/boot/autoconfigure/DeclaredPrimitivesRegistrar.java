@@ -148,7 +148,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static DeclarablePrimitive<?, ?> schedulers() {
-        DeclarablePrimitive<BackgroundScheduler<?, ?>, BackgroundScheduler.Settings> kind =
+        DeclarablePrimitive<BackgroundScheduler<?, ?>, BackgroundScheduler.Settings<?, ?>> kind =
                 DeclarablePrimitive.of(
                         BackgroundScheduler.TYPE,
                         (Class<BackgroundScheduler<?, ?>>) (Class) BackgroundScheduler.class,

@@ -129,7 +129,7 @@ final class SchedulerWorkers implements TickTask, SmartLifecycle {
     /** Opens a declared scheduler's file with the codecs its handler (or codecs bean) gives. */
     static BackgroundScheduler<?, ?> open(
             Path file,
-            BackgroundScheduler.Settings declared,
+            BackgroundScheduler.Settings<?, ?> declared,
             CxcFileOptions options,
             List<SchedulerCodecs<?, ?>> codecs) {
         String fileName = file.getFileName().toString();
@@ -142,13 +142,13 @@ final class SchedulerWorkers implements TickTask, SmartLifecycle {
     private static <J, R> BackgroundScheduler<J, R> open(
             String name,
             Path file,
-            BackgroundScheduler.Settings declared,
+            BackgroundScheduler.Settings<?, ?> declared,
             CxcFileOptions options,
             SchedulerCodecs<J, R> codecs) {
-        BackgroundScheduler.Settings settings;
+        BackgroundScheduler.Settings<J, R> settings;
         try {
             settings =
-                    new BackgroundScheduler.Settings(
+                    new BackgroundScheduler.Settings<>(
                             declared.capacity(),
                             codecs.jobCodec(),
                             codecs.resultCodec(),
@@ -162,8 +162,7 @@ final class SchedulerWorkers implements TickTask, SmartLifecycle {
                             + BackgroundSchedulerDescriptor.MAX_PAYLOAD
                             + " bytes.");
         }
-        return BackgroundScheduler.openOrCreate(
-                file, settings, codecs.jobCodec(), codecs.resultCodec(), options);
+        return BackgroundScheduler.TYPE.openOrCreate(file, settings, options);
     }
 
     @Override

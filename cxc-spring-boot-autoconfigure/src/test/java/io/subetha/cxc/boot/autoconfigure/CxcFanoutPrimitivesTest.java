@@ -30,10 +30,9 @@ class CxcFanoutPrimitivesTest {
             return primitives.open(
                     "work",
                     (file, options) ->
-                            PriorityFanout.openOrCreate(
+                            PriorityFanout.TYPE.openOrCreate(
                                     file,
-                                    new PriorityFanout.Settings(64, FixedCodec.INT64),
-                                    FixedCodec.INT64,
+                                    new PriorityFanout.Settings<>(64, FixedCodec.INT64),
                                     options));
         }
 
@@ -42,12 +41,10 @@ class CxcFanoutPrimitivesTest {
             return primitives.open(
                     "jobs",
                     (file, options) ->
-                            BackgroundScheduler.openOrCreate(
+                            BackgroundScheduler.TYPE.openOrCreate(
                                     file,
-                                    new BackgroundScheduler.Settings(
+                                    new BackgroundScheduler.Settings<>(
                                             64, FixedCodec.INT64, FixedCodec.INT64),
-                                    FixedCodec.INT64,
-                                    FixedCodec.INT64,
                                     options));
         }
     }

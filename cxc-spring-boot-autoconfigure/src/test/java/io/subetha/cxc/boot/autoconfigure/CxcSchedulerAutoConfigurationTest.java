@@ -291,9 +291,8 @@ class CxcSchedulerAutoConfigurationTest {
         try (BackgroundScheduler<Long, Long> file =
                 BackgroundScheduler.open(
                         directory.resolve("jobs.scheduler"),
-                        64,
-                        FixedCodec.INT64,
-                        FixedCodec.INT64)) {
+                        new BackgroundScheduler.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.INT64))) {
             assertThat(file.collector().poll(8)).extracting(JobResult::result).containsExactly(5L);
         }
         // Past the timeout: the job goes back to the queue as the context closes, at once.
@@ -311,9 +310,8 @@ class CxcSchedulerAutoConfigurationTest {
         try (BackgroundScheduler<Long, Long> file =
                 BackgroundScheduler.open(
                         directory.resolve("jobs.scheduler"),
-                        64,
-                        FixedCodec.INT64,
-                        FixedCodec.INT64)) {
+                        new BackgroundScheduler.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.INT64))) {
             assertThat(file.counts().running()).isZero();
             assertThat(file.counts().done()).isZero(); // not recorded as failed
             Job<Long> again = file.receive(ProcessHandle.current().pid()).orElseThrow();
@@ -371,9 +369,8 @@ class CxcSchedulerAutoConfigurationTest {
         try (BackgroundScheduler<Long, Long> file =
                 BackgroundScheduler.open(
                         temp.resolve("cxc").resolve("jobs.scheduler"),
-                        64,
-                        FixedCodec.INT64,
-                        FixedCodec.INT64)) {
+                        new BackgroundScheduler.Settings<>(
+                                64, FixedCodec.INT64, FixedCodec.INT64))) {
             assertThat(file.counts().queued()).isEqualTo(1);
             assertThat(file.receive(ProcessHandle.current().pid()).orElseThrow().attempt())
                     .isEqualTo(2);

@@ -31,7 +31,10 @@ class ResolutionPrimitivesTest {
             return primitives.open(
                     "token",
                     (file, options) ->
-                            SharedAsyncPointer.openOrCreate(file, FixedCodec.INT64, options));
+                            SharedAsyncPointer.TYPE.openOrCreate(
+                                    file,
+                                    new SharedAsyncPointer.Settings<>(FixedCodec.INT64),
+                                    options));
         }
 
         @Bean
@@ -39,8 +42,11 @@ class ResolutionPrimitivesTest {
             return primitives.open(
                     "prices",
                     (file, options) ->
-                            CascadeSharedLevel.openOrCreate(
-                                    file, 256, FixedCodec.INT64, FixedCodec.INT64, options));
+                            CascadeSharedLevel.TYPE.openOrCreate(
+                                    file,
+                                    new CascadeSharedLevel.Settings<>(
+                                            256, FixedCodec.INT64, FixedCodec.INT64),
+                                    options));
         }
 
         @Bean
@@ -48,7 +54,10 @@ class ResolutionPrimitivesTest {
             return primitives.open(
                     "members",
                     (file, options) ->
-                            SharedUniversal.openOrCreate(file, 64, FixedCodec.INT64, options));
+                            SharedUniversal.TYPE.openOrCreate(
+                                    file,
+                                    new SharedUniversal.Settings<>(64, FixedCodec.INT64),
+                                    options));
         }
     }
 

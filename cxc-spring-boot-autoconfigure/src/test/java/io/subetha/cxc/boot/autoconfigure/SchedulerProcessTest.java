@@ -74,7 +74,9 @@ class SchedulerProcessTest {
         }
         try (BackgroundScheduler<Long, Long> jobs =
                 BackgroundScheduler.open(
-                        cxc.resolve("jobs.scheduler"), 1024, FixedCodec.INT64, FixedCodec.INT64)) {
+                        cxc.resolve("jobs.scheduler"),
+                        new BackgroundScheduler.Settings<>(
+                                1024, FixedCodec.INT64, FixedCodec.INT64))) {
             for (long i = 1; i <= 8; i++) {
                 jobs.submit(i);
             }

@@ -102,7 +102,7 @@ class SchedulerWorkersTest {
         BackgroundScheduler<?, ?> scheduler =
                 SchedulerWorkers.open(
                         temp.resolve("jobs.scheduler"),
-                        new BackgroundScheduler.Settings(16, INT64, INT64, grace),
+                        new BackgroundScheduler.Settings<>(16, INT64, INT64, grace),
                         CxcFileOptions.defaults(),
                         codecs);
         opened.add(scheduler);
@@ -546,7 +546,8 @@ class SchedulerWorkersTest {
         // No tick beats the pool's record: past the grace its running job goes back to the queue.
         await().atMost(Duration.ofSeconds(30)).until(() -> !jobs.watchdogScan().isEmpty());
         try (BackgroundScheduler<Long, Long> other =
-                BackgroundScheduler.open(jobs.file(), 16, INT64, INT64)) {
+                BackgroundScheduler.open(
+                        jobs.file(), new BackgroundScheduler.Settings<>(16, INT64, INT64))) {
             Job<Long> again = other.receive(ME).orElseThrow();
             assertThat(again.attempt()).isEqualTo(2);
             assertThat(other.complete(again, 2L)).isTrue();
@@ -565,7 +566,8 @@ class SchedulerWorkersTest {
         SchedulerWorkers workers = workers(jobs, 0, Duration.ofSeconds(1), List.of(codecs));
         jobs.submit(8L);
         try (BackgroundScheduler<Long, Long> silent =
-                BackgroundScheduler.open(jobs.file(), 16, INT64, INT64)) {
+                BackgroundScheduler.open(
+                        jobs.file(), new BackgroundScheduler.Settings<>(16, INT64, INT64))) {
             assertThat(silent.receive(ME)).isPresent(); // and never beats again
             await().atMost(Duration.ofSeconds(30))
                     .until(

@@ -51,15 +51,20 @@ class StructurePrimitivesTest {
             return primitives.open(
                     "routes",
                     (file, options) ->
-                            SharedGraph.openOrCreate(
-                                    file, 8, 32, FixedCodec.string(16), FixedCodec.INT64, options));
+                            SharedGraph.TYPE.openOrCreate(
+                                    file,
+                                    new SharedGraph.Settings<>(
+                                            8, 32, FixedCodec.string(16), FixedCodec.INT64),
+                                    options));
         }
 
         @Bean
         SharedTopologyMap traffic(CxcPrimitives primitives) {
             return primitives.open(
                     "traffic",
-                    (file, options) -> SharedTopologyMap.openOrCreate(file, 256, options));
+                    (file, options) ->
+                            SharedTopologyMap.TYPE.openOrCreate(
+                                    file, new SharedTopologyMap.Settings(256), options));
         }
     }
 

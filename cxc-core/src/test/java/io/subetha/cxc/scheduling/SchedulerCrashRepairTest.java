@@ -11,6 +11,7 @@ import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,44 +19,75 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The watchdog's repairs, one crash state at a time, planted in the file as a killed process leaves
- * it (its participant record's PID made one no process can have): a dead worker's running and
- * completing jobs re-queued, a silent one's completing job left to it, a dead submitter's
- * half-written slot abandoned and stepped over, and only dead records freed. The grace is a day, so
- * nothing here is stale unless the test says so.
+ * The watchdog's repairs, each crash state planted in the file as a killed process leaves it (a
+ * participant record's PID made one no process can have): a dead worker's running and completing
+ * jobs re-queued and fenced, a silent one's completing job left to it, a silent worker's running
+ * job re-queued while its record stays, a dead submitter's half-written slot abandoned and stepped
+ * over, only dead records freed; the watchdog's filter (another worker of the same generation and
+ * an older generation of the dead record left alone) and the ids it reports in a later lap, and a
+ * dead worker's collectable result kept. The grace is a day, so nothing here is stale unless the
+ * test says so.
  */
-class DeadParticipantRepairTest {
+class SchedulerCrashRepairTest {
 
-    /** A PID no process can have (above every kernel's pid_max): always provably dead. */
     static final long DEAD_PID = Pids.MAX_PID - 1;
-
     static final long PID = Pids.current();
+    static final int CAPACITY = 4;
+    static final int STRIDE = slotStride(8, 8);
 
     @TempDir Path dir;
     Path path;
+    final List<BackgroundScheduler<Long, Long>> handles = new ArrayList<>();
+    AtomicBuffer raw;
     BackgroundScheduler<Long, Long> scanner;
     BackgroundScheduler<Long, Long> worker;
-    AtomicBuffer raw;
 
     @BeforeEach
     void open() {
         path = dir.resolve("jobs.cxc");
-        scanner =
-                BackgroundScheduler.create(
-                        path,
-                        new BackgroundScheduler.Settings(
-                                4, FixedCodec.INT64, FixedCodec.INT64, Duration.ofDays(1)),
-                        FixedCodec.INT64,
-                        FixedCodec.INT64,
-                        CxcFileOptions.defaults());
-        worker = BackgroundScheduler.open(path, 4, FixedCodec.INT64, FixedCodec.INT64);
+        scanner = handle(Duration.ofDays(1));
+        worker = handle();
         raw = RawBody.of(path);
     }
 
     @AfterEach
     void close() {
-        worker.close();
-        scanner.close();
+        handles.forEach(BackgroundScheduler::close);
+    }
+
+    BackgroundScheduler<Long, Long> handle(Duration grace) {
+        BackgroundScheduler<Long, Long> s =
+                handles.isEmpty()
+                        ? BackgroundScheduler.TYPE.create(
+                                path,
+                                new BackgroundScheduler.Settings<>(
+                                        CAPACITY, FixedCodec.INT64, FixedCodec.INT64, grace),
+                                CxcFileOptions.defaults())
+                        : BackgroundScheduler.open(
+                                path,
+                                new BackgroundScheduler.Settings<>(
+                                        CAPACITY, FixedCodec.INT64, FixedCodec.INT64));
+        handles.add(s);
+        return s;
+    }
+
+    BackgroundScheduler<Long, Long> handle() {
+        return handle(Duration.ofDays(1));
+    }
+
+    static int slot(long id) {
+        return SLOTS_OFFSET + (int) (id % CAPACITY) * STRIDE;
+    }
+
+    int recordOf(Job<Long> job) {
+        return participantOffset(participant(job.word));
+    }
+
+    void kill(int record) {
+        long word = OwnerRecord.ownerWord(raw, record);
+        raw.setLongVolatile(
+                record + OwnerRecord.OWNER_WORD_OFFSET,
+                OwnerRecord.ownerWord(DEAD_PID, OwnerRecord.key(word)));
     }
 
     /** Makes the record that holds {@code job} look like its process was killed. */
@@ -69,6 +101,86 @@ class DeadParticipantRepairTest {
 
     int slotOf(long id) {
         return SLOTS_OFFSET + (int) (id % 4) * slotStride(8, 8);
+    }
+
+    /** Runs a whole lap through: ids 0..3 submitted, received, completed and collected. */
+    void oneLap(BackgroundScheduler<Long, Long> s) {
+        for (long i = 0; i < CAPACITY; i++) {
+            s.submit(i);
+            s.complete(s.receive(PID).orElseThrow(), i);
+        }
+        assertThat(s.collector().poll(CAPACITY)).hasSize(CAPACITY);
+    }
+
+    @Test
+    void theWatchdogRequeuesOnlyTheDeadRecordsOwnGenerationsJobsAndNamesTheirIds() {
+        BackgroundScheduler<Long, Long> owner = handles.get(0);
+        oneLap(owner);
+        BackgroundScheduler<Long, Long> doomed = handle();
+        BackgroundScheduler<Long, Long> live = handle();
+        owner.submit(10L); // id 4
+        owner.submit(11L); // id 5
+        owner.submit(12L); // id 6
+        Job<Long> first = doomed.receive(PID).orElseThrow();
+        Job<Long> kept = live.receive(PID).orElseThrow();
+        Job<Long> second = doomed.receive(PID).orElseThrow();
+        assertThat(List.of(first.id(), kept.id(), second.id())).containsExactly(4L, 5L, 6L);
+        assertThat(recordOf(first)).isNotEqualTo(recordOf(kept));
+        assertThat(generation(first.word)).isEqualTo(generation(kept.word));
+        // id 7 running under the doomed record's older generation: not this sweep's.
+        long older = pack(1, RUNNING, participant(first.word), generation(first.word) + 3, 1);
+        raw.setLongVolatile(slot(7), older);
+        raw.setLongVolatile(TAIL_OFFSET, 8);
+        raw.setLongVolatile(HEAD_OFFSET, 8);
+        kill(recordOf(first));
+        long scans = owner.opCounts().get("watchdog_scan");
+
+        ReclaimReport report = owner.watchdogScan();
+
+        assertThat(report.requeuedJobIds()).containsExactly(4L, 6L);
+        assertThat(report.deadParticipants()).isEqualTo(1);
+        assertThat(raw.getLongVolatile(slot(5))).isEqualTo(kept.word);
+        assertThat(raw.getLongVolatile(slot(7))).isEqualTo(older);
+        assertThat(live.complete(kept, 50L)).isTrue();
+        assertThat(owner.opCounts().get("watchdog_scan") - scans).isEqualTo(1);
+        raw.setLongVolatile(slot(7), pack(1, DONE, 0, 0, 1));
+    }
+
+    @Test
+    void aDeadWorkersCollectableResultStaysAndASilentSubmittersSlotIsLeftToIt() {
+        BackgroundScheduler<Long, Long> owner = handles.get(0);
+        BackgroundScheduler<Long, Long> doomed = handle();
+        BackgroundScheduler<Long, Long> silent = handle();
+        owner.submit(1L);
+        owner.submit(2L);
+        Job<Long> done = doomed.receive(PID).orElseThrow();
+        assertThat(doomed.complete(done, 100L)).isTrue();
+        Job<Long> running = doomed.receive(PID).orElseThrow();
+        silent.submit(3L); // id 2: claims silent's record
+        Job<Long> silentsJob = silent.receive(PID).orElseThrow();
+        int silentRecord = recordOf(silentsJob);
+        // The silent participant holds id 3 half-written, and has not beaten for two days.
+        long writing =
+                pack(0, WRITING, participant(silentsJob.word), generation(silentsJob.word), 0);
+        raw.setLongVolatile(slot(3), writing);
+        raw.setLongVolatile(TAIL_OFFSET, 4);
+        raw.setLongVolatile(
+                silentRecord + OwnerRecord.HEARTBEAT_OFFSET,
+                System.nanoTime() - Duration.ofDays(2).toNanos());
+        kill(recordOf(running));
+
+        ReclaimReport report = owner.watchdogScan();
+
+        assertThat(report.requeuedJobIds())
+                .containsExactlyInAnyOrder(running.id(), silentsJob.id());
+        assertThat(report.abandonedSubmits()).isZero();
+        assertThat(raw.getLongVolatile(slot(3))).isEqualTo(writing);
+        assertThat(state(raw.getLongVolatile(slot(done.id())))).isEqualTo(DONE);
+        List<JobResult<Long>> results = owner.collector().poll(5);
+        assertThat(results).hasSize(1);
+        assertThat(results.get(0).jobId()).isEqualTo(done.id());
+        assertThat(results.get(0).result()).isEqualTo(100L);
+        raw.setLongVolatile(slot(3), pack(0, ABANDONED, 0, 0, 0));
     }
 
     @Test
@@ -104,7 +216,9 @@ class DeadParticipantRepairTest {
         long silentId = scanner.submit(2L);
         Job<Long> deadJob = worker.receive(PID).orElseThrow();
         BackgroundScheduler<Long, Long> silent =
-                BackgroundScheduler.open(path, 4, FixedCodec.INT64, FixedCodec.INT64);
+                BackgroundScheduler.open(
+                        path,
+                        new BackgroundScheduler.Settings<>(4, FixedCodec.INT64, FixedCodec.INT64));
         try {
             Job<Long> silentJob = silent.receive(PID).orElseThrow();
             assertThat(silentJob.id()).isEqualTo(silentId);
