@@ -158,7 +158,12 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                                                     GRACE_NANOS_OFFSET, s.grace().toNanos()))
                             .bodyCheck(BackgroundScheduler::bodyProblem)
                             .defaults(new Settings(1024, FixedCodec.INT64, FixedCodec.INT64))
-                            .construct((file, settings, options) -> new BackgroundScheduler(file));
+                            .construct(
+                                    (file, settings, options) ->
+                                            bind(
+                                                    new BackgroundScheduler(file),
+                                                    settings.jobCodec(),
+                                                    settings.resultCodec()));
 
     private static final long OWN_PID = Pids.current();
     private static final int SPINS_ON_WRITING = 2_000;
