@@ -2,7 +2,7 @@ package io.subetha.cxc.chaos.crash;
 
 import io.subetha.cxc.eventlog.EventStateLog;
 import io.subetha.cxc.fanout.PriorityFanout;
-import io.subetha.cxc.fanout.PriorityFanout.Claim;
+import io.subetha.cxc.fanout.FanoutClaim;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.region.SharedRegion;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
@@ -78,7 +78,7 @@ public final class CrashRecovery {
     private static void fanout(PriorityFanout<Long> fanout, History history) {
         fanout.scan();
         for (int i = 0; i < ROUNDS; i++) {
-            Claim<Long> claim = fanout.claimHighest(1);
+            FanoutClaim<Long> claim = fanout.claimHighest(1);
             if (claim.isEmpty()) {
                 break;
             }

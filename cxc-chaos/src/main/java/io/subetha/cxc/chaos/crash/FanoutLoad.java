@@ -1,7 +1,7 @@
 package io.subetha.cxc.chaos.crash;
 
 import io.subetha.cxc.fanout.PriorityFanout;
-import io.subetha.cxc.fanout.PriorityFanout.Claim;
+import io.subetha.cxc.fanout.FanoutClaim;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -39,7 +39,7 @@ final class FanoutLoad implements Load {
             history.log(Family.FANOUT, queued ? "submitted" : "full", priority, item);
             return;
         }
-        Claim<Long> claim = fanout.claimHighest(1);
+        FanoutClaim<Long> claim = fanout.claimHighest(1);
         if (claim.isEmpty()) {
             return;
         }
