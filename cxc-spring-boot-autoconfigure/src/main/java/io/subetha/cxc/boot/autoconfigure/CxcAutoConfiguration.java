@@ -1,6 +1,5 @@
 package io.subetha.cxc.boot.autoconfigure;
 
-import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.CxcPrimitives;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
@@ -93,16 +92,13 @@ public class CxcAutoConfiguration {
         SharedLeaderElection cxcLeaderElection(
                 CxcProperties properties, Environment environment, PrimitiveRegistry registry) {
             // Every leader property is checked before anything is written to the directory.
-            requireValidLeader(properties.getLeader());
+            SharedLeaderElection.Settings settings = CxcSettings.leader(properties.getLeader());
             String name = properties.getLeader().getName();
             CxcFileOptions options = CxcDirectory.fileOptions(properties);
             Path file = CxcDirectory.file(properties, environment, name + ".cxc");
             // The tick interval and grace go into a new file; an existing one keeps its own.
-            SharedLeaderElection.Settings settings =
-                    new SharedLeaderElection.Settings(
-                            properties.getLeader().getTickInterval(),
-                            properties.getLeader().getGraceEpochs());
-            return registry.register(SharedLeaderElection.openOrCreate(file, settings, options));
+            return registry.register(
+                    SharedLeaderElection.TYPE.openOrCreate(file, settings, options));
         }
 
         @Bean
@@ -114,17 +110,16 @@ public class CxcAutoConfiguration {
                 ApplicationEventPublisher publisher,
                 ObjectProvider<TickTask> tasks) {
             CxcProperties.Leader leader = properties.getLeader();
-            requireValidTicking(leader);
             // A file deleted or replaced under this process is re-joined through the same
             // directory checks as at startup (the directory may have to be created again).
             String fileName = leader.getName() + ".cxc";
             return LeaderTicker.forLeader(
                     election,
-                    leader,
+                    CxcSettings.ticker(leader),
                     publisher,
                     tasks.orderedStream().toList(),
                     (path, settings) ->
-                            SharedLeaderElection.openOrCreate(
+                            SharedLeaderElection.TYPE.openOrCreate(
                                     CxcDirectory.file(properties, environment, fileName),
                                     settings,
                                     CxcDirectory.fileOptions(properties)));
@@ -151,7 +146,6 @@ public class CxcAutoConfiguration {
                 LeaderTicker ticker,
                 CxcProperties properties,
                 Environment environment) {
-            Duration timeout = properties.getLeader().getShutdownTimeout();
             // Bound as Boot binds it ("20s", "PT20S", "20000"): the environment's own conversion
             // knows no Duration outside a SpringApplication (ApplicationContextRunner, plain
             // contexts).
@@ -159,19 +153,10 @@ public class CxcAutoConfiguration {
                     Binder.get(environment)
                             .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
                             .orElse(Duration.ofSeconds(30));
-            if (timeout == null || timeout.isNegative() || timeout.compareTo(phase) >= 0) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.shutdown-timeout",
-                        timeout,
-                        "it must be 0 or more and shorter than"
-                                + " spring.lifecycle.timeout-per-shutdown-phase ("
-                                + phase
-                                + "), within which the whole shutdown phase must end",
-                        "Set cxc.leader.shutdown-timeout to the longest a @LeaderOnly run may"
-                                + " take to finish, e.g. 10s (the default), or raise"
-                                + " spring.lifecycle.timeout-per-shutdown-phase.");
-            }
-            return new LeaderOnlyDrain(advisor.getIfAvailable(), ticker, timeout);
+            return new LeaderOnlyDrain(
+                    advisor.getIfAvailable(),
+                    ticker,
+                    CxcSettings.leaderShutdownTimeout(properties.getLeader(), phase));
         }
 
         @Bean
@@ -208,15 +193,14 @@ public class CxcAutoConfiguration {
             HeartbeatTable cxcHeartbeatTable(
                     CxcProperties properties, Environment environment, PrimitiveRegistry registry) {
                 // Whichever file is created first, every property is checked before it.
-                requireValidLeader(properties.getLeader());
+                CxcSettings.leader(properties.getLeader());
                 CxcProperties.Heartbeat heartbeat = properties.getHeartbeat();
-                requireValidHeartbeat(heartbeat);
+                HeartbeatTable.Settings settings = CxcSettings.heartbeat(heartbeat);
                 CxcFileOptions options = CxcDirectory.fileOptions(properties);
                 Path file =
                         CxcDirectory.file(
                                 properties, environment, heartbeat.getName() + ".heartbeat");
-                return registry.register(
-                        HeartbeatTable.openOrCreate(file, heartbeat.getCapacity(), options));
+                return registry.register(HeartbeatTable.TYPE.openOrCreate(file, settings, options));
             }
 
             @Bean
@@ -243,78 +227,6 @@ public class CxcAutoConfiguration {
                         table,
                         properties.getHeartbeat().getGraceEpochs(),
                         election.getIfAvailable());
-            }
-
-            static void requireValidHeartbeat(CxcProperties.Heartbeat heartbeat) {
-                CxcDirectory.requireFileName(
-                        "cxc.heartbeat.name",
-                        heartbeat.getName(),
-                        "Set cxc.heartbeat.name to e.g. participants (the default); the file is"
-                                + " {cxc.directory}/{name}.heartbeat.");
-                try {
-                    new HeartbeatTable.Settings(heartbeat.getCapacity()); // core's rule
-                } catch (CxcSettingsException e) {
-                    throw new InvalidCxcPropertyException(
-                            "cxc.heartbeat.capacity",
-                            heartbeat.getCapacity(),
-                            e.getMessage(),
-                            "Set cxc.heartbeat.capacity to the most processes that take part at"
-                                    + " once, e.g. "
-                                    + HeartbeatTable.Settings.DEFAULT_CAPACITY
-                                    + " (the default).");
-                }
-                if (heartbeat.getGraceEpochs() < 0) {
-                    throw new InvalidCxcPropertyException(
-                            "cxc.heartbeat.grace-epochs",
-                            heartbeat.getGraceEpochs(),
-                            "it must be 0 or more",
-                            "Set cxc.heartbeat.grace-epochs to the ticks a participant may miss"
-                                    + " before it counts as not alive, e.g. 3 (the default).");
-                }
-            }
-        }
-
-        static void requireValidLeader(CxcProperties.Leader leader) {
-            requireValidTicking(leader);
-            CxcDirectory.requireFileName(
-                    "cxc.leader.name",
-                    leader.getName(),
-                    "Set cxc.leader.name to e.g. leader (the default); the file is"
-                            + " {cxc.directory}/{name}.cxc.");
-        }
-
-        private static void requireValidTicking(CxcProperties.Leader leader) {
-            if (leader.getGraceEpochs() < 0) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.grace-epochs",
-                        leader.getGraceEpochs(),
-                        "it must be 0 or more",
-                        "Set cxc.leader.grace-epochs to the number of ticks a leader may miss"
-                                + " before it is replaced, e.g. 3 (the default).");
-            }
-            Duration interval = leader.getTickInterval();
-            if (interval == null || interval.isNegative() || interval.isZero()) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.tick-interval",
-                        interval,
-                        "it must be positive",
-                        "Set cxc.leader.tick-interval to e.g. 50ms (the default).");
-            }
-            // The election file stores both: its bounds are theirs.
-            if (leader.getGraceEpochs() > SharedLeaderElection.Settings.MAX_GRACE_EPOCHS) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.grace-epochs",
-                        leader.getGraceEpochs(),
-                        "it must be at most " + SharedLeaderElection.Settings.MAX_GRACE_EPOCHS,
-                        "Set cxc.leader.grace-epochs to e.g. 3 (the default).");
-            }
-            if (interval.compareTo(Duration.ofMillis(1)) < 0
-                    || interval.compareTo(Duration.ofHours(1)) > 0) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.tick-interval",
-                        interval,
-                        "it must be 1ms..1h",
-                        "Set cxc.leader.tick-interval to e.g. 50ms (the default).");
             }
         }
     }

@@ -5,7 +5,6 @@ import io.subetha.cxc.boot.LeadershipLostEvent;
 import io.subetha.cxc.election.ElectionParticipant;
 import io.subetha.cxc.election.ElectionParticipant.TickOutcome;
 import io.subetha.cxc.election.SharedLeaderElection;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.util.List;
@@ -90,33 +89,14 @@ public final class LeaderTicker implements SmartLifecycle {
     }
 
     /**
-     * The ticker the starter makes for this process: a participant of {@code election} with PID,
-     * grace and tick interval from {@code leader}; events go to {@code publisher}. Used by every
-     * backend's auto-configuration, so they build it one way.
+     * The ticker the starter makes for this process: a participant of {@code election} with this
+     * process's PID and {@code settings}' grace, tick interval and preemption; events go to {@code
+     * publisher}; {@code rejoin} re-opens the file at the election's path if the mapped one is
+     * deleted or replaced under this process (see {@link ElectionParticipant}).
      */
     public static LeaderTicker forLeader(
             SharedLeaderElection election,
-            CxcProperties.Leader leader,
-            ApplicationEventPublisher publisher,
-            List<TickTask> tasks) {
-        return forLeader(
-                election,
-                leader,
-                publisher,
-                tasks,
-                (path, settings) ->
-                        SharedLeaderElection.openOrCreate(
-                                path, settings, CxcFileOptions.defaults()));
-    }
-
-    /**
-     * {@link #forLeader(SharedLeaderElection, CxcProperties.Leader, ApplicationEventPublisher,
-     * List)} with the way to re-open the file at the election's path if the mapped one is deleted
-     * or replaced under this process (see {@link ElectionParticipant}).
-     */
-    public static LeaderTicker forLeader(
-            SharedLeaderElection election,
-            CxcProperties.Leader leader,
+            TickerSettings settings,
             ApplicationEventPublisher publisher,
             List<TickTask> tasks,
             ElectionParticipant.Opener rejoin) {
@@ -124,12 +104,12 @@ public final class LeaderTicker implements SmartLifecycle {
                 new ElectionParticipant(
                         election,
                         Pids.current(),
-                        leader.getGraceEpochs(),
-                        leader.getTickInterval(),
-                        leader.getPreemption(),
+                        settings.election().graceEpochs(),
+                        settings.election().tickInterval(),
+                        settings.preemption(),
                         rejoin),
                 publisher,
-                leader.isStepDownOnShutdown(),
+                settings.stepDownOnShutdown(),
                 tasks);
     }
 

@@ -50,18 +50,18 @@ final class SchedulerWorkers implements TickTask, SmartLifecycle {
 
     /**
      * @param schedulers the declared schedulers, by bean name
-     * @param extras each one's starter settings ({@code workers}, {@code shutdown-timeout})
+     * @param poolSettings each one's worker pool in this process, by bean name
      * @param codecs every {@link SchedulerCodecs} bean (handlers among them)
      */
     SchedulerWorkers(
             Map<String, BackgroundScheduler<?, ?>> schedulers,
-            Map<String, Map<String, Object>> extras,
+            Map<String, WorkerPoolSettings> poolSettings,
             List<SchedulerCodecs<?, ?>> codecs) {
         this.schedulers = new LinkedHashMap<>(schedulers);
         schedulers.forEach(
                 (name, scheduler) -> {
-                    int workers = (Integer) extras.get(name).get("workers");
-                    Duration timeout = (Duration) extras.get(name).get("shutdown-timeout");
+                    int workers = poolSettings.get(name).workers();
+                    Duration timeout = poolSettings.get(name).shutdownTimeout();
                     SchedulerCodecs<?, ?> given = codecsFor(name, codecs);
                     if (given instanceof JobHandler<?, ?> handler && workers > 0) {
                         pools.add(pool(name, scheduler, handler, workers, timeout));

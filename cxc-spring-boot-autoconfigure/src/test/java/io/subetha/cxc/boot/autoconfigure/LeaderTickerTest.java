@@ -459,14 +459,19 @@ class LeaderTickerTest {
     }
 
     @Test
-    void forLeaderMakesAParticipantOfThisProcessWithTheLeadersSettings() {
-        CxcProperties.Leader leader = new CxcProperties().getLeader();
-        leader.setGraceEpochs(5);
-        leader.setTickInterval(HOUR);
-        leader.setPreemption(Preemption.NONE);
-        leader.setStepDownOnShutdown(false);
+    void forLeaderMakesAParticipantOfThisProcessWithTheTickerSettings() {
+        TickerSettings settings =
+                new TickerSettings(
+                        new SharedLeaderElection.Settings(HOUR, 5), Preemption.NONE, false);
         LeaderTicker ticker =
-                LeaderTicker.forLeader(election(HOUR, 5), leader, recorder(), List.of());
+                LeaderTicker.forLeader(
+                        election(HOUR, 5),
+                        settings,
+                        recorder(),
+                        List.of(),
+                        (path, s) ->
+                                SharedLeaderElection.TYPE.openOrCreate(
+                                        path, s, CxcFileOptions.defaults()));
         tickers.add(ticker);
         assertThat(ticker.participant().pid()).isEqualTo(ME);
         assertThat(ticker.participant().graceEpochs()).isEqualTo(5);

@@ -117,10 +117,7 @@ class SchedulerWorkersTest {
         SchedulerWorkers made =
                 new SchedulerWorkers(
                         Map.of("jobs", jobs),
-                        Map.of(
-                                "jobs",
-                                Map.<String, Object>of(
-                                        "workers", workers, "shutdown-timeout", timeout)),
+                        Map.of("jobs", new WorkerPoolSettings(workers, timeout)),
                         codecs);
         started.add(made);
         return made;

@@ -10,7 +10,9 @@ import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
 import io.subetha.cxc.boot.autoconfigure.CxcProperties;
 import io.subetha.cxc.boot.autoconfigure.LeaderTicker;
 import io.subetha.cxc.boot.autoconfigure.TickTask;
+import io.subetha.cxc.boot.autoconfigure.TickerSettings;
 import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.zookeeper.GlobalTier;
 import io.subetha.cxc.zookeeper.GlobalTierSettings;
@@ -125,11 +127,19 @@ public class CxcZooKeeperAutoConfiguration {
                             publisher.publishEvent(event);
                         }
                     };
+            CxcProperties.Leader leader = properties.getLeader();
             return LeaderTicker.forLeader(
                     election,
-                    properties.getLeader(),
+                    new TickerSettings(
+                            new SharedLeaderElection.Settings(
+                                    leader.getTickInterval(), leader.getGraceEpochs()),
+                            leader.getPreemption(),
+                            leader.isStepDownOnShutdown()),
                     hostEventsDropped,
-                    tasks.orderedStream().toList());
+                    tasks.orderedStream().toList(),
+                    (path, settings) ->
+                            SharedLeaderElection.TYPE.openOrCreate(
+                                    path, settings, CxcFileOptions.defaults()));
         }
 
         @Bean
