@@ -3,8 +3,17 @@ package io.subetha.cxc.boot.autoconfigure;
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.CxcPrimitives;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
-import io.subetha.cxc.boot.LeaderOnlyAdvisor;
-import io.subetha.cxc.boot.LeaderOnlyObserver;
+import io.subetha.cxc.boot.LeadershipEvent;
+import io.subetha.cxc.boot.aop.LeaderOnlyAdvisor;
+import io.subetha.cxc.boot.aop.LeaderOnlyDrain;
+import io.subetha.cxc.boot.aop.LeaderOnlyObserver;
+import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.liveness.ParticipantRegistration;
+import io.subetha.cxc.boot.ticker.LeaderTicker;
+import io.subetha.cxc.boot.ticker.LeadershipLog;
+import io.subetha.cxc.boot.ticker.LeadershipTier;
+import io.subetha.cxc.boot.ticker.NonParticipantLeadership;
+import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
@@ -12,6 +21,8 @@ import io.subetha.cxc.observe.PrimitiveRegistry;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,6 +40,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 /**
@@ -44,7 +56,7 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration
 @EnableConfigurationProperties(CxcProperties.class)
 @Import(DeclaredPrimitivesRegistrar.class)
-public class CxcAutoConfiguration {
+public final class CxcAutoConfiguration {
 
     private static final Log logger = LogFactory.getLog(CxcAutoConfiguration.class);
 
@@ -101,6 +113,12 @@ public class CxcAutoConfiguration {
                     SharedLeaderElection.TYPE.openOrCreate(file, settings, options));
         }
 
+        /**
+         * This process's ticker. With a {@link LeadershipTier} above the host election, the tier's
+         * round runs right after each host round (after only the first tasks, such as this
+         * process's heartbeat beat), and the host's leadership edges are not published: the events
+         * then mean the tier's leadership, which the tier publishes.
+         */
         @Bean
         @ConditionalOnMissingBean
         LeaderTicker cxcLeaderTicker(
@@ -108,16 +126,35 @@ public class CxcAutoConfiguration {
                 CxcProperties properties,
                 Environment environment,
                 ApplicationEventPublisher publisher,
-                ObjectProvider<TickTask> tasks) {
+                ObjectProvider<TickTask> tasks,
+                ObjectProvider<LeadershipTier> tier) {
             CxcProperties.Leader leader = properties.getLeader();
+            LeadershipTier above = tier.getIfAvailable();
+            List<TickTask> ordered = new ArrayList<>(tasks.orderedStream().toList());
+            ApplicationEventPublisher events = publisher;
+            if (above != null) {
+                int first = 0;
+                while (first < ordered.size()
+                        && ordered.get(first) instanceof Ordered o
+                        && o.getOrder() == Ordered.HIGHEST_PRECEDENCE) {
+                    first++;
+                }
+                ordered.add(first, above::afterHostRound);
+                events =
+                        event -> {
+                            if (!(event instanceof LeadershipEvent)) {
+                                publisher.publishEvent(event);
+                            }
+                        };
+            }
             // A file deleted or replaced under this process is re-joined through the same
             // directory checks as at startup (the directory may have to be created again).
             String fileName = leader.getName() + ".cxc";
             return LeaderTicker.forLeader(
                     election,
                     CxcSettings.ticker(leader),
-                    publisher,
-                    tasks.orderedStream().toList(),
+                    events,
+                    ordered,
                     (path, settings) ->
                             SharedLeaderElection.TYPE.openOrCreate(
                                     CxcDirectory.file(properties, environment, fileName),
@@ -162,9 +199,16 @@ public class CxcAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         CxcLeadership cxcLeadership(
-                LeaderTicker ticker, CxcProperties properties, Environment environment) {
-            // A backend across hosts defines its own leadership bean; reaching this one with the
-            // backend asked for means its module is missing.
+                LeaderTicker ticker,
+                CxcProperties properties,
+                Environment environment,
+                ObjectProvider<LeadershipTier> tier) {
+            LeadershipTier above = tier.getIfAvailable();
+            if (above != null) {
+                return above.leadership(ticker.leadership());
+            }
+            // A backend across hosts brings its tier; the backend asked for without one means its
+            // module is missing.
             String connect = environment.getProperty("cxc.zookeeper.connect-string", "");
             CxcProperties.Leader.Backend backend = properties.getLeader().getBackend();
             if (backend == CxcProperties.Leader.Backend.ZOOKEEPER
@@ -177,7 +221,7 @@ public class CxcAutoConfiguration {
                                 + " remove cxc.leader.backend and cxc.zookeeper.connect-string"
                                 + " for leadership on this host only.");
             }
-            return new TickerLeadership(ticker);
+            return ticker.leadership();
         }
 
         /**

@@ -1,8 +1,9 @@
 package io.subetha.cxc.boot.autoconfigure;
 
-import io.subetha.cxc.boot.LeaderOnlyAdvisor;
+import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.annotation.OnNotLeader;
+import io.subetha.cxc.boot.aop.LeaderOnlyAdvisor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.MemberCategory;

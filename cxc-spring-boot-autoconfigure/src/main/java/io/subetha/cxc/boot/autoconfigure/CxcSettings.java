@@ -3,6 +3,8 @@ package io.subetha.cxc.boot.autoconfigure;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.autoconfigure.CxcProperties.Leader;
+import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
+import io.subetha.cxc.boot.ticker.TickerSettings;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.SharedLeaderElection;

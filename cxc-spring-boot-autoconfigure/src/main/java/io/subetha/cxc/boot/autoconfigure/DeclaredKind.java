@@ -1,6 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
+import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveType;

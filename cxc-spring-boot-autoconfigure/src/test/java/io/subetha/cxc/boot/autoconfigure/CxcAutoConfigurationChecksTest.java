@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
+import io.subetha.cxc.boot.aop.LeaderOnlyDrain;
+import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
@@ -257,7 +259,10 @@ class CxcAutoConfigurationChecksTest {
                 .run(
                         context ->
                                 assertThat(context.getBean(CxcLeadership.class))
-                                        .isInstanceOf(TickerLeadership.class));
+                                        .isExactlyInstanceOf(
+                                                context.getBean(LeaderTicker.class)
+                                                        .leadership()
+                                                        .getClass()));
         runner().withPropertyValues("cxc.zookeeper.connect-string= ")
                 .run(
                         context ->

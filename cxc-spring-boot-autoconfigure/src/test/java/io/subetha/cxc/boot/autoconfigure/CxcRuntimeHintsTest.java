@@ -2,7 +2,9 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
+import io.subetha.cxc.boot.liveness.CxcParticipants;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import java.beans.Introspector;
