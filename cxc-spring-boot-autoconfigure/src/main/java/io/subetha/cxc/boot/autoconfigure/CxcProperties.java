@@ -19,7 +19,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Configuration of cxc: where the files live, how the leader election runs, the participants'
- * heartbeat table, and the barriers and watchdogs declared by name.
+ * heartbeat table, and the primitives declared by name, each kind one typed class here. The one
+ * source of every setting: its name, type and description (the IDE's metadata is generated from
+ * this javadoc); a setting a core settings record holds takes that record's default, and its limits
+ * are checked only there ({@link CxcSettings} maps each section to its record).
  */
 @ConfigurationProperties("cxc")
 public class CxcProperties {
