@@ -43,7 +43,9 @@ public class ContendedLeaderElectionBenchmark {
     @Setup(Level.Trial)
     public void claim() throws IOException {
         directory = ScratchDirectory.create();
-        election = SharedLeaderElection.create(directory.resolve("leader.cxc"));
+        election =
+                SharedLeaderElection.TYPE.create(
+                        directory.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS);
         me = Pids.current();
         if (!election.tryClaimLeadership(me)) {
             throw new IllegalStateException("setup could not claim an empty election");

@@ -48,7 +48,7 @@ public class ElectionParticipantBenchmark {
     public void lead() {
         directory = ScratchDirectory.create();
         path = directory.resolve("leader.cxc");
-        election = SharedLeaderElection.create(path);
+        election = SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS);
         participant = new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(50));
         if (!participant.tick().leader()) {
             throw new IllegalStateException("setup could not lead an empty election");

@@ -52,7 +52,9 @@ public class LeaseLockBenchmark {
     @Setup(Level.Trial)
     public void open() {
         directory = ScratchDirectory.create();
-        leases = OwnerLease.create(directory.resolve("leases.cxc"), 64);
+        leases =
+                OwnerLease.TYPE.create(
+                        directory.resolve("leases.cxc"), new OwnerLease.Settings(64));
         provider = new CxcLockProvider(leases);
         lock = new CxcLockRegistry(leases).obtain("registry-lock");
         pid = Pids.current();

@@ -51,7 +51,9 @@ public class PassRegistryBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         directory = ScratchDirectory.create();
-        owner = PassRegistry.create(directory.resolve("bench.passes"), 4, 4, 64);
+        owner =
+                PassRegistry.TYPE.create(
+                        directory.resolve("bench.passes"), new PassRegistry.Settings(4, 4, 64));
         owner.register(
                 1, args -> PassRegistryLatency.longBytes(ByteBuffer.wrap(args).getLong() + 1));
         caller = PassRegistry.open(directory.resolve("bench.passes"));

@@ -1,6 +1,7 @@
 package io.subetha.cxc.benchmarks;
 
 import io.subetha.cxc.dispatch.PassRegistry;
+import io.subetha.cxc.dispatch.PassWaiting;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -53,6 +54,9 @@ public final class PassRegistryLatency {
 
     static final Duration TIMEOUT = Duration.ofSeconds(10);
 
+    /** The registry both JVMs open: 4 passes, 4 slots, 64-byte payloads. */
+    static final PassRegistry.Settings SETTINGS = new PassRegistry.Settings(4, 4, 64);
+
     private PassRegistryLatency() {}
 
     public static void main(String[] args) throws Exception {
@@ -97,12 +101,19 @@ public final class PassRegistryLatency {
 
     private static void run(Path dir, int tcpPort, int measured, int warmup) throws IOException {
         List<String> rows = new ArrayList<>();
-        try (PassRegistry spinning = PassRegistry.open(dir.resolve("bench.passes"));
-                PassRegistry yielding = PassRegistry.open(dir.resolve("bench.passes"));
-                PassRegistry parking = PassRegistry.open(dir.resolve("bench.passes"))) {
-            yielding.waiting(PassRegistry.Waiting.DEFAULT);
-            spinning.waiting(PassRegistry.Waiting.DEFAULT.spinning(TIMEOUT, Duration.ZERO));
-            parking.waiting(PassRegistry.Waiting.DEFAULT.spinning(Duration.ZERO, Duration.ZERO));
+        Path file = dir.resolve("bench.passes");
+        try (PassRegistry spinning =
+                        PassRegistry.open(
+                                file,
+                                SETTINGS.withWaiting(
+                                        PassWaiting.DEFAULT.spinning(TIMEOUT, Duration.ZERO)));
+                PassRegistry yielding = PassRegistry.open(file, SETTINGS);
+                PassRegistry parking =
+                        PassRegistry.open(
+                                file,
+                                SETTINGS.withWaiting(
+                                        PassWaiting.DEFAULT.spinning(
+                                                Duration.ZERO, Duration.ZERO)))) {
             rows.add(
                     measure(
                             "cxc, caller spins",
@@ -217,9 +228,12 @@ public final class PassRegistryLatency {
 
     /** The handler JVM: the registry's two passes, a Unix socket server and a TCP server. */
     private static void serve(Path dir) throws IOException {
-        PassRegistry spinning = PassRegistry.create(dir.resolve("bench.passes"), 4, 4, 64);
-        PassRegistry parking = PassRegistry.open(dir.resolve("bench.passes"));
-        parking.waiting(PassRegistry.Waiting.DEFAULT.spinning(Duration.ZERO, Duration.ZERO));
+        PassRegistry spinning = PassRegistry.TYPE.create(dir.resolve("bench.passes"), SETTINGS);
+        PassRegistry parking =
+                PassRegistry.open(
+                        dir.resolve("bench.passes"),
+                        SETTINGS.withWaiting(
+                                PassWaiting.DEFAULT.spinning(Duration.ZERO, Duration.ZERO)));
         spinning.register(SPINNING_PASS, PassRegistryLatency::plusOne);
         parking.register(PARKING_PASS, PassRegistryLatency::plusOne);
 

@@ -45,7 +45,10 @@ public class SharedLeaderElectionBenchmark {
         @Setup(Level.Trial)
         public void claim() {
             directory = ScratchDirectory.create();
-            election = SharedLeaderElection.create(directory.resolve("leader.cxc"));
+            election =
+                    SharedLeaderElection.TYPE.create(
+                            directory.resolve("leader.cxc"),
+                            SharedLeaderElection.Settings.DEFAULTS);
             me = Pids.current();
             if (!election.tryClaimLeadership(me)) {
                 throw new IllegalStateException("setup could not claim an empty election");
@@ -69,7 +72,10 @@ public class SharedLeaderElectionBenchmark {
         @Setup(Level.Trial)
         public void claimForLeader() {
             directory = ScratchDirectory.create();
-            election = SharedLeaderElection.create(directory.resolve("leader.cxc"));
+            election =
+                    SharedLeaderElection.TYPE.create(
+                            directory.resolve("leader.cxc"),
+                            SharedLeaderElection.Settings.DEFAULTS);
             me = Pids.current();
             if (!election.tryClaimLeadership(LIVE_LOWER_PID)) {
                 throw new IllegalStateException("setup could not claim an empty election");

@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * 256 blocks held (each op frees the oldest and allocates a new one, so the free list is
  * fragmented; the cache serves only a freed block of exactly the size asked, a fraction of them);
  * alone and with 2 threads on one region (sharing one handle, so its cache). {@code cache}: the
- * handle's free cache on (the default) or off ({@link SharedRegion#freeCache(boolean)}), so that
+ * handle's free cache on (the default) or off ({@link SharedRegion.Settings#freeCache()}), so that
  * the pair with and without it are measured in one run. The anchor is {@code
  * BaselineBenchmark.mappedCompareAndSet}: a pair is at least four of those (the lock taken and
  * released twice). After the random rows, the fork prints the fragmentation it left: largest free
@@ -56,8 +56,10 @@ public class SharedRegionBenchmark {
         @Setup(Level.Trial)
         public void create() {
             directory = ScratchDirectory.create();
-            region = SharedRegion.create(directory.resolve("bench.region"), CAPACITY);
-            region.freeCache(cache);
+            region =
+                    SharedRegion.TYPE.create(
+                            directory.resolve("bench.region"),
+                            new SharedRegion.Settings(CAPACITY).withFreeCache(cache));
         }
 
         @TearDown(Level.Trial)

@@ -74,7 +74,9 @@ public class SharedUmbraPointerBenchmark {
     @Setup(Level.Trial)
     public void pairs() {
         directory = ScratchDirectory.create();
-        region = SharedRegion.create(directory.resolve("strings.region"), 1 << 20);
+        region =
+                SharedRegion.TYPE.create(
+                        directory.resolve("strings.region"), new SharedRegion.Settings(1 << 20));
         SplittableRandom random = new SplittableRandom(11);
         for (int p = 0; p < PAIRS; p++) {
             byte[] a = new byte[length];

@@ -7,7 +7,6 @@ import io.subetha.cxc.election.FencedLedger;
 import io.subetha.cxc.election.FencedLedger.WriteOutcome;
 import io.subetha.cxc.election.Preemption;
 import io.subetha.cxc.election.SharedLeaderElection;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -101,8 +100,7 @@ public final class ChaosParticipant {
                                 preemption,
                                 // the harness replaces the file (REPLACE): re-join the new one
                                 (path, settings) ->
-                                        SharedLeaderElection.openOrCreate(
-                                                path, settings, CxcFileOptions.defaults())),
+                                        SharedLeaderElection.openOrCreate(path, settings)),
                         ledger,
                         log,
                         tick,

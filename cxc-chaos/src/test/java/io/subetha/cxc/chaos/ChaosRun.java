@@ -5,7 +5,6 @@ import io.subetha.cxc.election.FencedLedger;
 import io.subetha.cxc.election.LeaderElectionDescriptor;
 import io.subetha.cxc.election.LeaderSnapshot;
 import io.subetha.cxc.election.SharedLeaderElection;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
 import io.subetha.cxc.testing.ChildJvm;
@@ -168,9 +167,9 @@ public final class ChaosRun {
         Path ledgerFile = runDir.resolve("ledger.cxc");
         long rejectedStale;
         long rejectedConflict;
-        SharedLeaderElection election =
-                SharedLeaderElection.create(electionFile, settings(), CxcFileOptions.defaults());
-        try (FencedLedger ledger = FencedLedger.create(ledgerFile)) {
+        SharedLeaderElection election = SharedLeaderElection.TYPE.create(electionFile, settings());
+        try (FencedLedger ledger =
+                FencedLedger.TYPE.create(ledgerFile, FencedLedger.Settings.NONE)) {
             try {
                 List<CompletableFuture<ChildJvm>> first = new ArrayList<>();
                 for (int i = 0; i < options.participants(); i++) {
@@ -265,8 +264,7 @@ public final class ChaosRun {
 
     private void replaceFile(Path electionFile, long term) throws IOException {
         Path fresh = electionFile.resolveSibling(electionFile.getFileName() + ".new");
-        try (SharedLeaderElection created =
-                SharedLeaderElection.create(fresh, settings(), CxcFileOptions.defaults())) {
+        try (SharedLeaderElection created = SharedLeaderElection.TYPE.create(fresh, settings())) {
             created.raiseTermFloor(term);
         }
         Files.delete(electionFile);

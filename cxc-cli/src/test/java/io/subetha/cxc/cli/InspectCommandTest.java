@@ -43,7 +43,9 @@ class InspectCommandTest {
     void leaderAndParticipants() throws Exception {
         dir = temp.resolve("app");
         SharedLeaderElection election =
-                keep(SharedLeaderElection.create(dir.resolve("leader.cxc")));
+                keep(
+                        SharedLeaderElection.TYPE.create(
+                                dir.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS));
         assertThat(election.tryClaimLeadership(ME)).isTrue();
         term = election.electionTerm(); // a new file's term starts at the seconds since boot
         election.tickEpoch();
@@ -222,7 +224,9 @@ class InspectCommandTest {
                                 .waitFor(10, TimeUnit.SECONDS))
                 .isTrue();
         Path nested = dir.resolve("other-app");
-        keep(SharedLeaderElection.create(nested.resolve("leader.cxc")));
+        keep(
+                SharedLeaderElection.TYPE.create(
+                        nested.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS));
         // A pass registry's wake socket: not a file to look at.
         java.nio.channels.ServerSocketChannel socket =
                 java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX);

@@ -137,7 +137,7 @@ class LauncherIT {
     void verifyReportsADamagedFileAndLeavesItAlone() throws Exception {
         Path dir = temp.resolve("app");
         Path file = dir.resolve("leader.cxc");
-        SharedLeaderElection.create(file).close();
+        SharedLeaderElection.TYPE.create(file, SharedLeaderElection.Settings.DEFAULTS).close();
         Fixtures.Damage.CORRUPT_CHECKSUM.applyTo(file);
         Map<String, String> before = CxcRun.tree(dir);
 
@@ -156,7 +156,9 @@ class LauncherIT {
                 !ignored(number),
                 "SIG" + signal + " is ignored by this test's process, and so by its children");
         Path dir = temp.resolve("app");
-        SharedLeaderElection.create(dir.resolve("leader.cxc")).close();
+        SharedLeaderElection.TYPE
+                .create(dir.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS)
+                .close();
         Process watch = start(List.of(), "watch", "--interval", "50ms", dir.toString());
         CompletableFuture<String> err = read(watch.getErrorStream());
         Lines out = new Lines(watch.getInputStream());
@@ -176,7 +178,9 @@ class LauncherIT {
     @Test
     void watchEndsWhenItsOutputIsClosed() throws Exception {
         Path dir = temp.resolve("app");
-        SharedLeaderElection.create(dir.resolve("leader.cxc")).close();
+        SharedLeaderElection.TYPE
+                .create(dir.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS)
+                .close();
         Process watch = start(List.of(), "watch", "--interval", "20ms", dir.toString());
         CompletableFuture<String> err = read(watch.getErrorStream());
         BufferedReader out =

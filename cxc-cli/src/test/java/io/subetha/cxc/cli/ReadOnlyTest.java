@@ -24,13 +24,17 @@ class ReadOnlyTest {
     void noCommandChangesAnythingItLooksAt() throws Exception {
         Path dir = temp.resolve("app");
         Fixtures.oneOfEveryKind(dir);
-        try (SharedLeaderElection election = SharedLeaderElection.create(dir.resolve("leader"));
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                dir.resolve("leader"), SharedLeaderElection.Settings.DEFAULTS);
                 HeartbeatTable table = HeartbeatTable.create(dir.resolve("table"), 4)) {
             election.tryClaimLeadership(Fixtures.ME);
             table.register(Fixtures.ME);
             for (Fixtures.Damage damage : Fixtures.Damage.values()) {
                 Path file = dir.resolve("damaged").resolve(damage.name());
-                SharedLeaderElection.create(file).close();
+                SharedLeaderElection.TYPE
+                        .create(file, SharedLeaderElection.Settings.DEFAULTS)
+                        .close();
                 damage.applyTo(file);
             }
             Files.writeString(dir.resolve("notes.txt"), "hello");

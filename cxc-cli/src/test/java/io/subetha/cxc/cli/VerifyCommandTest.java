@@ -40,8 +40,10 @@ class VerifyCommandTest {
             throws Exception {
         Path dir = temp.resolve("app");
         Path damaged = dir.resolve("leader.cxc");
-        SharedLeaderElection.create(damaged).close();
-        SharedLeaderElection.create(dir.resolve("sound.cxc")).close();
+        SharedLeaderElection.TYPE.create(damaged, SharedLeaderElection.Settings.DEFAULTS).close();
+        SharedLeaderElection.TYPE
+                .create(dir.resolve("sound.cxc"), SharedLeaderElection.Settings.DEFAULTS)
+                .close();
         damage.applyTo(damaged);
         String expected = Fixtures.openMessage(damaged, PrimitiveKinds.LEADER_ELECTION);
         Map<String, String> before = CxcRun.tree(dir);
@@ -61,7 +63,7 @@ class VerifyCommandTest {
         Path dir = temp.resolve("app");
         for (Fixtures.Damage damage : Fixtures.Damage.values()) {
             Path file = dir.resolve(damage.name().toLowerCase() + ".cxc");
-            SharedLeaderElection.create(file).close();
+            SharedLeaderElection.TYPE.create(file, SharedLeaderElection.Settings.DEFAULTS).close();
             damage.applyTo(file);
         }
         Files.write(dir.resolve("empty"), new byte[0]);

@@ -17,7 +17,8 @@ class WatchCommandTest {
     void threeRefreshesAtFiftyMillisIntoAPipeAreThreePlainFrames() {
         Path dir = temp.resolve("app");
         try (SharedLeaderElection election =
-                SharedLeaderElection.create(dir.resolve("leader.cxc"))) {
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             election.tryClaimLeadership(Fixtures.ME);
             long started = System.nanoTime();
 
@@ -55,7 +56,9 @@ class WatchCommandTest {
     @Test
     void onATerminalEachRefreshClearsTheScreen() {
         Path dir = temp.resolve("app");
-        SharedLeaderElection.create(dir.resolve("leader.cxc")).close();
+        SharedLeaderElection.TYPE
+                .create(dir.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS)
+                .close();
 
         CxcRun run =
                 CxcRun.run(

@@ -2,7 +2,10 @@ package io.subetha.cxc.dispatch;
 
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
+import io.subetha.cxc.internal.FileHeader;
+import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.HeaderDescriptor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Body layout of a {@link PassRegistry} file: a 64-byte registry header, then {@code maxPasses}
@@ -105,7 +108,7 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
  *   <li><b>Dispatcher parked</b>: set by CAS by the owner's dispatcher before it blocks on its wake
  *       socket; a caller that publishes a request and then finds it set clears it by CAS and pokes
  *       the socket.
- *   <li><b>State word</b>: which party holds the slot (see {@link PassRegistry}), the caller that
+ *   <li><b>State word</b>: which party holds the slot (see {@link PassMailbox}), the caller that
  *       claimed it (so a dead caller's slot is reclaimed) and a generation that rises with every
  *       claim (so nothing meant for one call ever lands in a later one).
  *   <li><b>Addressed owner word</b>: the owner word the caller sent its request to. A dispatcher
@@ -209,6 +212,65 @@ public final class PassRegistryDescriptor {
             };
 
     private PassRegistryDescriptor() {}
+
+    /**
+     * What is wrong with the settings a body declares (each in range, and the body's length
+     * theirs), or null if nothing.
+     */
+    static @Nullable String settingsProblem(AtomicBuffer body) {
+        long passes = Integer.toUnsignedLong(body.getIntAcquire(MAX_PASSES_OFFSET));
+        long slots = Integer.toUnsignedLong(body.getIntAcquire(MAILBOX_SLOTS_OFFSET));
+        long payload = Integer.toUnsignedLong(body.getIntAcquire(MAX_PAYLOAD_OFFSET));
+        if (passes < 1 || passes > MAX_PASSES) {
+            return "it declares " + passes + " max passes, outside 1.." + MAX_PASSES;
+        }
+        if (slots < 1 || slots > MAX_MAILBOX_SLOTS) {
+            return "it declares " + slots + " mailbox slots, outside 1.." + MAX_MAILBOX_SLOTS;
+        }
+        if (payload < 1 || payload > MAX_PAYLOAD_BYTES) {
+            return "it declares a payload of "
+                    + payload
+                    + " bytes, outside 1.."
+                    + MAX_PAYLOAD_BYTES;
+        }
+        long expected = bodyLength(passes, slots, payload);
+        if (expected != body.capacity()) {
+            return "its settings ("
+                    + passes
+                    + " passes, "
+                    + slots
+                    + " slots, "
+                    + payload
+                    + "-byte payloads) need a body of "
+                    + expected
+                    + " bytes, the file has "
+                    + body.capacity();
+        }
+        return null;
+    }
+
+    /**
+     * What is wrong with a sound body's settings against its header (the header's capacity must be
+     * {@code maxPasses}, its slot size one entry's stride), or null if nothing.
+     */
+    static @Nullable String shapeProblem(FileHeader header, AtomicBuffer body) {
+        long passes = body.getIntAcquire(MAX_PASSES_OFFSET);
+        long stride =
+                entryStride(
+                        body.getIntAcquire(MAILBOX_SLOTS_OFFSET),
+                        body.getIntAcquire(MAX_PAYLOAD_OFFSET));
+        if (header.capacity() == passes && header.slotSize() == stride) {
+            return null;
+        }
+        return "its body declares "
+                + passes
+                + " passes of "
+                + stride
+                + " bytes, its header "
+                + header.capacity()
+                + " of "
+                + header.slotSize();
+    }
 
     /** Bytes of one mailbox slot: its header and the payload rounded up to 64. */
     public static long slotStride(long maxPayloadBytes) {

@@ -130,19 +130,18 @@ final class WakeServer implements AutoCloseable {
         this.selector = selector;
     }
 
-    /** The directory of {@code registryFile}'s wake sockets. */
-    static Path directory(Path registryFile) {
-        return registryFile.resolveSibling(registryFile.getFileName() + ".wake");
+    /** The directory of the wake sockets beside {@code file}. */
+    static Path directory(Path file) {
+        return file.resolveSibling(file.getFileName() + ".wake");
     }
 
-    /** The socket an address names; null if the address is malformed. */
-    static @Nullable Path socketOf(Path registryFile, long address) {
+    /** The socket an address names in {@code dir}; null if the address is malformed. */
+    static @Nullable Path socketOf(Path dir, long address) {
         long pid = address & PID_MASK;
         if (pid == 0) {
             return null;
         }
-        return directory(registryFile)
-                .resolve(name(pid, address >>> 32, (address >>> 22) & (MAX_SEQ - 1)));
+        return dir.resolve(name(pid, address >>> 32, (address >>> 22) & (MAX_SEQ - 1)));
     }
 
     private static String name(long pid, long startTime, long seq) {
@@ -154,11 +153,10 @@ final class WakeServer implements AutoCloseable {
      * sockets, a path too long for one, a wake directory not owner-only): its registry's callers
      * and dispatchers then poll.
      */
-    static @Nullable WakeServer start(Path registryFile, long pid, long startTime) {
+    static @Nullable WakeServer start(Path dir, long pid, long startTime) {
         if (pid <= 0 || pid > PID_MASK) {
             return null;
         }
-        Path dir = directory(registryFile);
         try {
             ownerOnlyDirectory(dir);
             deleteDeadSockets(dir);

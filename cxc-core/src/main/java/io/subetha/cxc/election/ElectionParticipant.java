@@ -2,7 +2,6 @@ package io.subetha.cxc.election;
 
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
@@ -134,9 +133,7 @@ public final class ElectionParticipant {
                 graceEpochs,
                 tickInterval,
                 Preemption.LOWEST_PID,
-                (path, settings) ->
-                        SharedLeaderElection.openOrCreate(
-                                path, settings, CxcFileOptions.defaults()));
+                SharedLeaderElection::openOrCreate);
     }
 
     /**

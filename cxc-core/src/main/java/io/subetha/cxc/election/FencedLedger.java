@@ -5,7 +5,6 @@ import static io.subetha.cxc.election.FencedLedgerDescriptor.*;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -71,7 +70,10 @@ public final class FencedLedger extends MappedPrimitive {
     }
 
     /** A ledger's creation settings: it has none. */
-    public record Settings() {}
+    public record Settings() {
+        /** The only settings a ledger has. */
+        public static final Settings NONE = new Settings();
+    }
 
     public static final PrimitiveType<FencedLedger, Settings> TYPE =
             PrimitiveType.<FencedLedger, Settings>define(
@@ -80,38 +82,21 @@ public final class FencedLedger extends MappedPrimitive {
                     .bodyMagic(MAGIC)
                     .ops(Op.class)
                     .fixedBody(BODY_LENGTH)
-                    .defaults(new Settings())
+                    .defaults(Settings.NONE)
                     .construct((file, settings, options) -> new FencedLedger(file));
 
     private FencedLedger(MappedFile file) {
         super(file, TYPE);
     }
 
-    /** Creates a new ledger file with owner-only permissions; fails if it exists. */
-    public static FencedLedger create(Path path) {
-        return create(path, CxcFileOptions.defaults());
-    }
-
-    public static FencedLedger create(Path path, CxcFileOptions options) {
-        return TYPE.create(path, TYPE.defaults(), options);
-    }
-
     /** Opens and validates an existing ledger file; fails if it does not exist. */
     public static FencedLedger open(Path path) {
-        return open(path, CxcFileOptions.defaults());
-    }
-
-    public static FencedLedger open(Path path, CxcFileOptions options) {
-        return TYPE.open(path, TYPE.defaults(), options);
+        return TYPE.open(path, Settings.NONE);
     }
 
     /** Opens the file, or creates it if absent; race-safe across processes. */
     public static FencedLedger openOrCreate(Path path) {
-        return openOrCreate(path, CxcFileOptions.defaults());
-    }
-
-    public static FencedLedger openOrCreate(Path path, CxcFileOptions options) {
-        return TYPE.openOrCreate(path, TYPE.defaults(), options);
+        return TYPE.openOrCreate(path, Settings.NONE);
     }
 
     // ------------------------------------------------------------------------------- writes

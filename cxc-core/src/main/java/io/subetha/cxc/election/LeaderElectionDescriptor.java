@@ -126,6 +126,12 @@ public final class LeaderElectionDescriptor {
      */
     public static final long RETIRED_WORD = OwnerRecord.ownerWord(0, 0xFFFF_FFFFL);
 
+    /** The leader PID (and a candidate seat's) that names no process. */
+    public static final long NO_LEADER = 0;
+
+    /** The highest term a floor may lift a word to: one below the retired word's. */
+    public static final long MAX_TERM_FLOOR = 0xFFFF_FFFEL;
+
     /**
      * 3: the stored tick interval and grace, the candidate table, the incarnation. (2: the leader's
      * seat is an owner record.)

@@ -5,14 +5,10 @@ import static io.subetha.cxc.election.LeaderElectionDescriptor.*;
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.claim.OwnerRecord;
-import io.subetha.cxc.claim.OwnerStatus;
 import io.subetha.cxc.internal.EpochPacer;
-import io.subetha.cxc.internal.Interleaving;
-import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.observe.StateMaps;
 import io.subetha.cxc.primitive.MappedPrimitive;
@@ -21,16 +17,13 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
-import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
@@ -59,9 +52,10 @@ import org.jspecify.annotations.Nullable;
  *       in total, so the epoch does not freeze when the leader dies.
  *   <li>A file from another PID namespace is refused on open (see {@link
  *       io.subetha.cxc.CxcPidNamespaceException}).
- *   <li>A new file's term starts at the seconds since boot, not 0 ({@link #bootTermSeed()}), and
- *       {@link #raiseTermFloor} lifts it above a term seen on a file it replaces: a downstream
- *       fence that saw term 40 on a file someone deleted does not see the new file's term 1.
+ *   <li>A new file's term starts at the seconds since boot, not 0 ({@link
+ *       LeaderSeat#bootTermSeed()}), and {@link #raiseTermFloor} lifts it above a term seen on a
+ *       file it replaces: a downstream fence that saw term 40 on a file someone deleted does not
+ *       see the new file's term 1.
  * </ul>
  *
  * <p><b>A file replaced under a running process.</b> A handle maps an inode, not a path: if the
@@ -75,12 +69,16 @@ import org.jspecify.annotations.Nullable;
  * its end fault) is retired without touching the mapping: the fast path's buffer is swapped for a
  * heap copy holding the retired word.
  *
+ * <p>The protocol runs in parts this class hands the body to: the leader's seat ({@link
+ * LeaderSeat}), the candidate table ({@link CandidateSeats}), and the mapping with its retirement
+ * and forwarding ({@link ElectionFile}); the fast paths stay here, on fields of this class.
+ *
  * <p>Thread-safe; one instance may serve every thread of a process.
  */
 public final class SharedLeaderElection extends MappedPrimitive {
 
     /** The reserved "no leader" PID. */
-    public static final long NO_LEADER = 0;
+    public static final long NO_LEADER = LeaderElectionDescriptor.NO_LEADER;
 
     /** Epochs a leader's heartbeat may lag before any participant may take over. */
     public static final long DEFAULT_GRACE_EPOCHS = 3;
@@ -138,9 +136,6 @@ public final class SharedLeaderElection extends MappedPrimitive {
         }
     }
 
-    private static final System.Logger logger =
-            System.getLogger(SharedLeaderElection.class.getName());
-
     public static final PrimitiveType<SharedLeaderElection, Settings> TYPE =
             PrimitiveType.<SharedLeaderElection, Settings>define(
                             PrimitiveKinds.LEADER_ELECTION, Settings.class)
@@ -151,15 +146,19 @@ public final class SharedLeaderElection extends MappedPrimitive {
                     .defaults(Settings.DEFAULTS)
                     .initialiser(SharedLeaderElection::initialise)
                     .bodyCheck(SharedLeaderElection::bodyProblem)
+                    .recorded(SharedLeaderElection::recordedSettings)
+                    // An existing file keeps the settings it was created with: a handle runs at
+                    // the file's, whatever its opener asked for.
                     .construct(
-                            (file, settings, options) ->
-                                    new SharedLeaderElection(file, options.readOnly()));
+                            (file, requested, options) ->
+                                    new SharedLeaderElection(
+                                            file, recordedSettings(file), options));
 
     private static void initialise(AtomicBuffer body, Settings settings) {
         body.setLongPlain(TICK_INTERVAL_OFFSET, settings.tickInterval().toNanos());
         body.setIntPlain(GRACE_OFFSET, (int) settings.graceEpochs());
         body.setIntPlain(CANDIDATE_CAPACITY_OFFSET, CANDIDATE_CAPACITY);
-        body.setLongPlain(LEADER_WORD_OFFSET, packLeaderWord(NO_LEADER, bootTermSeed()));
+        body.setLongPlain(LEADER_WORD_OFFSET, packLeaderWord(NO_LEADER, LeaderSeat.bootTermSeed()));
         long incarnation;
         do {
             incarnation = new java.security.SecureRandom().nextLong();
@@ -183,6 +182,14 @@ public final class SharedLeaderElection extends MappedPrimitive {
         return null;
     }
 
+    /** The settings a file records: what every handle on it runs at, whatever it asked for. */
+    private static Settings recordedSettings(MappedFile file) {
+        AtomicBuffer body = file.body();
+        return new Settings(
+                Duration.ofNanos(body.getLongAcquire(TICK_INTERVAL_OFFSET)),
+                Integer.toUnsignedLong(body.getIntAcquire(GRACE_OFFSET)));
+    }
+
     /**
      * The fast paths read the leader word straight from the body's buffer: one dependent load fewer
      * than through {@link AtomicBuffer}, which is a measurable share of a 1 ns read.
@@ -197,89 +204,44 @@ public final class SharedLeaderElection extends MappedPrimitive {
      */
     private ByteBuffer bodyBytes;
 
-    private final EpochPacer pacer;
+    /** This handle's file: its seats, its epoch, and where its work went once it was replaced. */
+    private final ElectionFile mapped;
+
     private final Settings settings;
-    private final long incarnation;
-
-    /** The handle open on the file now at the path, once this one's file was replaced. */
-    private volatile @Nullable SharedLeaderElection successor;
-
-    /** Set once this handle's file is known not to be the election at its path any more. */
-    private volatile boolean retired;
-
-    /** Set once this handle's mapping is known to fault (the file was truncated under it). */
-    private volatile boolean damaged;
-
-    /** How long an opener waits for a seat holding its own PID to show whose it is. */
-    private static final long IDENTITY_WAIT_NANOS = 100_000_000;
-
-    private SharedLeaderElection(MappedFile file, boolean readOnly) {
-        super(file, TYPE);
-        if (!readOnly) {
-            reviveIfRetired();
-            releaseSeatOfTheDeadHolderOfOurPid();
-        }
-        this.bodyBytes = body.byteBuffer();
-        this.pacer = new EpochPacer(body, LAST_TICK_NANOS_OFFSET);
-        this.settings =
-                new Settings(
-                        Duration.ofNanos(body.getLongAcquire(TICK_INTERVAL_OFFSET)),
-                        Integer.toUnsignedLong(body.getIntAcquire(GRACE_OFFSET)));
-        this.incarnation = body.getLongAcquire(INCARNATION_OFFSET);
-    }
 
     /**
-     * The term a new file starts from: the whole seconds since boot ({@code CLOCK_MONOTONIC}, which
-     * is what {@link System#nanoTime()} reads on Linux and only grows on a host until it reboots),
-     * so terms keep rising across a file recreated under running processes, as long as handovers
-     * averaged under one a second. Participants that saw the old file also carry its term over
-     * ({@link #raiseTermFloor}). Across a reboot terms may restart lower: see the README.
+     * The handle open on the file now at the path, once this one's file was replaced: what {@link
+     * #active()} returns, {@link #describe()} reads and {@link #close()} closes. The calls
+     * themselves forward on the files ({@link ElectionFile#live}).
      */
-    static long bootTermSeed() {
-        long seconds = System.nanoTime() / 1_000_000_000L;
-        return seconds <= 0 ? 0 : Math.min(seconds, 0x7FFF_FFFFL);
-    }
+    private volatile @Nullable SharedLeaderElection successor;
 
-    /** Creates a new election file with owner-only permissions; fails if it exists. */
-    public static SharedLeaderElection create(Path path) {
-        return create(path, CxcFileOptions.defaults());
-    }
-
-    public static SharedLeaderElection create(Path path, CxcFileOptions options) {
-        return TYPE.create(path, TYPE.defaults(), options);
+    /**
+     * @param settings the ones the file records: an existing file keeps those it was created with
+     */
+    private SharedLeaderElection(MappedFile file, Settings settings, CxcFileOptions options) {
+        super(file, TYPE);
+        this.settings = settings;
+        this.mapped = new ElectionFile(file.path(), body, !options.readOnly());
+        this.bodyBytes = body.byteBuffer();
     }
 
     /** Opens and validates an existing election file; fails if it does not exist. */
     public static SharedLeaderElection open(Path path) {
-        return open(path, CxcFileOptions.defaults());
-    }
-
-    public static SharedLeaderElection open(Path path, CxcFileOptions options) {
-        return TYPE.open(path, TYPE.defaults(), options);
-    }
-
-    /** Opens the file, or creates it if absent; race-safe across processes. */
-    public static SharedLeaderElection openOrCreate(Path path) {
-        return openOrCreate(path, CxcFileOptions.defaults());
-    }
-
-    public static SharedLeaderElection openOrCreate(Path path, CxcFileOptions options) {
-        return TYPE.openOrCreate(path, TYPE.defaults(), options);
+        return TYPE.open(path, Settings.DEFAULTS);
     }
 
     /**
-     * Opens the file, or creates it with {@code settings}; race-safe across processes. An existing
-     * file keeps the settings it was created with: see {@link #settings()}.
+     * Opens the file, or creates it with {@link Settings#DEFAULTS}; race-safe across processes. An
+     * existing file keeps the settings it was created with: see {@link #settings()}.
      */
-    public static SharedLeaderElection openOrCreate(
-            Path path, Settings settings, CxcFileOptions options) {
-        return TYPE.openOrCreate(path, settings, options);
+    public static SharedLeaderElection openOrCreate(Path path) {
+        return TYPE.openOrCreate(path, Settings.DEFAULTS);
     }
 
-    /** Creates a new election file with {@code settings}; fails if it exists. */
-    public static SharedLeaderElection create(
-            Path path, Settings settings, CxcFileOptions options) {
-        return TYPE.create(path, settings, options);
+    /** {@link #openOrCreate(Path)}, creating a new file with {@code settings}. */
+    public static SharedLeaderElection openOrCreate(Path path, Settings settings) {
+        return TYPE.openOrCreate(path, settings);
     }
 
     /** The tick interval and grace stored in the file when it was created. */
@@ -292,7 +254,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * has another (see {@link LeaderElectionDescriptor}).
      */
     public long incarnation() {
-        return incarnation;
+        return mapped.incarnation();
     }
 
     // --------------------------------------------------------------------------- election
@@ -318,7 +280,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
             throw invalid(myPid, graceEpochs);
         }
         counters.increment(Op.TRY_CLAIM);
-        return claimSlow(myPid, graceEpochs, true);
+        return mapped.claim(myPid, graceEpochs, true);
     }
 
     /**
@@ -339,74 +301,12 @@ public final class SharedLeaderElection extends MappedPrimitive {
             throw invalid(myPid, graceEpochs);
         }
         counters.increment(Op.TRY_CLAIM);
-        return claimSlow(myPid, graceEpochs, false);
+        return mapped.claim(myPid, graceEpochs, false);
     }
 
     /** {@link #tryClaimLeadership(long, long)} with {@link #DEFAULT_GRACE_EPOCHS}. */
     public boolean tryClaimLeadership(long myPid) {
         return tryClaimLeadership(myPid, DEFAULT_GRACE_EPOCHS);
-    }
-
-    private boolean claimSlow(long myPid, long graceEpochs, boolean preempt) {
-        if (retired) { // counted already: the successor counts into these same counters
-            SharedLeaderElection next = successor;
-            return next != null
-                    && (next.termIfLeaderUncounted(myPid) >= 0
-                            || next.claimSlow(myPid, graceEpochs, preempt));
-        }
-        while (true) {
-            long word = body.getLongVolatile(LEADER_WORD_OFFSET);
-            if (word == RETIRED_WORD) {
-                return false; // a file retired under running processes: nobody leads here again
-            }
-            long leader = leaderPid(word);
-            if (leader == myPid) {
-                // Ours, or a dead process's that had our PID: that one's term is not ours to
-                // continue (its fencing token would be accepted twice), so take the next.
-                if (ownedByThisProcessOrUnknown(word, myPid) || takeOver(word, myPid)) {
-                    return true;
-                }
-                continue;
-            }
-            long epoch = body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
-            boolean stale = epoch - OwnerRecord.heartbeat(body, LEADER_RECORD_OFFSET) > graceEpochs;
-            if (leader != NO_LEADER && !stale && (myPid > leader || !preempt)) {
-                return false;
-            }
-            if (takeOver(word, myPid)) {
-                return true;
-            }
-            // Lost the CAS to another claimant or a step-down: decide again on the new state.
-        }
-    }
-
-    /**
-     * Replaces exactly the leader word {@code expected} with {@code myPid} under the next term,
-     * through {@link OwnerRecord#claim}: nothing is written unless the CAS wins.
-     */
-    private boolean takeOver(long expected, long myPid) {
-        long mine = packLeaderWord(myPid, (term(expected) + 1) & 0xFFFF_FFFFL);
-        return OwnerRecord.claim(
-                body,
-                LEADER_RECORD_OFFSET,
-                expected,
-                mine,
-                OwnerRecord.startTimeOf(myPid),
-                this::globalEpochRaw);
-    }
-
-    /**
-     * Whether {@code word}, which holds {@code pid}, is that process's own: its identity names the
-     * process's start time, or is not published yet (a claim of this process in flight).
-     */
-    private boolean ownedByThisProcessOrUnknown(long word, long pid) {
-        return OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word)
-                        == ProcessProbe.UNKNOWN_START_TIME
-                || ownedByThisProcess(word, pid);
-    }
-
-    private long globalEpochRaw() {
-        return body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
     }
 
     /**
@@ -434,35 +334,30 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (graceEpochs < 0) {
             throw invalid(myPid, graceEpochs);
         }
-        SharedLeaderElection next = successor;
-        if (retired) {
-            return next != null && next.claimIfLeaderDead(myPid, graceEpochs);
+        ElectionFile at = mapped.last();
+        if (at.isRetired()) {
+            return false;
         }
         counters.increment(Op.LIVENESS_CHECK);
-        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
+        LeaderSeat seat = at.seat();
+        long word = seat.word();
         long leader = leaderPid(word);
         if (leader == myPid || leader == NO_LEADER) {
-            return claimSlow(myPid, graceEpochs, true);
+            return at.claim(myPid, graceEpochs, true);
         }
-        if (statusOf(word) != ProcessStatus.DEAD) {
+        if (seat.status(word) != ProcessStatus.DEAD) {
             return false;
         }
         // CAS from exactly the dead leader's word: if anyone else changed it first, they won.
-        return takeOver(word, myPid);
+        return seat.takeOver(word, myPid);
     }
 
     /** Whether the current leader's process is alive, per {@link ProcessProbe}. */
     public ProcessStatus leaderStatus() {
-        if (retired) {
-            return live().leaderStatus();
-        }
+        LeaderSeat seat = mapped.live().seat();
         counters.increment(Op.LIVENESS_CHECK);
-        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
-        return leaderPid(word) == NO_LEADER ? ProcessStatus.DEAD : statusOf(word);
-    }
-
-    private ProcessStatus statusOf(long word) {
-        return OwnerRecord.status(body, LEADER_RECORD_OFFSET, word);
+        long word = seat.word();
+        return leaderPid(word) == NO_LEADER ? ProcessStatus.DEAD : seat.status(word);
     }
 
     /**
@@ -472,25 +367,32 @@ public final class SharedLeaderElection extends MappedPrimitive {
      */
     public boolean beatAsLeader(long myPid) {
         Pids.requireValid(myPid);
-        if (retired) {
-            SharedLeaderElection next = successor;
-            return next != null && next.beatAsLeader(myPid);
+        // The word first, from the fast paths' buffer (a truncated file's names no one); a retired
+        // handle whose orphan still names the caller goes on like any other miss.
+        if (leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == myPid
+                && !mapped.isRetired()) {
+            counters.increment(Op.BEAT);
+            OwnerRecord.beat(body, LEADER_RECORD_OFFSET, body.getLongVolatile(GLOBAL_EPOCH_OFFSET));
+            return true;
         }
-        counters.increment(Op.BEAT);
-        if (leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET)) != myPid) {
+        ElectionFile at = mapped.last();
+        if (at.isRetired()) {
             return false;
         }
-        OwnerRecord.beat(body, LEADER_RECORD_OFFSET, globalEpochRaw());
+        counters.increment(Op.BEAT);
+        LeaderSeat seat = at.seat();
+        if (leaderPid(seat.word()) != myPid) {
+            return false;
+        }
+        seat.beat();
         return true;
     }
 
     /** Advances the global epoch by one. @return the new epoch */
     public long tickEpoch() {
-        if (retired) {
-            return live().tickEpoch();
-        }
+        LeaderSeat seat = mapped.live().seat();
         counters.increment(Op.TICK_EPOCH);
-        return body.getAndAddLong(GLOBAL_EPOCH_OFFSET, 1) + 1;
+        return seat.tickEpoch();
     }
 
     /**
@@ -503,13 +405,12 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * @return true if this call advanced the epoch
      */
     public boolean tickEpochIfDue(Duration interval) {
-        if (retired) {
-            return live().tickEpochIfDue(interval);
-        }
-        if (!pacer.claimTick(interval)) {
+        ElectionFile at = mapped.live();
+        if (!at.pacer().claimTick(interval)) {
             return false;
         }
-        tickEpoch();
+        counters.increment(Op.TICK_EPOCH);
+        at.seat().tickEpoch();
         return true;
     }
 
@@ -521,22 +422,12 @@ public final class SharedLeaderElection extends MappedPrimitive {
      */
     public boolean stepDown(long myPid) {
         Pids.requireValid(myPid);
-        if (retired) {
-            SharedLeaderElection next = successor;
-            return next != null && next.stepDown(myPid);
+        ElectionFile at = mapped.last();
+        if (at.isRetired()) {
+            return false;
         }
         counters.increment(Op.STEP_DOWN);
-        while (true) {
-            long word = body.getLongVolatile(LEADER_WORD_OFFSET);
-            if (leaderPid(word) != myPid) {
-                return false;
-            }
-            Interleaving.at(Point.STEP_DOWN_JUDGED);
-            if (body.compareAndSetLong(
-                    LEADER_WORD_OFFSET, word, packLeaderWord(NO_LEADER, term(word)))) {
-                return true;
-            }
-        }
+        return at.seat().stepDown(myPid);
     }
 
     // -------------------------------------------------------------------------- candidates
@@ -551,34 +442,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
      */
     public int registerCandidate(long myPid, long graceEpochs) {
         Pids.requireValid(myPid);
-        if (retired) {
-            return live().registerCandidate(myPid, graceEpochs);
-        }
-        long startTime = OwnerRecord.startTimeOf(myPid);
-        for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
-            int record = candidateRecordOffset(i);
-            long word = OwnerRecord.ownerWord(body, record);
-            if (OwnerRecord.isOwnedBy(body, record, word, myPid, startTime)) {
-                return i;
-            }
-        }
-        long epoch = globalEpochRaw();
-        for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
-            int record = candidateRecordOffset(i);
-            long word = OwnerRecord.ownerWord(body, record);
-            OwnerStatus status = OwnerRecord.judge(body, record, word, epoch, graceEpochs);
-            if (status != OwnerStatus.LIVE
-                    && OwnerRecord.claim(
-                            body,
-                            record,
-                            word,
-                            OwnerRecord.ownerWord(myPid, OwnerRecord.nextGeneration(word)),
-                            startTime,
-                            this::globalEpochRaw)) {
-                return i;
-            }
-        }
-        return -1;
+        return mapped.live().candidates().register(myPid, graceEpochs);
     }
 
     /**
@@ -591,27 +455,15 @@ public final class SharedLeaderElection extends MappedPrimitive {
             throw new IllegalArgumentException(
                     "candidate seat must be 0.." + (CANDIDATE_CAPACITY - 1) + ", got " + index);
         }
-        if (retired) {
-            return live().beatCandidate(index, myPid);
-        }
-        int record = candidateRecordOffset(index);
-        if (OwnerRecord.pid(OwnerRecord.ownerWord(body, record)) != myPid) {
-            return false;
-        }
-        OwnerRecord.beat(body, record, globalEpochRaw());
-        return true;
+        return mapped.live().candidates().beat(index, myPid);
     }
 
     /** Frees candidate seat {@code index} if {@code myPid} holds it (on leaving the election). */
     public void leaveCandidates(int index, long myPid) {
-        if (index < 0 || index >= CANDIDATE_CAPACITY || retired) {
+        if (index < 0 || index >= CANDIDATE_CAPACITY || mapped.isRetired()) {
             return;
         }
-        int record = candidateRecordOffset(index);
-        long word = OwnerRecord.ownerWord(body, record);
-        if (OwnerRecord.pid(word) == myPid) {
-            OwnerRecord.release(body, record, word);
-        }
+        mapped.candidates().leave(index, myPid);
     }
 
     /**
@@ -620,52 +472,12 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * #NO_LEADER} if none. Probes {@code /proc} only for the PIDs it would return.
      */
     public long lowestLiveCandidateBelow(long below, long except, long graceEpochs) {
-        if (retired) {
-            return live().lowestLiveCandidateBelow(below, except, graceEpochs);
-        }
-        long epoch = globalEpochRaw();
-        long[] words = new long[CANDIDATE_CAPACITY];
-        for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
-            int record = candidateRecordOffset(i);
-            long word = OwnerRecord.ownerWord(body, record);
-            long pid = OwnerRecord.pid(word);
-            boolean fresh = epoch - OwnerRecord.heartbeat(body, record) <= graceEpochs;
-            words[i] = pid != NO_LEADER && pid < below && pid != except && fresh ? word : 0;
-        }
-        while (true) {
-            int best = -1;
-            for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
-                if (words[i] != 0
-                        && (best < 0 || OwnerRecord.pid(words[i]) < OwnerRecord.pid(words[best]))) {
-                    best = i;
-                }
-            }
-            if (best < 0) {
-                return NO_LEADER;
-            }
-            if (!OwnerRecord.isDead(body, candidateRecordOffset(best), words[best])) {
-                return OwnerRecord.pid(words[best]);
-            }
-            words[best] = 0;
-        }
+        return mapped.live().candidates().lowestLiveBelow(below, except, graceEpochs);
     }
 
     /** The PIDs holding a candidate seat, fresh or not, lowest first: for display. */
     public long[] candidates() {
-        if (retired) {
-            return live().candidates();
-        }
-        long[] pids = new long[CANDIDATE_CAPACITY];
-        int n = 0;
-        for (int i = 0; i < CANDIDATE_CAPACITY; i++) {
-            long pid = OwnerRecord.pid(OwnerRecord.ownerWord(body, candidateRecordOffset(i)));
-            if (pid != NO_LEADER) {
-                pids[n++] = pid;
-            }
-        }
-        long[] held = java.util.Arrays.copyOf(pids, n);
-        java.util.Arrays.sort(held);
-        return held;
+        return mapped.live().candidates().pids();
     }
 
     // ------------------------------------------------------------------------------- reads
@@ -689,38 +501,23 @@ public final class SharedLeaderElection extends MappedPrimitive {
         long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
         long term = leaderPid(word) == pid && pid != NO_LEADER ? term(word) : -1;
         counters.increment(Op.READ);
-        return term >= 0 ? term : termIfLeaderElsewhere(pid);
-    }
-
-    /** Off the fast path: a retired handle asks the one that replaced it (counted already). */
-    private long termIfLeaderElsewhere(long pid) {
-        SharedLeaderElection next = successor;
-        return next == null ? -1 : next.termIfLeaderUncounted(pid);
-    }
-
-    private long termIfLeaderUncounted(long pid) {
-        long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
-        long term = leaderPid(word) == pid && pid != NO_LEADER ? term(word) : -1;
-        return term >= 0 ? term : termIfLeaderElsewhere(pid);
+        // Off the fast path: a retired handle asks the files that replaced it (counted already).
+        return term >= 0 ? term : mapped.termIfLeaderInSuccessors(pid);
     }
 
     /** The leader's PID, empty when there is no leader. */
     public OptionalLong currentLeader() {
-        if (retired) {
-            return live().currentLeader();
-        }
+        LeaderSeat seat = mapped.live().seat();
         counters.increment(Op.READ);
-        long leader = leaderPid(body.getLongVolatile(LEADER_WORD_OFFSET));
+        long leader = leaderPid(seat.word());
         return leader == NO_LEADER ? OptionalLong.empty() : OptionalLong.of(leader);
     }
 
     /** The election term: rises by one on each handover; the fencing token. */
     public long electionTerm() {
-        if (retired) {
-            return live().electionTerm();
-        }
+        LeaderSeat seat = mapped.live().seat();
         counters.increment(Op.READ);
-        return term(body.getLongVolatile(LEADER_WORD_OFFSET));
+        return term(seat.word());
     }
 
     /**
@@ -729,8 +526,10 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * exactly this term.
      */
     public long leaderWord() {
-        if (retired) {
-            return live().leaderWord();
+        if (mapped.isRetired()) {
+            LeaderSeat seat = mapped.live().seat();
+            counters.increment(Op.READ);
+            return seat.word();
         }
         long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
         counters.increment(Op.READ); // after the read, as in isLeader
@@ -738,37 +537,27 @@ public final class SharedLeaderElection extends MappedPrimitive {
     }
 
     public long globalEpoch() {
-        if (retired) {
-            return live().globalEpoch();
-        }
+        LeaderSeat seat = mapped.live().seat();
         counters.increment(Op.READ);
-        return body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
+        return seat.globalEpoch();
     }
 
     /** The global epoch at the leader's last beat. */
     public long leaderHeartbeat() {
-        if (retired) {
-            return live().leaderHeartbeat();
-        }
+        LeaderSeat seat = mapped.live().seat();
         counters.increment(Op.READ);
-        return body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
+        return seat.heartbeatWord();
     }
 
     /** Leader, term, heartbeat, epoch and start time in one call. */
     public LeaderSnapshot snapshot() {
-        if (retired) {
-            return live().snapshot();
-        }
+        LeaderSeat seat = mapped.live().seat();
         counters.increment(Op.READ);
-        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
-        long heartbeat = body.getLongVolatile(LEADER_HEARTBEAT_OFFSET);
-        long epoch = body.getLongVolatile(GLOBAL_EPOCH_OFFSET);
+        long word = seat.word();
+        long heartbeat = seat.heartbeatWord();
+        long epoch = seat.globalEpoch();
         return new LeaderSnapshot(
-                leaderPid(word),
-                term(word),
-                heartbeat,
-                epoch,
-                OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word));
+                leaderPid(word), term(word), heartbeat, epoch, seat.startTime(word));
     }
 
     // ------------------------------------------------------------------- replaced or damaged
@@ -783,23 +572,11 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * @return whether the term was raised
      */
     public boolean raiseTermFloor(long floor) {
-        if (floor < 0 || floor > 0xFFFF_FFFEL) {
+        if (floor < 0 || floor > MAX_TERM_FLOOR) {
             throw new IllegalArgumentException(
-                    "floor must be 0.." + 0xFFFF_FFFEL + ", got " + floor);
+                    "floor must be 0.." + MAX_TERM_FLOOR + ", got " + floor);
         }
-        if (retired) {
-            return live().raiseTermFloor(floor);
-        }
-        while (true) {
-            long word = body.getLongVolatile(LEADER_WORD_OFFSET);
-            if (word == RETIRED_WORD || term(word) >= floor) {
-                return false;
-            }
-            if (body.compareAndSetLong(
-                    LEADER_WORD_OFFSET, word, packLeaderWord(NO_LEADER, floor))) {
-                return true;
-            }
-        }
+        return mapped.live().seat().raiseTermFloor(floor);
     }
 
     /**
@@ -808,12 +585,12 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * handle that replaced it, if any.
      */
     public boolean isRetired() {
-        return retired;
+        return mapped.isRetired();
     }
 
     /** Whether this handle's file was found truncated under its mapping. */
     public boolean isDamaged() {
-        return damaged;
+        return mapped.isDamaged();
     }
 
     /**
@@ -823,111 +600,33 @@ public final class SharedLeaderElection extends MappedPrimitive {
      * @throws CxcFormatException if this handle was retired and nothing replaced it yet
      */
     public SharedLeaderElection active() {
-        return live();
+        SharedLeaderElection at = this;
+        while (at.mapped.isRetired()) {
+            SharedLeaderElection next = at.successor;
+            if (next == null) {
+                throw at.mapped.noLongerTheElection();
+            }
+            at = next;
+        }
+        return at;
     }
 
     /**
-     * Stops this handle from ever leading again: the orphaned mapping's leader word, if it names
-     * {@code myPid} or no one, becomes {@link LeaderElectionDescriptor#RETIRED_WORD} (one CAS from
-     * exactly the word read, so a rival still on the orphan who claims first keeps its claim until
-     * its own participant notices). With {@code truncated}, the mapping is not touched (it would
-     * fault): the fast paths' buffer is swapped for a heap copy holding the retired word.
+     * Stops this handle from ever leading again ({@link ElectionFile#retire}). With {@code
+     * truncated}, or if the mapping faults, the fast paths' buffer is swapped for a heap copy
+     * holding the retired word.
      *
      * @return the term this PID led under in the orphan, or -1
      */
     long retire(long myPid, boolean truncated) {
-        retired = true; // first: every call that misses from now on forwards or refuses
-        if (truncated) {
-            damaged = true;
-            return retireDamaged();
+        long term = mapped.retire(myPid, truncated);
+        if (mapped.isDamaged()) {
+            ByteBuffer tombstone = ByteBuffer.allocate(BODY_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+            tombstone.putLong(LEADER_WORD_OFFSET, RETIRED_WORD);
+            bodyBytes = tombstone;
+            VarHandle.fullFence(); // publish the swap before anyone relies on the flags
         }
-        try {
-            while (true) {
-                long word = body.getLongVolatile(LEADER_WORD_OFFSET);
-                long leader = leaderPid(word);
-                if (word == RETIRED_WORD || (leader != myPid && leader != NO_LEADER)) {
-                    return -1;
-                }
-                // Before the CAS: a reviver must find the term the retired word hides. Only ever
-                // raised, to a term that was issued, so a crash before the CAS leaves no harm.
-                raiseRetiredTerm(term(word));
-                if (body.compareAndSetLong(LEADER_WORD_OFFSET, word, RETIRED_WORD)) {
-                    return leader == myPid ? term(word) : -1;
-                }
-            }
-        } catch (InternalError fault) { // truncated after all: reads past its end fault
-            damaged = true;
-            return retireDamaged();
-        }
-    }
-
-    private void raiseRetiredTerm(long term) {
-        long seen = body.getLongVolatile(RETIRED_TERM_OFFSET);
-        while (seen < term && !body.compareAndSetLong(RETIRED_TERM_OFFSET, seen, term)) {
-            seen = body.getLongVolatile(RETIRED_TERM_OFFSET);
-        }
-    }
-
-    /**
-     * A retired file opened for writing is in use again: whoever opens a path means the file there,
-     * and a participant that retired it may have raced a replacement (an open that mapped the new
-     * file while it judged the old one) or the file was moved back. Left retired, it refused every
-     * participant until someone deleted it (the 1,000-handover chaos run ended so once). Only if
-     * the file at its path is this one (by incarnation). Revived by one CAS from exactly the
-     * retired word to no leader above the term it replaced (or the boot seed, if higher); a
-     * participant still on a replaced orphan notices on its next tick as ever.
-     */
-    private void reviveIfRetired() {
-        if (body.getLongVolatile(LEADER_WORD_OFFSET) != RETIRED_WORD) {
-            return;
-        }
-        // Only a file still at its path: an open that mapped a file just before it was replaced
-        // (slow, on a loaded host) must leave the orphan retired, or it claims there a term the
-        // file at the path also issues (the 1,000-handover chaos run saw it once).
-        if (incarnationAt(file.path()) != body.getLongAcquire(INCARNATION_OFFSET)) {
-            return;
-        }
-        long floor =
-                Math.min(
-                        Math.max(body.getLongVolatile(RETIRED_TERM_OFFSET), bootTermSeed()),
-                        0xFFFF_FFFEL);
-        if (body.compareAndSetLong(
-                LEADER_WORD_OFFSET, RETIRED_WORD, packLeaderWord(NO_LEADER, floor))) {
-            logger.log(
-                    System.Logger.Level.WARNING,
-                    "cxc: the leader-election file "
-                            + file()
-                            + " was retired (judged deleted or replaced under a running process)"
-                            + " but is at its path and opened again: revived, terms above "
-                            + floor);
-        }
-    }
-
-    /**
-     * The incarnation of the election file now at {@code path}, read from the file (8 bytes), or 0
-     * if it cannot be read: what tells for sure whether the path still names a mapped file, where a
-     * file key can be a moment late or reused by a new file.
-     */
-    public static long incarnationAt(Path path) {
-        try (FileChannel channel =
-                FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            long at = HeaderDescriptor.HEADER_LENGTH + INCARNATION_OFFSET;
-            while (word.hasRemaining() && channel.read(word, at + word.position()) >= 0) {
-                // read all 8 bytes
-            }
-            return word.hasRemaining() ? 0 : word.getLong(0);
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
-    private long retireDamaged() {
-        ByteBuffer tombstone = ByteBuffer.allocate(BODY_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-        tombstone.putLong(LEADER_WORD_OFFSET, RETIRED_WORD);
-        bodyBytes = tombstone;
-        VarHandle.fullFence(); // publish the swap before anyone relies on the flags
-        return -1;
+        return term;
     }
 
     /**
@@ -939,32 +638,20 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (next != this) {
             next.countInto(this); // the meters bound to this handle go on counting
             successor = next;
+            mapped.forwardTo(next.mapped);
         }
     }
 
-    private SharedLeaderElection live() {
-        if (!retired) {
-            return this;
-        }
-        SharedLeaderElection next = successor;
-        if (next == null) {
-            throw new CxcFormatException(
-                    "the leader-election file "
-                            + file()
-                            + " is no longer the election this handle mapped (it was deleted,"
-                            + " replaced or truncated under a running process); this process does"
-                            + " not lead. Its participant re-joins the file at the path on its next"
-                            + " tick.");
-        }
-        return next.live();
+    /**
+     * The incarnation of the election file now at {@code path}, read from the file (8 bytes), or 0
+     * if it cannot be read: what tells for sure whether the path still names a mapped file, where a
+     * file key can be a moment late or reused by a new file.
+     */
+    public static long incarnationAt(Path path) {
+        return ElectionFile.incarnationAt(path);
     }
 
     // ----------------------------------------------------------------------------- lifecycle
-
-    /**
-     * Leader, term, heartbeat, epoch, heartbeat lag and the leader's recorded start time, read from
-     * shared memory without probing the leader's process.
-     */
 
     /** {@link #describe()} with whether the leader's process is live, stale or dead. */
     @Override
@@ -975,27 +662,35 @@ public final class SharedLeaderElection extends MappedPrimitive {
         return StateMaps.insertAfter(state, "leaderPid", "leaderStatus", status);
     }
 
+    /**
+     * Leader, term, heartbeat, epoch, heartbeat lag and the leader's recorded start time, read from
+     * shared memory without probing the leader's process.
+     */
     @Override
     public Map<String, Object> describe() {
-        if (retired) {
+        if (mapped.isRetired()) {
             SharedLeaderElection next = successor;
             return next != null
                     ? next.describe()
-                    : fields("retired", true, "damaged", damaged, "file", String.valueOf(file()));
+                    : fields(
+                            "retired", true,
+                            "damaged", mapped.isDamaged(),
+                            "file", String.valueOf(file()));
         }
-        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
-        long heartbeat = OwnerRecord.heartbeat(body, LEADER_RECORD_OFFSET);
-        long epoch = globalEpochRaw();
+        LeaderSeat seat = mapped.seat();
+        long word = seat.word();
+        long heartbeat = seat.heartbeat();
+        long epoch = seat.globalEpoch();
         return fields(
                 "leaderPid", leaderPid(word),
                 "term", term(word),
                 "globalEpoch", epoch,
                 "leaderHeartbeat", heartbeat,
                 "heartbeatLagEpochs", Math.max(0, epoch - heartbeat),
-                "leaderStartTime", OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word),
+                "leaderStartTime", seat.startTime(word),
                 "tickIntervalMillis", settings.tickInterval().toMillis(),
                 "graceEpochs", settings.graceEpochs(),
-                "candidates", java.util.Arrays.toString(candidates()));
+                "candidates", Arrays.toString(mapped.candidates().pids()));
     }
 
     /** Closing marks this handle closed; leadership is not released (call {@link #stepDown}). */
@@ -1006,35 +701,6 @@ public final class SharedLeaderElection extends MappedPrimitive {
             next.close();
         }
         super.close();
-    }
-
-    /**
-     * A PID names one live process at a time, and a process's PID can only have been another's
-     * before this process existed: so a seat that holds this process's PID but not its identity
-     * belongs to a dead process, whose term this one must not continue (its fencing token would be
-     * accepted twice). Released here, once per handle, with one CAS from exactly that word; the
-     * fast paths can then trust a PID match. A seat this process's other handle is taking shows its
-     * identity within microseconds; a dead one's never will.
-     */
-    private void releaseSeatOfTheDeadHolderOfOurPid() {
-        long me = Pids.current();
-        long word = body.getLongVolatile(LEADER_WORD_OFFSET);
-        long deadline = System.nanoTime() + IDENTITY_WAIT_NANOS;
-        while (leaderPid(word) == me && !ownedByThisProcess(word, me)) {
-            if (OwnerRecord.startTime(body, LEADER_RECORD_OFFSET, word)
-                            != ProcessProbe.UNKNOWN_START_TIME
-                    || System.nanoTime() - deadline >= 0) {
-                OwnerRecord.release(body, LEADER_RECORD_OFFSET, word);
-                return;
-            }
-            Thread.onSpinWait();
-            word = body.getLongVolatile(LEADER_WORD_OFFSET);
-        }
-    }
-
-    private boolean ownedByThisProcess(long word, long pid) {
-        return OwnerRecord.isOwnedBy(
-                body, LEADER_RECORD_OFFSET, word, pid, OwnerRecord.startTimeOf(pid));
     }
 
     private static IllegalArgumentException invalid(long pid, long graceEpochs) {

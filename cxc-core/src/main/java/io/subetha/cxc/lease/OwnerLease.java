@@ -11,7 +11,6 @@ import io.subetha.cxc.election.FencedLedger;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -123,7 +122,8 @@ public final class OwnerLease extends MappedPrimitive {
                             settings -> new PrimitiveType.Shape(settings.capacity(), SLOT_LENGTH),
                             BODY_LAYOUT)
                     .defaults(new Settings(Settings.DEFAULT_CAPACITY))
-                    .construct((file, settings, options) -> new OwnerLease(file));
+                    .recorded(file -> new Settings(file.header().capacity()))
+                    .construct((file, settings, options) -> new OwnerLease(file, settings));
 
     /** A held lease, as its acquirer got it: pass it back to extend or release it. */
     public static final class Lease {
@@ -181,22 +181,12 @@ public final class OwnerLease extends MappedPrimitive {
     private final int capacity;
     private final Map<String, Integer> boundSlots = new ConcurrentHashMap<>();
 
-    private OwnerLease(MappedFile file) {
-        super(file, TYPE);
-        // Validated against BODY_LAYOUT (1..MAX_CAPACITY) and the file size.
-        this.capacity = file.header().capacity();
-    }
-
     /**
-     * Creates a table of {@code capacity} name slots (1..{@value
-     * OwnerLeaseDescriptor#MAX_CAPACITY}); fails if it exists.
+     * @param settings the file's: its header's capacity was checked against them on open
      */
-    public static OwnerLease create(Path path, int capacity) {
-        return create(path, capacity, CxcFileOptions.defaults());
-    }
-
-    public static OwnerLease create(Path path, int capacity, CxcFileOptions options) {
-        return TYPE.create(path, new Settings(capacity), options);
+    private OwnerLease(MappedFile file, Settings settings) {
+        super(file, TYPE);
+        this.capacity = settings.capacity();
     }
 
     /**
@@ -204,22 +194,13 @@ public final class OwnerLease extends MappedPrimitive {
      *
      * @throws CxcCapacityException if the file was created with another capacity
      */
-    public static OwnerLease open(Path path, int expectedCapacity) {
-        return TYPE.open(path, new Settings(expectedCapacity), CxcFileOptions.defaults());
+    public static OwnerLease open(Path path, Settings expected) {
+        return TYPE.open(path, expected);
     }
 
-    /** Opens an existing table with whatever capacity it was created with. */
-    public static OwnerLease open(Path path) {
-        return TYPE.openAsRecorded(path, CxcFileOptions.defaults());
-    }
-
-    /** Opens the table, or creates it with {@code capacity} slots; race-safe across processes. */
-    public static OwnerLease openOrCreate(Path path, int capacity) {
-        return openOrCreate(path, capacity, CxcFileOptions.defaults());
-    }
-
-    public static OwnerLease openOrCreate(Path path, int capacity, CxcFileOptions options) {
-        return TYPE.openOrCreate(path, new Settings(capacity), options);
+    /** Opens the table, or creates it with {@code settings}; race-safe across processes. */
+    public static OwnerLease openOrCreate(Path path, Settings settings) {
+        return TYPE.openOrCreate(path, settings);
     }
 
     public int capacity() {

@@ -28,9 +28,9 @@ public final class PrimitiveRegistry {
 
     /**
      * Registers {@code primitive} (once; registering it again does nothing) and returns it, so a
-     * creation can be wrapped: {@code registry.register(SharedLeaderElection.create(path))}. Each
-     * subscriber is told on the calling thread; one that throws is logged and does not fail the
-     * registration.
+     * creation can be wrapped: {@code registry.register(SharedLeaderElection.TYPE.create(path,
+     * SharedLeaderElection.Settings.DEFAULTS))}. Each subscriber is told on the calling thread; one
+     * that throws is logged and does not fail the registration.
      */
     public <P extends ObservedPrimitive> P register(P primitive) {
         if (primitives.addIfAbsent(primitive)) {

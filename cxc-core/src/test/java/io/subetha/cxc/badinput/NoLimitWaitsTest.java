@@ -55,25 +55,30 @@ class NoLimitWaitsTest {
 
     @Test
     void aRegionLockWaitedForWithoutLimitIsTaken() {
-        try (SharedRegion region = SharedRegion.create(dir.resolve("heap.cxc"), 8192)) {
-            for (Duration forever : NO_LIMITS) {
-                region.lockTimeout(forever);
+        Path path = dir.resolve("heap.cxc");
+        SharedRegion.TYPE.create(path, new SharedRegion.Settings(8192)).close();
+        for (Duration forever : NO_LIMITS) {
+            try (SharedRegion region =
+                    SharedRegion.open(
+                            path, new SharedRegion.Settings(8192).withLockTimeout(forever))) {
                 long handle =
                         region.allocate(1000); // above the cache's largest block: the lock's path
                 region.free(handle);
+                assertThat(region.lockTimeout()).isEqualTo(forever);
             }
-            assertThat(region.lockTimeout()).isEqualTo(NO_LIMITS.get(1));
         }
     }
 
     @Test
     void aFileOpenedWithoutAnInitialisationLimitOpens() {
         Path path = dir.resolve("election.cxc");
-        SharedLeaderElection.create(path).close();
+        SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS).close();
         for (Duration forever : NO_LIMITS) {
             try (SharedLeaderElection election =
-                    SharedLeaderElection.open(
-                            path, CxcFileOptions.defaults().withInitialisationTimeout(forever))) {
+                    SharedLeaderElection.TYPE.open(
+                            path,
+                            SharedLeaderElection.Settings.DEFAULTS,
+                            CxcFileOptions.defaults().withInitialisationTimeout(forever))) {
                 assertThat(election.isClosed()).isFalse();
             }
         }

@@ -27,11 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The four ownership races a review found by holding threads at exact lines, each replayed here
- * with a {@link StepGate} at the same step: a claimant or assigner is held mid-protocol while
- * another process's part is played, then released. Each test fails if the flaw it names is put back
- * (a write before the CAS is won, an unkeyed start time, a PID match trusted as identity, a claim
- * freed under a live assigner).
+ * Claims across the families raced at their exact steps, each held there with a {@link StepGate}
+ * while another process's part is played, then released: a claimant paused before its CAS writes
+ * nothing over the owner that won meanwhile, a start time counts only under the key it was
+ * published with, a PID match is not taken for identity, and a claim is not freed under a live
+ * assigner.
  */
 class ClaimRaceTest {
 
@@ -52,7 +52,9 @@ class ClaimRaceTest {
     @Test
     void aClaimantPausedBeforeItsCasDoesNotDeposeTheHealthyLeaderThatWonMeanwhile() {
         Path path = dir.resolve("leader.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(path);
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 SharedLeaderElection claimant = SharedLeaderElection.open(path)) {
             long seed = election.electionTerm();
             assertThat(election.tryClaimLeadership(100, GRACE)).isTrue();
@@ -128,7 +130,9 @@ class ClaimRaceTest {
     @Test
     void aLeaderPausedBeforePublishingItsStartTimeCannotPoisonTheNextLeadersIdentity() {
         Path path = dir.resolve("leader.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(path);
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 SharedLeaderElection paused = SharedLeaderElection.open(path)) {
             // PARENT wins the seat, then pauses before publishing its start time.
             StepGate<Boolean> parent =
@@ -181,8 +185,9 @@ class ClaimRaceTest {
     void aProcessThatReusedTheDeadLeadersPidTakesTheNextTermInsteadOfContinuingIts()
             throws Exception {
         Path path = dir.resolve("leader.cxc");
-        SharedLeaderElection.create(path).close();
-        try (FencedLedger ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS).close();
+        try (FencedLedger ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             // What a dead leader that had this process's PID left behind: term 7, its own start
             // time, a fresh heartbeat; and the write it made downstream.
             long predecessorStartTime = (MY_START_TIME + 1) & 0xFFFF_FFFFL;
@@ -213,7 +218,7 @@ class ClaimRaceTest {
     @Test
     void aSeatOfThisPidWhoseIdentityNeverAppearsIsReleasedOnOpen() {
         Path path = dir.resolve("leader.cxc");
-        SharedLeaderElection.create(path).close();
+        SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS).close();
         // A process that had this PID died between winning the seat and publishing its identity.
         RawBody.of(path)
                 .setLongVolatile(
@@ -229,7 +234,9 @@ class ClaimRaceTest {
     @Test
     void anotherHandleOfTheLeadingProcessConfirmsTheSameTerm() {
         Path path = dir.resolve("leader.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(path);
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 SharedLeaderElection second = SharedLeaderElection.open(path)) {
             long seed = election.electionTerm();
             assertThat(election.tryClaimLeadership(ME, GRACE)).isTrue();

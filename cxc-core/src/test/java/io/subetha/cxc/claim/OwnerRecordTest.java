@@ -21,15 +21,24 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The slot-ownership block on its own: its words, its steps, and claimants interleaved. */
+/**
+ * The slot-ownership block on its own: its words and their steps (a claim installs the owner, then
+ * its heartbeat, then its identity; a release is one CAS from exactly the judged word), the
+ * identity word valid only for the key it names, the two claims of a free record ({@link
+ * OwnerRecord#claimFirstFree} over a table, {@link OwnerRecord#claimFree}'s one-CAS re-claim by the
+ * process whose identity is still published), and claimants interleaved: held with a {@link
+ * StepGate} between a read and its CAS, an owner retries its identity and heartbeat from the value
+ * now there (never given up on, never lowered), and a table claim that lost a record goes on to the
+ * next free one.
+ */
 class OwnerRecordTest {
-
     static final int RECORD = 8; // any 8-aligned offset
     static final long ME = Pids.current();
 
@@ -44,7 +53,9 @@ class OwnerRecordTest {
                         StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.READ,
                         StandardOpenOption.WRITE)) {
-            body = new AtomicBuffer(channel.map(FileChannel.MapMode.READ_WRITE, 0, 64));
+            body =
+                    new AtomicBuffer(
+                            channel.map(FileChannel.MapMode.READ_WRITE, 0, 4 * OwnerRecord.LENGTH));
         }
     }
 
@@ -264,5 +275,251 @@ class OwnerRecordTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    // ------------------------------------------------------------- the identity word
+
+    @Test
+    void anIdentityPublishedUnderAnEarlierKeyDoesNotVouchForTheNextOwner() {
+        long first = OwnerRecord.ownerWord(42, 1);
+        assertThat(OwnerRecord.claim(body, RECORD, 0, first, 777, () -> 1)).isTrue();
+        // The same PID again under the next key, its identity not yet published (a claim in
+        // flight, or a crash between the CAS and the publication).
+        long second = OwnerRecord.ownerWord(42, 2);
+        assertThat(body.compareAndSetLong(RECORD, first, second)).isTrue();
+
+        assertThat(OwnerRecord.isOwnedBy(body, RECORD, second, 42, 777)).isFalse();
+        assertThat(OwnerRecord.startTime(body, RECORD, second))
+                .isEqualTo(ProcessProbe.UNKNOWN_START_TIME);
+
+        OwnerRecord.publishIdentity(body, RECORD, second, 777);
+        assertThat(OwnerRecord.isOwnedBy(body, RECORD, second, 42, 777)).isTrue();
+    }
+
+    @Test
+    void aPublisherWhoseRecordMovedOnWritesNothing() {
+        long first = OwnerRecord.ownerWord(42, 1);
+        OwnerRecord.claim(body, RECORD, 0, first, 777, () -> 1);
+        assertThat(OwnerRecord.release(body, RECORD, first)).isTrue();
+        long second = OwnerRecord.ownerWord(43, 2);
+        assertThat(OwnerRecord.claim(body, RECORD, OwnerRecord.freed(first), second, 888, () -> 1))
+                .isTrue();
+        long identity = body.getLongVolatile(RECORD + OwnerRecord.IDENTITY_OFFSET);
+
+        // The first owner, paused past its ownership, publishes late.
+        OwnerRecord.publishIdentity(body, RECORD, first, 777);
+
+        assertThat(body.getLongVolatile(RECORD + OwnerRecord.IDENTITY_OFFSET)).isEqualTo(identity);
+        assertThat(OwnerRecord.startTime(body, RECORD, second)).isEqualTo(888);
+    }
+
+    @Test
+    void publishingTheSameIdentityAgainIsANoOp() {
+        long word = OwnerRecord.ownerWord(42, 1);
+        OwnerRecord.claim(body, RECORD, 0, word, 777, () -> 1);
+        long identity = body.getLongVolatile(RECORD + OwnerRecord.IDENTITY_OFFSET);
+
+        OwnerRecord.publishIdentity(body, RECORD, word, 777);
+
+        assertThat(body.getLongVolatile(RECORD + OwnerRecord.IDENTITY_OFFSET)).isEqualTo(identity);
+        assertThat(identity).isEqualTo((1L << 32) | 777);
+    }
+
+    // ----------------------------------------------------------- claims of a free record
+
+    /** Four records laid out in the buffer; the tables below use the first three. */
+    static final IntUnaryOperator OFFSET = i -> i * OwnerRecord.LENGTH;
+
+    private long word(int index) {
+        return OwnerRecord.ownerWord(body, OFFSET.applyAsInt(index));
+    }
+
+    @Test
+    void theFirstFreeRecordIsClaimedUnderItsNextGeneration() {
+        OwnerRecord.claim(body, 0, 0, OwnerRecord.ownerWord(7, 1), 70, () -> 1);
+        // record 1: released before, so its key is kept and the next claim raises it
+        long held = OwnerRecord.ownerWord(8, 5);
+        OwnerRecord.claim(body, OFFSET.applyAsInt(1), 0, held, 80, () -> 1);
+        OwnerRecord.release(body, OFFSET.applyAsInt(1), held);
+
+        OwnerRecord.Claimed claimed = OwnerRecord.claimFirstFree(body, 3, OFFSET, 9, 90, () -> 4);
+
+        assertThat(claimed).isNotNull();
+        assertThat(claimed.index()).isEqualTo(1);
+        assertThat(claimed.ownerWord()).isEqualTo(OwnerRecord.ownerWord(9, 6));
+        assertThat(word(1)).isEqualTo(claimed.ownerWord());
+        assertThat(OwnerRecord.heartbeat(body, OFFSET.applyAsInt(1))).isEqualTo(4);
+        assertThat(OwnerRecord.isOwnedBy(body, OFFSET.applyAsInt(1), claimed.ownerWord(), 9, 90))
+                .isTrue();
+        assertThat(word(0)).isEqualTo(OwnerRecord.ownerWord(7, 1));
+    }
+
+    @Test
+    void aFullTableYieldsNullAndNothingPastItsCountIsTouched() {
+        for (int i = 0; i < 3; i++) {
+            OwnerRecord.claim(
+                    body, OFFSET.applyAsInt(i), 0, OwnerRecord.ownerWord(7 + i, 1), 1, () -> 1);
+        }
+        // the fourth record is free, but outside the table of three
+
+        assertThat(OwnerRecord.claimFirstFree(body, 3, OFFSET, 9, 90, () -> 1)).isNull();
+        assertThat(word(3)).isZero();
+        assertThat(OwnerRecord.claimFirstFree(body, 0, OFFSET, 9, 90, () -> 1)).isNull();
+    }
+
+    @Test
+    void theSameProcessReclaimsAFreedRecordInOneCasUnderTheSameKey() {
+        long mine = OwnerRecord.ownerWord(9, 3);
+        OwnerRecord.claim(body, 0, 0, mine, 90, () -> 5);
+        OwnerRecord.release(body, 0, mine);
+        OwnerRecord.beat(body, 0, 2); // the shortcut publishes no heartbeat: this stays
+
+        long again = OwnerRecord.claimFree(body, 0, OwnerRecord.freed(mine), 9, 90, () -> 100);
+
+        assertThat(again).isEqualTo(mine);
+        assertThat(word(0)).isEqualTo(mine);
+        assertThat(OwnerRecord.heartbeat(body, 0)).isEqualTo(2);
+        assertThat(OwnerRecord.isOwnedBy(body, 0, mine, 9, 90)).isTrue();
+    }
+
+    @Test
+    void anotherProcessClaimsAFreedRecordUnderTheNextKeyWithItsOwnIdentity() {
+        long theirs = OwnerRecord.ownerWord(9, 3);
+        OwnerRecord.claim(body, 0, 0, theirs, 90, () -> 5);
+        OwnerRecord.release(body, 0, theirs);
+
+        // Same PID, another start time: a new process that reused the PID.
+        long mine = OwnerRecord.claimFree(body, 0, OwnerRecord.freed(theirs), 9, 91, () -> 100);
+
+        assertThat(mine).isEqualTo(OwnerRecord.ownerWord(9, 4));
+        assertThat(word(0)).isEqualTo(mine);
+        assertThat(OwnerRecord.heartbeat(body, 0)).isEqualTo(100);
+        assertThat(OwnerRecord.isOwnedBy(body, 0, mine, 9, 91)).isTrue();
+    }
+
+    @Test
+    void aNeverClaimedRecordIsNeverReclaimedUnderKeyZero() {
+        // Key 0 with start time 0 would match the zeroed identity word of a new record.
+        long mine = OwnerRecord.claimFree(body, 0, 0, 9, 0, () -> 1);
+
+        assertThat(mine).isEqualTo(OwnerRecord.ownerWord(9, 1));
+        assertThat(OwnerRecord.heartbeat(body, 0)).isEqualTo(1);
+    }
+
+    @Test
+    void aClaimFreeFromAWordThatMovedOnLosesOnBothPaths() {
+        long mine = OwnerRecord.ownerWord(9, 3);
+        OwnerRecord.claim(body, 0, 0, mine, 90, () -> 5);
+        OwnerRecord.release(body, 0, mine);
+        long freed = OwnerRecord.freed(mine);
+        long rival = OwnerRecord.ownerWord(10, 3);
+        assertThat(body.compareAndSetLong(0, freed, rival)).isTrue();
+
+        assertThat(OwnerRecord.claimFree(body, 0, freed, 9, 90, () -> 1))
+                .isEqualTo(OwnerRecord.NO_OWNER);
+        assertThat(OwnerRecord.claimFree(body, 0, freed, 9, 91, () -> 1))
+                .isEqualTo(OwnerRecord.NO_OWNER);
+        assertThat(word(0)).isEqualTo(rival);
+    }
+
+    // --------------------------------------------------- CASes lost between the read and the CAS
+
+    long identity() {
+        return body.getLongVolatile(RECORD + OwnerRecord.IDENTITY_OFFSET);
+    }
+
+    @Test
+    void anIdentityCasLostToALatePublisherIsRetriedWhileTheRecordIsStillOurs() {
+        long mine = OwnerRecord.ownerWord(42, 2);
+        // The new owner has read the identity word (nothing yet) and is about to CAS it.
+        StepGate<Boolean> owner =
+                StepGate.holdAt(
+                        Point.IDENTITY_READ,
+                        () -> OwnerRecord.claim(body, RECORD, 0, mine, 777, () -> 5));
+        // A paused ex-owner's publication of key 1 lands in between.
+        body.setLongVolatile(RECORD + OwnerRecord.IDENTITY_OFFSET, (1L << 32) | 555);
+
+        assertThat(owner.release()).isTrue();
+
+        assertThat(identity()).isEqualTo((2L << 32) | 777);
+        assertThat(OwnerRecord.startTime(body, RECORD, mine)).isEqualTo(777);
+        assertThat(OwnerRecord.isOwnedBy(body, RECORD, mine, 42, 777)).isTrue();
+    }
+
+    @Test
+    void anIdentityCasLostWhileTheRecordMovedOnIsNotRetried() {
+        long mine = OwnerRecord.ownerWord(42, 2);
+        StepGate<Boolean> owner =
+                StepGate.holdAt(
+                        Point.IDENTITY_READ,
+                        () -> OwnerRecord.claim(body, RECORD, 0, mine, 777, () -> 5));
+        // Judged dead meanwhile and taken over; the successor published its own identity.
+        long next = OwnerRecord.ownerWord(43, 3);
+        assertThat(body.compareAndSetLong(RECORD, mine, next)).isTrue();
+        body.setLongVolatile(RECORD + OwnerRecord.IDENTITY_OFFSET, (3L << 32) | 888);
+
+        assertThat(owner.release()).isTrue(); // it did win, one key ago
+
+        assertThat(identity()).isEqualTo((3L << 32) | 888);
+        assertThat(OwnerRecord.startTime(body, RECORD, next)).isEqualTo(888);
+    }
+
+    @Test
+    void aHeartbeatCasLostToALowerRaiseIsRetriedUpToTheOwnersValue() {
+        body.setLongVolatile(RECORD + OwnerRecord.HEARTBEAT_OFFSET, 10);
+        // The claimant read 10 and is about to raise it to 50.
+        StepGate<Boolean> owner =
+                StepGate.holdAt(
+                        Point.HEARTBEAT_READ,
+                        () ->
+                                OwnerRecord.claim(
+                                        body,
+                                        RECORD,
+                                        0,
+                                        OwnerRecord.ownerWord(42, 1),
+                                        1,
+                                        () -> 50));
+        body.setLongVolatile(RECORD + OwnerRecord.HEARTBEAT_OFFSET, 20); // a late, lower raise
+
+        assertThat(owner.release()).isTrue();
+
+        assertThat(OwnerRecord.heartbeat(body, RECORD)).isEqualTo(50);
+    }
+
+    @Test
+    void aHeartbeatCasLostToAHigherRaiseLeavesTheHigherOne() {
+        body.setLongVolatile(RECORD + OwnerRecord.HEARTBEAT_OFFSET, 10);
+        StepGate<Void> raiser =
+                StepGate.holdAt(
+                        Point.HEARTBEAT_READ,
+                        () -> {
+                            OwnerRecord.raiseHeartbeat(body, RECORD, 50);
+                            return null;
+                        });
+        body.setLongVolatile(RECORD + OwnerRecord.HEARTBEAT_OFFSET, 70);
+
+        raiser.release();
+
+        assertThat(OwnerRecord.heartbeat(body, RECORD)).isEqualTo(70);
+    }
+
+    @Test
+    void aTableClaimThatLosesItsCasGoesOnToTheNextFreeRecord() {
+        IntUnaryOperator offset = i -> i * OwnerRecord.LENGTH;
+        // Held after judging record 0 free, before its CAS.
+        StepGate<OwnerRecord.Claimed> claimant =
+                StepGate.holdAt(
+                        Point.JUDGED,
+                        () -> OwnerRecord.claimFirstFree(body, 3, offset, 9, 90, () -> 1));
+        long rival = OwnerRecord.ownerWord(7, 1);
+        assertThat(OwnerRecord.claim(body, 0, 0, rival, 70, () -> 1)).isTrue();
+
+        OwnerRecord.Claimed claimed = claimant.release();
+
+        assertThat(claimed).isNotNull();
+        assertThat(claimed.index()).isEqualTo(1);
+        assertThat(OwnerRecord.ownerWord(body, 0)).isEqualTo(rival);
+        assertThat(OwnerRecord.ownerWord(body, offset.applyAsInt(1)))
+                .isEqualTo(claimed.ownerWord());
     }
 }

@@ -20,8 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * register ID MODE                    ok     (MODE: twice = 2x+1 of a long; gate = blocks on an
  *                                             argument of 0 until "release", else echoes)
  * release                             ok     (lets one gated call return)
- * park                                ok     (this handle's callers and dispatchers block at
- *                                             once: no spinning, no yielding)
+ * park                                ok     (reopens the handle: its callers and dispatchers
+ *                                             block at once, no spinning, no yielding)
  * wake-socket                         PATH   (this handle's wake socket, or "none")
  * call ID COUNT                       done COUNT   (calls 1..COUNT, checking every result)
  * call-one ID ARG TIMEOUTMS           result R
@@ -37,6 +37,8 @@ public final class PassChild {
     private static final long PID = ProcessHandle.current().pid();
     private static final Semaphore GATE = new Semaphore(0);
     private static PassRegistry registry;
+    private static Path path;
+    private static PassRegistry.Settings settings;
 
     private PassChild() {}
 
@@ -74,16 +76,17 @@ public final class PassChild {
     private static String execute(String[] w) {
         switch (w[0]) {
             case "open" -> {
-                registry =
-                        PassRegistry.openOrCreate(
-                                Path.of(w[1]),
-                                Integer.parseInt(w[2]),
-                                Integer.parseInt(w[3]),
-                                Integer.parseInt(w[4]));
+                path = Path.of(w[1]);
                 // Callers park soon: three JVMs share two cores with the test.
-                registry.waiting(
-                        PassRegistry.Waiting.DEFAULT.spinning(
-                                Duration.ofNanos(20_000), Duration.ZERO));
+                settings =
+                        new PassRegistry.Settings(
+                                        Integer.parseInt(w[2]),
+                                        Integer.parseInt(w[3]),
+                                        Integer.parseInt(w[4]))
+                                .withWaiting(
+                                        PassWaiting.DEFAULT.spinning(
+                                                Duration.ofNanos(20_000), Duration.ZERO));
+                registry = PassRegistry.openOrCreate(path, settings);
                 return "ok";
             }
             case "register" -> {
@@ -108,8 +111,12 @@ public final class PassChild {
                 return "ok";
             }
             case "park" -> {
-                registry.waiting(
-                        PassRegistry.Waiting.DEFAULT.spinning(Duration.ZERO, Duration.ZERO));
+                // Before anything is registered or called: a handle that waits otherwise.
+                registry.close();
+                settings =
+                        settings.withWaiting(
+                                PassWaiting.DEFAULT.spinning(Duration.ZERO, Duration.ZERO));
+                registry = PassRegistry.openOrCreate(path, settings);
                 return "ok";
             }
             case "wake-socket" -> {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PassRegistryProcessTest {
 
-    /** Calls per caller process in the two-caller test; the 10,000 by default. */
+    /** Calls per caller process in the two-caller test; 10,000 by default. */
     private static final int CALLS = Integer.getInteger("cxc.dispatch.calls", 10_000);
 
     /** Owner kills at random points of a hot call loop, and caller kills likewise. */
@@ -66,7 +66,8 @@ class PassRegistryProcessTest {
     }
 
     private PassRegistry here(int slots) {
-        PassRegistry registry = PassRegistry.openOrCreate(file(), 8, slots, 64);
+        PassRegistry registry =
+                PassRegistry.openOrCreate(file(), new PassRegistry.Settings(8, slots, 64));
         opened.add(registry);
         return registry;
     }
@@ -218,7 +219,7 @@ class PassRegistryProcessTest {
      */
     @Test
     void binderKilledMidReuseLeavesTheEntryToTheNextBinder() {
-        PassRegistry here = PassRegistry.openOrCreate(file(), 1, 1, 64);
+        PassRegistry here = PassRegistry.openOrCreate(file(), new PassRegistry.Settings(1, 1, 64));
         opened.add(here);
         here.register(5, args -> args);
         here.unregister(5);

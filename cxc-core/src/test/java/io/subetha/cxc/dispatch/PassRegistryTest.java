@@ -41,8 +41,11 @@ class PassRegistryTest {
     }
 
     private PassRegistry open(int maxPasses, int slots, int payload) {
-        PassRegistry registry =
-                PassRegistry.openOrCreate(dir.resolve("calls.passes"), maxPasses, slots, payload);
+        return open(new PassRegistry.Settings(maxPasses, slots, payload));
+    }
+
+    private PassRegistry open(PassRegistry.Settings settings) {
+        PassRegistry registry = PassRegistry.openOrCreate(dir.resolve("calls.passes"), settings);
         opened.add(registry);
         return registry;
     }
@@ -177,11 +180,10 @@ class PassRegistryTest {
 
     @Test
     void fullMailboxIsBackPressureThenACapacityError() throws Exception {
-        PassRegistry owner = open(4, 2, 16);
+        PassRegistry owner = open(new PassRegistry.Settings(4, 2, 16).withDispatcherThreads(2));
         PassRegistry caller = open(4, 2, 16);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger started = new AtomicInteger();
-        owner.dispatcherThreads(2);
         owner.register(
                 5,
                 args -> {
@@ -299,8 +301,7 @@ class PassRegistryTest {
 
     @Test
     void closeStopsTheDispatcherThreadsAndFreesTheIds() {
-        PassRegistry owner = open(4, 2, 16);
-        owner.dispatcherThreads(3);
+        PassRegistry owner = open(new PassRegistry.Settings(4, 2, 16).withDispatcherThreads(3));
         owner.register(1, args -> args);
         owner.register(2, args -> args);
         assertThat(dispatcherThreads()).hasSize(3);
@@ -329,7 +330,9 @@ class PassRegistryTest {
         open(4, 2, 16).close();
         assertThatThrownBy(
                         () ->
-                                PassRegistry.openOrCreate(dir.resolve("calls.passes"), 8, 2, 16)
+                                PassRegistry.openOrCreate(
+                                                dir.resolve("calls.passes"),
+                                                new PassRegistry.Settings(8, 2, 16))
                                         .close())
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessageContaining("capacity");

@@ -47,7 +47,7 @@ class WakeServerTest {
     }
 
     private WakeServer start() {
-        WakeServer server = WakeServer.start(file(), SELF, START);
+        WakeServer server = WakeServer.start(WakeServer.directory(file()), SELF, START);
         assertThat(server).isNotNull();
         opened.add(server);
         return server;
@@ -69,8 +69,12 @@ class WakeServerTest {
         assertThat(server.socket.getFileName().toString())
                 .isEqualTo(
                         SELF + "-" + Long.toHexString(START & 0xFFFF_FFFFL) + "-" + seq + ".sock");
-        assertThat(WakeServer.socketOf(file(), server.address)).isEqualTo(server.socket);
-        assertThat(WakeServer.socketOf(file(), server.address & ~((1L << 22) - 1))).isNull();
+        assertThat(WakeServer.socketOf(WakeServer.directory(file()), server.address))
+                .isEqualTo(server.socket);
+        assertThat(
+                        WakeServer.socketOf(
+                                WakeServer.directory(file()), server.address & ~((1L << 22) - 1)))
+                .isNull();
         WakeServer next = start();
         assertThat(next.socket).isNotEqualTo(server.socket);
         assertThat(next.address & ((1L << 22) - 1)).isEqualTo(SELF);
@@ -78,10 +82,10 @@ class WakeServerTest {
 
     @Test
     void aPidOutsideTheAddressesRangeGetsNoServer() {
-        assertThat(WakeServer.start(file(), 0, START)).isNull();
-        assertThat(WakeServer.start(file(), -1, START)).isNull();
-        assertThat(WakeServer.start(file(), 1L << 22, START)).isNull();
-        WakeServer widest = WakeServer.start(file(), (1L << 22) - 1, START);
+        assertThat(WakeServer.start(WakeServer.directory(file()), 0, START)).isNull();
+        assertThat(WakeServer.start(WakeServer.directory(file()), -1, START)).isNull();
+        assertThat(WakeServer.start(WakeServer.directory(file()), 1L << 22, START)).isNull();
+        WakeServer widest = WakeServer.start(WakeServer.directory(file()), (1L << 22) - 1, START);
         assertThat(widest).isNotNull();
         opened.add(widest);
         assertThat(widest.address & ((1L << 22) - 1)).isEqualTo((1L << 22) - 1);
@@ -94,7 +98,7 @@ class WakeServerTest {
         Files.createDirectory(
                 wake,
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-        long deadPid = PassPlantedStatesTest.DEAD_PID;
+        long deadPid = PassRegistryFixture.DEAD_PID;
         Path dead = Files.createFile(wake.resolve(deadPid + "-1f-0.sock"));
         Path reusedPid =
                 Files.createFile(

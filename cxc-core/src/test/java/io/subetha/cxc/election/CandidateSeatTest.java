@@ -19,12 +19,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The election's candidate seats: which seat a registration takes, whose beat and leave count, and
- * which candidate is the lowest live one. Live candidates are real processes ({@code sleep}
- * children, killed after each test) so the {@code /proc} checks see them alive.
+ * The election's candidate seats: which seat a registration takes (none from a full table of live
+ * candidates, whose participant ticks without one), whose beat and leave count (never past the
+ * table, whatever the word there holds), and which candidate is the lowest live one. Live
+ * candidates are real processes ({@code sleep} children, killed after each test) so the {@code
+ * /proc} checks see them alive.
  */
 class CandidateSeatTest {
-
     static final long ME = Pids.current();
 
     /** Above any kernel's pid_max (2^22): never a live process. */
@@ -37,7 +38,9 @@ class CandidateSeatTest {
 
     @BeforeEach
     void create() {
-        election = SharedLeaderElection.create(dir.resolve("leader.cxc"));
+        election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS);
         raw = RawBody.of(election.file());
     }
 
@@ -218,5 +221,66 @@ class CandidateSeatTest {
         election.registerCandidate(high, 3);
 
         assertThat(election.lowestLiveCandidateBelow(Long.MAX_VALUE, 0, 3)).isEqualTo(low);
+    }
+
+    // ------------------------------------------------------------ a full table, an index past it
+
+    static final long GRACE = 3;
+
+    private SharedLeaderElection create(String name) {
+        return SharedLeaderElection.TYPE.create(
+                dir.resolve(name), SharedLeaderElection.Settings.DEFAULTS);
+    }
+
+    @Test
+    void aFullCandidateTableTakesNoLiveSeatAndAParticipantTicksWithoutOne() throws Exception {
+        try (var election = create("l.cxc")) {
+            List<Long> holders = new ArrayList<>();
+            holders.add(1L);
+            while (holders.size() < LeaderElectionDescriptor.CANDIDATE_CAPACITY) {
+                holders.add(liveChild());
+            }
+            for (long pid : holders) {
+                int seat = election.registerCandidate(pid, GRACE);
+                assertThat(seat).isNotNegative();
+                assertThat(election.beatCandidate(seat, pid)).isTrue();
+            }
+            assertThat(election.registerCandidate(ME, GRACE))
+                    .as("every seat is live")
+                    .isEqualTo(-1);
+            assertThat(election.candidates()).hasSize(LeaderElectionDescriptor.CANDIDATE_CAPACITY);
+
+            var p = new ElectionParticipant(election, ME, GRACE, java.time.Duration.ofHours(1));
+            var outcome = p.tick();
+            assertThat(outcome.leader()).as("PID 1 is a lower live candidate").isFalse();
+            assertThat(election.candidates()).doesNotContain(ME);
+            assertThat(election.candidates())
+                    .containsExactlyInAnyOrder(
+                            holders.stream().mapToLong(Long::longValue).toArray());
+        }
+    }
+
+    @Test
+    void aSeatIndexOutsideTheTableIsNeverWrittenEvenWhenTheWordThereHoldsTheCallersPid() {
+        Path path = dir.resolve("l.cxc");
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
+            assertThat(election.tickEpochIfDue(java.time.Duration.ofHours(1))).isTrue();
+            AtomicBuffer raw = RawBody.of(path);
+            int past =
+                    LeaderElectionDescriptor.candidateRecordOffset(
+                            LeaderElectionDescriptor.CANDIDATE_CAPACITY);
+            int before = LeaderElectionDescriptor.candidateRecordOffset(-1);
+            long pastWord = raw.getLongVolatile(past);
+            long beforeWord = raw.getLongVolatile(before);
+
+            election.leaveCandidates(
+                    LeaderElectionDescriptor.CANDIDATE_CAPACITY, OwnerRecord.pid(pastWord));
+            election.leaveCandidates(-1, OwnerRecord.pid(beforeWord));
+
+            assertThat(raw.getLongVolatile(past)).as("the incarnation").isEqualTo(pastWord);
+            assertThat(raw.getLongVolatile(before)).as("the pacer's clock").isEqualTo(beforeWord);
+            assertThat(SharedLeaderElection.incarnationAt(path)).isEqualTo(election.incarnation());
+        }
     }
 }

@@ -3,7 +3,6 @@ package io.subetha.cxc.election;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
 import java.io.IOException;
@@ -22,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 10, item 1: the election file (or its directory) deleted under a running leader, and a new
- * process creating a new file at the path. Before the participant checked the path, the old leader
- * kept leading its orphaned inode while the newcomer led the new file: two leaders.
+ * The election file (or its directory) deleted under a running leader, and a new process creating a
+ * new file at the path: the old leader stops leading its orphaned inode and re-joins the new file,
+ * so there are never two leaders (without the participant's check of its path, the old leader kept
+ * leading the orphan while the newcomer led the new file).
  */
 class ElectionFileReplacedProcessTest {
 
@@ -92,10 +92,8 @@ class ElectionFileReplacedProcessTest {
         Path fresh = file.resolveSibling("leader.cxc.new");
         for (int i = 0; i < REPLACEMENTS; i++) {
             try (SharedLeaderElection created =
-                    SharedLeaderElection.create(
-                            fresh,
-                            new SharedLeaderElection.Settings(Duration.ofMillis(5), 3),
-                            CxcFileOptions.defaults())) {
+                    SharedLeaderElection.TYPE.create(
+                            fresh, new SharedLeaderElection.Settings(Duration.ofMillis(5), 3))) {
                 created.leaderWord();
             }
             Files.delete(file);

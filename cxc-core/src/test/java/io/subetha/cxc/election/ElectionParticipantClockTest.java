@@ -3,7 +3,6 @@ package io.subetha.cxc.election;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -61,7 +60,7 @@ class ElectionParticipantClockTest {
     }
 
     private SharedLeaderElection election() {
-        return SharedLeaderElection.create(path(), SETTINGS, CxcFileOptions.defaults());
+        return SharedLeaderElection.TYPE.create(path(), SETTINGS);
     }
 
     private ElectionParticipant participant(SharedLeaderElection election, long pid) {
@@ -75,8 +74,7 @@ class ElectionParticipantClockTest {
                     if (openFails.get()) {
                         throw new IllegalStateException("cannot open " + at + " yet");
                     }
-                    return SharedLeaderElection.openOrCreate(
-                            at, settings, CxcFileOptions.defaults());
+                    return SharedLeaderElection.openOrCreate(at, settings);
                 },
                 clock::get);
     }
@@ -91,7 +89,7 @@ class ElectionParticipantClockTest {
     private void replace() {
         try {
             Path fresh = dir.resolve("fresh-" + System.nanoTime() + ".cxc");
-            SharedLeaderElection.create(fresh, SETTINGS, CxcFileOptions.defaults()).close();
+            SharedLeaderElection.TYPE.create(fresh, SETTINGS).close();
             Files.move(fresh, path(), StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

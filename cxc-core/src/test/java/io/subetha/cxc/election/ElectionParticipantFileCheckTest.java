@@ -3,7 +3,6 @@ package io.subetha.cxc.election;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.LogCapture;
@@ -63,7 +62,7 @@ class ElectionParticipantFileCheckTest {
     private void replace(Path at, SharedLeaderElection.Settings settings) {
         try {
             Path fresh = at.resolveSibling("fresh-" + System.nanoTime() + ".cxc");
-            SharedLeaderElection.create(fresh, settings, CxcFileOptions.defaults()).close();
+            SharedLeaderElection.TYPE.create(fresh, settings).close();
             Files.move(fresh, at, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -72,7 +71,7 @@ class ElectionParticipantFileCheckTest {
 
     @Test
     void aFileOfFullLengthWhoseIncarnationReadsZeroIsKeptNotRetired() throws Exception {
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             var p = participant(election);
             long term = p.tick().term();
             Path zeros = dir.resolve("zeros");
@@ -90,7 +89,7 @@ class ElectionParticipantFileCheckTest {
 
     @Test
     void aFileTruncatedToOneByteShortIsRetiredNamingItsSize() throws Exception {
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             var p = participant(election);
             long term = p.tick().term();
             try (FileChannel channel = FileChannel.open(path(), StandardOpenOption.WRITE)) {
@@ -113,7 +112,7 @@ class ElectionParticipantFileCheckTest {
 
     @Test
     void aDeletedFileIsNamedSoAndRejoinedUnderAHigherTerm() throws Exception {
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             var p = participant(election);
             long term = p.tick().term();
             Files.delete(path());
@@ -129,7 +128,7 @@ class ElectionParticipantFileCheckTest {
 
     @Test
     void aReplacementWithALowerTermIsLiftedAboveTheOldTermAndSaysSo() {
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             // Far above the boot seed the replacement starts from.
             assertThat(election.raiseTermFloor(election.electionTerm() + 1000)).isTrue();
             var p = participant(election);
@@ -151,12 +150,12 @@ class ElectionParticipantFileCheckTest {
         Path run = dir.resolve("run");
         Files.createDirectory(run);
         Path path = run.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path, HOUR)) {
             var p = participant(election);
             p.tick();
             Files.move(run, dir.resolve("old-run"));
             Files.createDirectory(run);
-            SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults()).close();
+            SharedLeaderElection.TYPE.create(path, HOUR).close();
             assertThat(p.tick().lost()).isTrue();
             awaitWarning("l.cxc is in a directory that was replaced under this running process");
 
@@ -171,7 +170,7 @@ class ElectionParticipantFileCheckTest {
     @Test
     void eachWarningIsLoggedOnceNotAgainOnLaterTicks() {
         var asked = new SharedLeaderElection.Settings(Duration.ofMinutes(30), 3);
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             var p = new ElectionParticipant(election, ME, 3, Duration.ofMinutes(30));
             p.tick();
             p.tick();
@@ -194,7 +193,7 @@ class ElectionParticipantFileCheckTest {
 
     @Test
     void aFileRetiredByAnotherHandleIsNeitherVacantNorATermToCarryOver() {
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             int seat = election.registerCandidate(1, 3); // a lower live candidate: not the heir
             assertThat(election.beatCandidate(seat, 1)).isTrue();
             var p = participant(election);
@@ -220,7 +219,7 @@ class ElectionParticipantFileCheckTest {
     void aReplacementDeletedWhileItWasOpenedIsClosedButNotRetired() {
         AtomicReference<SharedLeaderElection> opened = new AtomicReference<>();
         boolean[] deleteDuringOpen = {true};
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             var p =
                     new ElectionParticipant(
                             election,
@@ -229,9 +228,7 @@ class ElectionParticipantFileCheckTest {
                             Duration.ofHours(1),
                             Preemption.LOWEST_PID,
                             (at, settings) -> {
-                                var next =
-                                        SharedLeaderElection.openOrCreate(
-                                                at, settings, CxcFileOptions.defaults());
+                                var next = SharedLeaderElection.openOrCreate(at, settings);
                                 if (deleteDuringOpen[0]) {
                                     deleteDuringOpen[0] = false;
                                     opened.set(next);
@@ -260,7 +257,7 @@ class ElectionParticipantFileCheckTest {
     @Test
     void aReplacementReplacedWhileItWasOpenedIsRetiredAndClosed() {
         AtomicReference<SharedLeaderElection> opened = new AtomicReference<>();
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             var p =
                     new ElectionParticipant(
                             election,
@@ -269,9 +266,7 @@ class ElectionParticipantFileCheckTest {
                             Duration.ofHours(1),
                             Preemption.LOWEST_PID,
                             (at, settings) -> {
-                                var next =
-                                        SharedLeaderElection.openOrCreate(
-                                                at, settings, CxcFileOptions.defaults());
+                                var next = SharedLeaderElection.openOrCreate(at, settings);
                                 if (opened.get() == null) {
                                     opened.set(next);
                                     replace(at, HOUR);
@@ -290,7 +285,7 @@ class ElectionParticipantFileCheckTest {
 
     @Test
     void aCandidateSeatTakenByAnotherIsRegisteredAgainOnTheNextTick() {
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             var p = participant(election);
             p.tick();
             assertThat(election.candidates()).containsExactly(ME);
@@ -303,7 +298,7 @@ class ElectionParticipantFileCheckTest {
 
     @Test
     void aStepDownAfterALossNoTickSawStillReportsThatLossOnTheNextTick() {
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             var p = participant(election);
             long term = p.tick().term();
             assertThat(election.tryClaimLeadership(1, 3)).isTrue(); // lower, alive: takes over
@@ -316,7 +311,7 @@ class ElectionParticipantFileCheckTest {
 
     @Test
     void aTermSeenButNotLedIsCarriedOverToTheReplacement() {
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             assertThat(election.raiseTermFloor(election.electionTerm() + 1000)).isTrue();
             assertThat(election.tryClaimLeadership(1, 3)).isTrue(); // lower, alive
             var p = participant(election);
@@ -333,11 +328,11 @@ class ElectionParticipantFileCheckTest {
 
     @Test
     void aReplacementWithAHigherTermIsNotLiftedNorWarnedAbout() throws Exception {
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             var p = participant(election);
             long term = p.tick().term();
             Path fresh = dir.resolve("fresh.cxc");
-            try (var higher = SharedLeaderElection.create(fresh, HOUR, CxcFileOptions.defaults())) {
+            try (var higher = SharedLeaderElection.TYPE.create(fresh, HOUR)) {
                 assertThat(higher.raiseTermFloor(term + 1000)).isTrue();
             }
             Files.move(fresh, path(), StandardCopyOption.REPLACE_EXISTING);
@@ -352,7 +347,7 @@ class ElectionParticipantFileCheckTest {
     @Test
     void theReplacementsSettingsAreTheOnesInForceAfterTheRejoin() {
         var other = new SharedLeaderElection.Settings(Duration.ofMinutes(30), 5);
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             var p = participant(election);
             p.tick();
             replace(path(), other);
@@ -367,7 +362,7 @@ class ElectionParticipantFileCheckTest {
 
     @Test
     void aTermLedThroughTheHandleBeforeAnyTickIsReportedLostWhenTheFileIsReplaced() {
-        try (var election = SharedLeaderElection.create(path(), HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path(), HOUR)) {
             assertThat(election.tryClaimLeadership(ME, 3)).isTrue();
             long term = election.electionTerm();
             var p = participant(election);
@@ -385,7 +380,7 @@ class ElectionParticipantFileCheckTest {
         Path run = dir.resolve("run");
         Files.createDirectory(run);
         Path path = run.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path, HOUR)) {
             var p = participant(election);
             long term = p.tick().term();
             Files.move(run, dir.resolve("old-run"));

@@ -3,7 +3,6 @@ package io.subetha.cxc.election;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -40,10 +39,8 @@ class ElectionParticipantHeirTest {
     }
 
     private SharedLeaderElection election(Duration tick) {
-        return SharedLeaderElection.create(
-                dir.resolve("l.cxc"),
-                new SharedLeaderElection.Settings(tick, 3),
-                CxcFileOptions.defaults());
+        return SharedLeaderElection.TYPE.create(
+                dir.resolve("l.cxc"), new SharedLeaderElection.Settings(tick, 3));
     }
 
     private static void registerLive(SharedLeaderElection election, long pid) {

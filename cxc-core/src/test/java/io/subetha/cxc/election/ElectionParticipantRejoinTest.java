@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.LogCapture;
 import java.io.IOException;
@@ -46,7 +45,7 @@ class ElectionParticipantRejoinTest {
     void replace(Path at, SharedLeaderElection.Settings settings) {
         try {
             Path fresh = at.resolveSibling("fresh-" + System.nanoTime() + ".cxc");
-            SharedLeaderElection.create(fresh, settings, CxcFileOptions.defaults()).close();
+            SharedLeaderElection.TYPE.create(fresh, settings).close();
             Files.move(fresh, at, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -57,7 +56,7 @@ class ElectionParticipantRejoinTest {
     void aLossIsReportedEvenWhenTheNewFileCannotBeOpenedYetAndTheOpenersErrorComesAfter() {
         Path path = dir.resolve("l.cxc");
         AtomicInteger failures = new AtomicInteger(2);
-        try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path, HOUR)) {
             var participant =
                     new ElectionParticipant(
                             election,
@@ -69,8 +68,7 @@ class ElectionParticipantRejoinTest {
                                 if (failures.getAndDecrement() > 0) {
                                     throw new IllegalStateException("not yet");
                                 }
-                                return SharedLeaderElection.openOrCreate(
-                                        at, settings, CxcFileOptions.defaults());
+                                return SharedLeaderElection.openOrCreate(at, settings);
                             });
             long term = participant.tick().term();
             replace(path, HOUR);
@@ -99,7 +97,7 @@ class ElectionParticipantRejoinTest {
     @Test
     void aParticipantThatDidNotLeadSaysSoAndReportsNoLoss() {
         Path path = dir.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path, HOUR)) {
             assertThat(election.tryClaimLeadership(1, 3)).isTrue(); // init leads, alive
             var participant = new ElectionParticipant(election, ME, 3, Duration.ofHours(1));
             assertThat(participant.tick().leader()).isFalse();
@@ -116,7 +114,7 @@ class ElectionParticipantRejoinTest {
     @Test
     void aParticipantThatSawALowerLiveCandidateOnTheOldFileDefersToItOnTheNewOne() {
         Path path = dir.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path, HOUR)) {
             int seat = election.registerCandidate(1, 3); // init: a lower live candidate
             assertThat(election.beatCandidate(seat, 1)).isTrue();
             assertThat(election.tryClaimLeadership(1, 3)).isTrue();
@@ -139,7 +137,7 @@ class ElectionParticipantRejoinTest {
         // The chaos run's tail: a leader killed just after the file was replaced was seen by the
         // heir only at its next tick, because it still waited for that leader to re-join.
         Path path = dir.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path, HOUR)) {
             int seat = election.registerCandidate(1, 3); // init: the lower candidate, leading
             assertThat(election.beatCandidate(seat, 1)).isTrue();
             assertThat(election.tryClaimLeadership(1, 3)).isTrue();
@@ -168,7 +166,7 @@ class ElectionParticipantRejoinTest {
     @Test
     void aParticipantThatSawNoLowerCandidateClaimsTheNewFileAtOnce() {
         Path path = dir.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path, HOUR)) {
             var participant = new ElectionParticipant(election, ME, 3, Duration.ofHours(1));
             assertThat(participant.tick().leader()).isTrue();
             replace(path, HOUR);
@@ -185,12 +183,12 @@ class ElectionParticipantRejoinTest {
         Path directory = dir.resolve("run");
         Files.createDirectory(directory);
         Path path = directory.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path, HOUR)) {
             var participant = new ElectionParticipant(election, ME, 3, Duration.ofHours(1));
             participant.tick();
             Files.move(directory, dir.resolve("old-run"));
             Files.createDirectory(directory);
-            SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults()).close();
+            SharedLeaderElection.TYPE.create(path, HOUR).close();
 
             assertThat(participant.tick().lost()).isTrue();
             awaitWarning("l.cxc is in a directory that was replaced under this running process");
@@ -201,7 +199,7 @@ class ElectionParticipantRejoinTest {
     @Test
     void aStepDownLeavesTheCandidateSeatAndIsNotReportedAsALossLater() {
         Path path = dir.resolve("l.cxc");
-        try (var election = SharedLeaderElection.create(path, HOUR, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(path, HOUR)) {
             var participant = new ElectionParticipant(election, ME, 3, Duration.ofHours(1));
             assertThat(participant.tick().leader()).isTrue();
             assertThat(election.candidates()).containsExactly(ME);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.LogCapture;
 import java.nio.file.Path;
@@ -30,10 +29,8 @@ class ElectionParticipantSettingsTest {
     final List<String> warnings = log.messages;
 
     private SharedLeaderElection election(String name, Duration tick, long grace) {
-        return SharedLeaderElection.create(
-                dir.resolve(name),
-                new SharedLeaderElection.Settings(tick, grace),
-                CxcFileOptions.defaults());
+        return SharedLeaderElection.TYPE.create(
+                dir.resolve(name), new SharedLeaderElection.Settings(tick, grace));
     }
 
     /** Ticks once more so that anything queued before is logged, then waits for that. */

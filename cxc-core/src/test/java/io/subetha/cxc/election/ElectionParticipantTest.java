@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.election.ElectionParticipant.TickOutcome;
 import io.subetha.cxc.internal.Interleaving;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -17,13 +17,18 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The participant's tick: gaining, keeping, losing and regaining leadership, every field of what a
+ * tick reports edge by edge, and what it does with its seat and its file.
+ */
 class ElectionParticipantTest {
-
     @TempDir Path dir;
 
     @Test
     void firstTickGainsAnEmptyElectionAndLaterTicksKeepIt() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             var me = new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(1));
             long seed = election.electionTerm();
 
@@ -42,7 +47,9 @@ class ElectionParticipantTest {
 
     @Test
     void lowerPidTakingOverIsReportedAsLost() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             long me = Pids.current();
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             long seed = election.electionTerm();
@@ -61,7 +68,9 @@ class ElectionParticipantTest {
 
     @Test
     void lostAndRegainedBetweenTicksReportsBothEdges() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             long me = Pids.current();
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             long seed = election.electionTerm();
@@ -78,7 +87,9 @@ class ElectionParticipantTest {
 
     @Test
     void stepDownReleasesLeadership() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             var participant =
                     new ElectionParticipant(election, Pids.current(), 3, Duration.ofMillis(1));
             participant.tick();
@@ -90,7 +101,9 @@ class ElectionParticipantTest {
 
     @Test
     void invalidArgumentsAreRejected() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             assertThatThrownBy(() -> new ElectionParticipant(election, 0, 3, Duration.ofMillis(1)))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> new ElectionParticipant(election, 5, -1, Duration.ofMillis(1)))
@@ -105,7 +118,9 @@ class ElectionParticipantTest {
             throws Exception {
         Path path = dir.resolve("l.cxc");
         long me = Pids.current();
-        try (var election = SharedLeaderElection.create(path);
+        try (var election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
                 var orphanView = SharedLeaderElection.open(path)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             long oldTerm = participant.tick().term();
@@ -135,7 +150,8 @@ class ElectionParticipantTest {
     void theOpCountsOfAReplacedFilesHandleGoOnAfterTheRejoinEachOpOnce() throws Exception {
         Path path = dir.resolve("l.cxc");
         long me = Pids.current();
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             participant.tick();
             replace(path);
@@ -165,7 +181,8 @@ class ElectionParticipantTest {
     void aFileReplacedWhileTheParticipantReopensItIsNeitherClaimedNorRevived() throws Exception {
         Path path = dir.resolve("l.cxc");
         long me = Pids.current();
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             boolean[] replaceDuringOpen = {true};
             var participant =
                     new ElectionParticipant(
@@ -175,9 +192,7 @@ class ElectionParticipantTest {
                             Duration.ofMillis(1),
                             Preemption.NONE,
                             (at, settings) -> {
-                                var opened =
-                                        SharedLeaderElection.openOrCreate(
-                                                at, settings, CxcFileOptions.defaults());
+                                var opened = SharedLeaderElection.openOrCreate(at, settings);
                                 if (replaceDuringOpen[0]) {
                                     replaceDuringOpen[0] = false;
                                     replace(at); // what the opener mapped is an orphan now
@@ -202,7 +217,8 @@ class ElectionParticipantTest {
     void aRetiredFileIsNotRevivedByAnOpenThatMappedItJustBeforeItWasReplaced() throws Exception {
         Path path = dir.resolve("l.cxc");
         long me = Pids.current();
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             participant.tick();
             Path kept = dir.resolve("kept.cxc");
@@ -231,7 +247,7 @@ class ElectionParticipantTest {
     private void replace(Path at) {
         try {
             Path fresh = dir.resolve("fresh-" + System.nanoTime() + ".cxc");
-            SharedLeaderElection.create(fresh).close();
+            SharedLeaderElection.TYPE.create(fresh, SharedLeaderElection.Settings.DEFAULTS).close();
             Files.move(fresh, at, StandardCopyOption.REPLACE_EXISTING);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -244,7 +260,8 @@ class ElectionParticipantTest {
         Path moved = dir.resolve("moved.cxc");
         long me = Pids.current();
         long ledTerm;
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             ledTerm = participant.tick().term();
             Files.move(path, moved); // the old inode lives on under another name
@@ -265,7 +282,8 @@ class ElectionParticipantTest {
             throws Exception {
         Path path = dir.resolve("l.cxc");
         long me = Pids.current();
-        try (var election = SharedLeaderElection.create(path)) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(path, SharedLeaderElection.Settings.DEFAULTS)) {
             var participant = new ElectionParticipant(election, me, 3, Duration.ofMillis(1));
             long oldTerm = participant.tick().term();
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
@@ -303,7 +321,9 @@ class ElectionParticipantTest {
     @Test
     void aSurvivorThatIsNotTheLowestLiveCandidateLetsTheHeirClaimTheDeadLeadersSeat()
             throws Exception {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             long me = Pids.current();
             assertThat(election.tryClaimLeadership(deadPid(), 3)).isTrue();
             long deadTerm = election.electionTerm();
@@ -328,7 +348,9 @@ class ElectionParticipantTest {
 
     @Test
     void aHeirThatDoesNotClaimWithinTheDeferLimitIsPassedOver() throws Exception {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             assertThat(election.tryClaimLeadership(deadPid(), 3)).isTrue();
             int seat = election.registerCandidate(1, 3); // a hung heir: registered, never claims
             election.beatCandidate(seat, 1);
@@ -344,7 +366,9 @@ class ElectionParticipantTest {
 
     @Test
     void theHeirPollsAVacantSeatBetweenTicks() throws Exception {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             long me = Pids.current();
             var heir = new ElectionParticipant(election, me, 3, Duration.ofMillis(50));
             assertThat(election.tryClaimLeadership(1, 3)).isTrue(); // a live lower leader
@@ -361,14 +385,14 @@ class ElectionParticipantTest {
 
     @Test
     void withoutPreemptionAHealthyLeaderKeepsItsSeatAgainstALowerPid() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             long me = Pids.current();
             var leader = new ElectionParticipant(election, me, 3, Duration.ofMillis(50));
             long term = leader.tick().term();
             ElectionParticipant.Opener opener =
-                    (path, settings) ->
-                            SharedLeaderElection.openOrCreate(
-                                    path, settings, CxcFileOptions.defaults());
+                    (path, settings) -> SharedLeaderElection.openOrCreate(path, settings);
 
             var stable =
                     new ElectionParticipant(
@@ -389,9 +413,7 @@ class ElectionParticipantTest {
     @Test
     void everyParticipantRunsAtTheSettingsStoredInTheFile() {
         var stored = new SharedLeaderElection.Settings(Duration.ofMillis(20), 4);
-        try (var election =
-                SharedLeaderElection.create(
-                        dir.resolve("l.cxc"), stored, CxcFileOptions.defaults())) {
+        try (var election = SharedLeaderElection.TYPE.create(dir.resolve("l.cxc"), stored)) {
             assertThat(election.settings()).isEqualTo(stored);
             var slow = new ElectionParticipant(election, Pids.current(), 9, Duration.ofMillis(500));
             assertThat(slow.tickInterval()).isEqualTo(Duration.ofMillis(20));
@@ -403,6 +425,49 @@ class ElectionParticipantTest {
         }
         try (var reopened = SharedLeaderElection.open(dir.resolve("l.cxc"))) {
             assertThat(reopened.settings()).isEqualTo(stored);
+        }
+    }
+
+    // ----------------------------------------------------------------------- what a tick reports
+
+    static final long ME = Pids.current();
+    static final long NONE = -1;
+
+    @Test
+    void eachTickReportsExactlyItsEdges() {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"),
+                        new SharedLeaderElection.Settings(Duration.ofHours(1), 3))) {
+            var p = new ElectionParticipant(election, ME, 3, Duration.ofHours(1));
+            long t = election.electionTerm() + 1;
+
+            assertThat(p.tick())
+                    .as("gains")
+                    .isEqualTo(new TickOutcome(true, ME, t, true, false, NONE));
+            assertThat(p.tick())
+                    .as("keeps")
+                    .isEqualTo(new TickOutcome(true, ME, t, false, false, NONE));
+
+            assertThat(election.tryClaimLeadership(1, 3)).isTrue();
+            assertThat(p.tick())
+                    .as("loses to PID 1")
+                    .isEqualTo(new TickOutcome(false, 1, t + 1, false, true, t));
+            assertThat(p.tick())
+                    .as("stays out")
+                    .isEqualTo(new TickOutcome(false, 1, t + 1, false, false, NONE));
+
+            assertThat(election.stepDown(1)).isTrue();
+            assertThat(p.tick())
+                    .as("gains again")
+                    .isEqualTo(new TickOutcome(true, ME, t + 2, true, false, NONE));
+
+            assertThat(election.stepDown(ME)).isTrue(); // another thread of ours steps down
+            assertThat(election.tryClaimLeadership(ME, 3)).isTrue(); // and claims again
+            assertThat(p.tick())
+                    .as("lost and regained under a new term between ticks")
+                    .isEqualTo(new TickOutcome(true, ME, t + 3, true, true, t + 2));
+            assertThat(p.tick()).isEqualTo(new TickOutcome(true, ME, t + 3, false, false, NONE));
         }
     }
 }

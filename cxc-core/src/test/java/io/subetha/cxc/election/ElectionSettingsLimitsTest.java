@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcSettingsException;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
@@ -47,7 +46,7 @@ class ElectionSettingsLimitsTest {
 
     private Path fileWith(SharedLeaderElection.Settings settings) {
         Path path = dir.resolve("l-" + System.nanoTime() + ".cxc");
-        SharedLeaderElection.create(path, settings, CxcFileOptions.defaults()).close();
+        SharedLeaderElection.TYPE.create(path, settings).close();
         return path;
     }
 
@@ -83,7 +82,9 @@ class ElectionSettingsLimitsTest {
 
     @Test
     void theTermFloorIsZeroToOneBelowTheLargestTerm() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             assertThatThrownBy(() -> election.raiseTermFloor(-1))
                     .hasMessage("floor must be 0..4294967294, got -1");
             assertThatThrownBy(() -> election.raiseTermFloor(0xFFFF_FFFFL))
@@ -111,7 +112,9 @@ class ElectionSettingsLimitsTest {
 
     @Test
     void aRetiredHandleWithNoSuccessorDescribesItselfAsRetired() {
-        try (var election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (var election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             election.retire(Pids.current(), false);
             assertThat(election.describe())
                     .containsEntry("retired", true)

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcFileAccessException;
 import io.subetha.cxc.election.FencedLedger.WriteOutcome;
+import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
+import io.subetha.cxc.testing.StepGate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -19,8 +22,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The fenced ledger's rules, across threads and processes: what it accepts and refuses, what it
+ * counts (each read op once, each write's outcome in exactly one of the shared counters) and shows,
+ * and a raising write whose CAS loses (held with a {@link StepGate} between reading the fence word
+ * and its CAS while another writer raises the mark higher) deciding again against the new mark.
+ */
 class FencedLedgerTest {
-
     @TempDir Path dir;
     final ChildJvmGroup children = new ChildJvmGroup();
 
@@ -31,7 +39,8 @@ class FencedLedgerTest {
 
     @Test
     void firstWriteRaisesTheMarkAndNamesItsHolder() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             assertThat(ledger.highestTerm()).isZero();
             assertThat(ledger.holderPid()).isZero();
 
@@ -45,7 +54,8 @@ class FencedLedgerTest {
 
     @Test
     void theHolderWritesManyTimesUnderItsTerm() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             for (int i = 0; i < 10; i++) {
                 assertThat(ledger.write(4, 500)).isEqualTo(WriteOutcome.ACCEPTED);
             }
@@ -56,7 +66,8 @@ class FencedLedgerTest {
 
     @Test
     void aLowerTermIsRejectedOnceAHigherOneWasSeen() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             ledger.write(1, 500); // the old leader
             ledger.write(2, 700); // its successor
 
@@ -71,7 +82,8 @@ class FencedLedgerTest {
 
     @Test
     void termsMayBeSkipped() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             ledger.write(1, 500);
             // Terms 2..4 led without writing: the next writer's term is simply higher.
             assertThat(ledger.write(5, 300)).isEqualTo(WriteOutcome.ACCEPTED);
@@ -81,7 +93,8 @@ class FencedLedgerTest {
 
     @Test
     void theSameTermFromAnotherPidIsAConflict() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             ledger.write(3, 500);
 
             assertThat(ledger.write(3, 501)).isEqualTo(WriteOutcome.REJECTED_TERM_CONFLICT);
@@ -94,7 +107,8 @@ class FencedLedgerTest {
 
     @Test
     void invalidTermsAndPidsAreRejectedWithoutCounting() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             assertThatThrownBy(() -> ledger.write(0, 500))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("term 0");
@@ -112,7 +126,8 @@ class FencedLedgerTest {
 
     @Test
     void largestU32TermIsAccepted() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             assertThat(ledger.write(FencedLedgerDescriptor.MAX_TERM, 9))
                     .isEqualTo(WriteOutcome.ACCEPTED);
             assertThat(ledger.highestTerm()).isEqualTo(FencedLedgerDescriptor.MAX_TERM);
@@ -122,7 +137,7 @@ class FencedLedgerTest {
     @Test
     void createFailsIfTheFileExistsAndOpenSharesState() throws Exception {
         Path path = dir.resolve("ledger.cxc");
-        try (var first = FencedLedger.create(path);
+        try (var first = FencedLedger.TYPE.create(path, FencedLedger.Settings.NONE);
                 var second = FencedLedger.open(path);
                 var third = FencedLedger.openOrCreate(path)) {
             first.write(2, 500);
@@ -131,7 +146,7 @@ class FencedLedgerTest {
             assertThat(first.rejectedStaleWrites()).isEqualTo(1);
             assertThat(third.createdFile()).isFalse();
         }
-        assertThatThrownBy(() -> FencedLedger.create(path))
+        assertThatThrownBy(() -> FencedLedger.TYPE.create(path, FencedLedger.Settings.NONE))
                 .isInstanceOf(CxcFileAccessException.class)
                 .hasMessageContaining("already exists");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(path)))
@@ -140,7 +155,8 @@ class FencedLedgerTest {
 
     @Test
     void opsAreCountedByKind() {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             ledger.write(1, 5);
             ledger.write(1, 5);
             ledger.highestTerm();
@@ -153,7 +169,8 @@ class FencedLedgerTest {
     /** Threads race ever-rising terms: accepted terms, in acceptance order, never decrease. */
     @Test
     void concurrentWritersNeverGetALowerTermAcceptedAfterAHigherOne() throws Exception {
-        try (var ledger = FencedLedger.create(dir.resolve("ledger.cxc"))) {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
             int threads = 4;
             int writes = 20_000;
             CyclicBarrier start = new CyclicBarrier(threads);
@@ -199,7 +216,7 @@ class FencedLedgerTest {
     @Test
     void aDeposedWriterInAnotherProcessIsRefused() throws Exception {
         Path path = dir.resolve("ledger.cxc");
-        try (var ledger = FencedLedger.create(path)) {
+        try (var ledger = FencedLedger.TYPE.create(path, FencedLedger.Settings.NONE)) {
             ChildJvm child =
                     children.add(ChildJvm.start("writer", LedgerWriter.class, path.toString()));
             child.send("write 1");
@@ -230,6 +247,63 @@ class FencedLedgerTest {
                     System.out.flush();
                 }
             }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ counts
+
+    @Test
+    void everyReadIsCountedOnce() {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
+            ledger.holderPid();
+            ledger.acceptedWrites();
+            ledger.rejectedStaleWrites();
+            ledger.rejectedConflictingWrites();
+            ledger.highestTerm();
+            assertThat(ledger.opCounts()).containsEntry("read", 5L).containsEntry("write", 0L);
+        }
+    }
+
+    @Test
+    void eachOutcomeIsCountedInItsOneCounter() {
+        try (var ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
+            assertThat(ledger.write(7, 500)).isEqualTo(WriteOutcome.ACCEPTED);
+            assertThat(ledger.acceptedWrites()).as("a raise is one accepted write").isEqualTo(1);
+            assertThat(ledger.write(7, 500).accepted()).isTrue();
+            assertThat(ledger.write(6, 500).accepted()).isFalse();
+            assertThat(ledger.write(7, 501)).isEqualTo(WriteOutcome.REJECTED_TERM_CONFLICT);
+            assertThat(ledger.write(7, 501).accepted()).isFalse();
+            assertThat(ledger.acceptedWrites()).isEqualTo(2);
+            assertThat(ledger.rejectedStaleWrites()).isEqualTo(1);
+            assertThat(ledger.rejectedConflictingWrites()).isEqualTo(2);
+            assertThat(ledger.describe())
+                    .containsEntry("highestTerm", 7L)
+                    .containsEntry("holderPid", 500L)
+                    .containsEntry("acceptedWrites", 2L)
+                    .containsEntry("rejectedStaleWrites", 1L)
+                    .containsEntry("rejectedConflictingWrites", 2L);
+        }
+    }
+
+    // -------------------------------------------------------- a raising write that loses its CAS
+
+    static final long PID = Pids.current();
+
+    @Test
+    void aRaisingWriteWhoseCasLosesToAHigherTermIsRefusedAsStale() {
+        try (FencedLedger ledger =
+                FencedLedger.TYPE.create(dir.resolve("ledger.cxc"), FencedLedger.Settings.NONE)) {
+            StepGate<WriteOutcome> lower =
+                    StepGate.holdAt(Point.FENCE_READ, () -> ledger.write(5, PID));
+            assertThat(ledger.write(7, 1)).isEqualTo(WriteOutcome.ACCEPTED);
+
+            assertThat(lower.release()).isEqualTo(WriteOutcome.REJECTED_STALE_TERM);
+            assertThat(ledger.highestTerm()).isEqualTo(7);
+            assertThat(ledger.holderPid()).isEqualTo(1);
+            assertThat(ledger.acceptedWrites()).isEqualTo(1);
+            assertThat(ledger.rejectedStaleWrites()).isEqualTo(1);
         }
     }
 }

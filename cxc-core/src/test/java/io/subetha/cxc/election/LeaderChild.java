@@ -1,7 +1,6 @@
 package io.subetha.cxc.election;
 
 import io.subetha.cxc.mmf.AtomicBuffer;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -53,8 +52,7 @@ public final class LeaderChild {
                                             Path.of(words[1]),
                                             new SharedLeaderElection.Settings(
                                                     Duration.ofMillis(Long.parseLong(words[2])),
-                                                    Long.parseLong(words[3])),
-                                            CxcFileOptions.defaults())
+                                                    Long.parseLong(words[3])))
                                     : SharedLeaderElection.openOrCreate(Path.of(words[1]));
                     System.out.println(
                             "opened " + election.createdFile() + " " + election.fileKey());

@@ -40,7 +40,8 @@ class MappedFilesTest {
     /** A valid leader-election file's bytes. */
     private byte[] validBytes() throws Exception {
         Path scratch = dir.resolve("scratch").resolve("valid.cxc");
-        try (SharedLeaderElection election = SharedLeaderElection.create(scratch)) {
+        try (SharedLeaderElection election =
+                SharedLeaderElection.TYPE.create(scratch, SharedLeaderElection.Settings.DEFAULTS)) {
             election.tryClaimLeadership(42, 3);
         }
         return Files.readAllBytes(scratch);
@@ -105,7 +106,10 @@ class MappedFilesTest {
                                 }
                             }
                         })) {
-            assertThatThrownBy(() -> SharedLeaderElection.create(file()))
+            assertThatThrownBy(
+                            () ->
+                                    SharedLeaderElection.TYPE.create(
+                                            file(), SharedLeaderElection.Settings.DEFAULTS))
                     .isInstanceOf(CxcFileAccessException.class)
                     .hasMessageContaining(file().toString())
                     .hasMessageContaining("Operation not permitted")
@@ -164,7 +168,7 @@ class MappedFilesTest {
     @Test
     void anotherKindsFileIsNamedAsThatKindEvenWhenItsLayoutVersionDiffers() throws Exception {
         // A fenced ledger is at layout version 1, an election at 2: the kind decides the message.
-        FencedLedger.create(file()).close();
+        FencedLedger.TYPE.create(file(), FencedLedger.Settings.NONE).close();
         byte[] before = Files.readAllBytes(file());
         assertThatThrownBy(() -> SharedLeaderElection.open(file()))
                 .isInstanceOf(CxcFormatException.class)
@@ -184,7 +188,9 @@ class MappedFilesTest {
                 new ThrowingCallable[] {
                     () -> SharedLeaderElection.open(file()),
                     () -> SharedLeaderElection.openOrCreate(file()),
-                    () -> SharedLeaderElection.create(file())
+                    () ->
+                            SharedLeaderElection.TYPE.create(
+                                    file(), SharedLeaderElection.Settings.DEFAULTS)
                 }) {
             assertThatThrownBy(open)
                     .isInstanceOf(CxcFileAccessException.class)
@@ -207,7 +213,10 @@ class MappedFilesTest {
     void createRefusesAnExistingFileAndLeavesItAlone() throws Exception {
         byte[] bytes = validBytes();
         Files.write(file(), bytes);
-        assertThatThrownBy(() -> SharedLeaderElection.create(file()))
+        assertThatThrownBy(
+                        () ->
+                                SharedLeaderElection.TYPE.create(
+                                        file(), SharedLeaderElection.Settings.DEFAULTS))
                 .isInstanceOf(CxcFileAccessException.class)
                 .hasMessageContaining("already exists");
         assertThat(Files.readAllBytes(file())).isEqualTo(bytes);
@@ -223,7 +232,8 @@ class MappedFilesTest {
                 .isInstanceOf(CxcFileAccessException.class)
                 .hasMessageContaining("no such file");
 
-        try (SharedLeaderElection created = SharedLeaderElection.create(deep)) {
+        try (SharedLeaderElection created =
+                SharedLeaderElection.TYPE.create(deep, SharedLeaderElection.Settings.DEFAULTS)) {
             assertThat(created.createdFile()).isTrue();
         }
         assertThat(Files.getPosixFilePermissions(dir.resolve("a")))
@@ -236,14 +246,18 @@ class MappedFilesTest {
     void aFileWhereTheDirectoryShouldBeIsReported() throws Exception {
         Files.write(dir.resolve("notadir"), new byte[] {1});
         assertThatThrownBy(
-                        () -> SharedLeaderElection.create(dir.resolve("notadir").resolve("x.cxc")))
+                        () ->
+                                SharedLeaderElection.TYPE.create(
+                                        dir.resolve("notadir").resolve("x.cxc"),
+                                        SharedLeaderElection.Settings.DEFAULTS))
                 .isInstanceOf(CxcFileAccessException.class)
                 .hasMessageContaining("not a directory");
     }
 
     @Test
     void filesAreCreatedOwnerOnlyWhateverTheUmaskUnlessConfigured() throws Exception {
-        try (SharedLeaderElection election = SharedLeaderElection.create(file())) {
+        try (SharedLeaderElection election =
+                SharedLeaderElection.TYPE.create(file(), SharedLeaderElection.Settings.DEFAULTS)) {
             assertThat(Files.getPosixFilePermissions(election.file()))
                     .isEqualTo(PosixFilePermissions.fromString("rw-------"));
         }
@@ -252,7 +266,9 @@ class MappedFilesTest {
                 CxcFileOptions.defaults()
                         .withFilePermissions("rw-rw----")
                         .withDirectoryPermissions("rwxrwx---");
-        try (SharedLeaderElection election = SharedLeaderElection.create(shared, groupShared)) {
+        try (SharedLeaderElection election =
+                SharedLeaderElection.TYPE.create(
+                        shared, SharedLeaderElection.Settings.DEFAULTS, groupShared)) {
             assertThat(Files.getPosixFilePermissions(election.file()))
                     .isEqualTo(PosixFilePermissions.fromString("rw-rw----"));
             assertThat(Files.getPosixFilePermissions(shared.getParent()))
@@ -265,7 +281,8 @@ class MappedFilesTest {
 
     @Test
     void aNewFileHasAConsistentHeaderAndNoTemporaryFileRemains() throws Exception {
-        try (SharedLeaderElection election = SharedLeaderElection.create(file())) {
+        try (SharedLeaderElection election =
+                SharedLeaderElection.TYPE.create(file(), SharedLeaderElection.Settings.DEFAULTS)) {
             FileHeader header = MappedFiles.readHeader(file());
             assertThat(header.magic()).isEqualTo(HeaderDescriptor.MAGIC);
             assertThat(header.kindCode()).isEqualTo(PrimitiveKinds.LEADER_ELECTION.code());

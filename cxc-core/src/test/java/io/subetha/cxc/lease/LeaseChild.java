@@ -52,7 +52,10 @@ public final class LeaseChild {
             String[] words = line.trim().split(" ");
             switch (words[0]) {
                 case "open" -> {
-                    leases = OwnerLease.openOrCreate(Path.of(words[1]), Integer.parseInt(words[2]));
+                    leases =
+                            OwnerLease.openOrCreate(
+                                    Path.of(words[1]),
+                                    new OwnerLease.Settings(Integer.parseInt(words[2])));
                     System.out.println("opened");
                 }
                 case "acquire" -> {

@@ -1,5 +1,6 @@
 package io.subetha.cxc.lease;
 
+import static io.subetha.cxc.lease.OwnerLeaseBindingTest.nameWithHome;
 import static io.subetha.cxc.lease.OwnerLeaseDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,11 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * How names meet their slots: open addressing from the name's home slot (wrapping at the table's
  * end, passing slots bound to other names even when their hash and length match), a reader that
- * never binds nor waits, a binder whose PID now belongs to another process judged dead, and the
- * layout's limits.
+ * never binds nor waits and whose probe ends where the name would be (an empty home slot or one
+ * being bound is "not bound"; a bound slot is the name's only when its length and hash match, so a
+ * name is not found in the slot of a longer name it prefixes), a binder whose PID now belongs to
+ * another process judged dead, the binding word keeping a binder's PID and start time apart, and
+ * the layout's limits.
  */
 class OwnerLeaseBindingTest {
-
     static final long PID = Pids.current();
     static final Duration MINUTE = Duration.ofMinutes(1);
 
@@ -52,8 +55,8 @@ class OwnerLeaseBindingTest {
         int capacity = 3;
         String first = nameWithHome(capacity - 1, capacity);
         String second = nameWithHome(capacity - 1, capacity, first);
-        try (OwnerLease leases = OwnerLease.create(path, capacity);
-                OwnerLease other = OwnerLease.open(path, capacity)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(capacity));
+                OwnerLease other = OwnerLease.open(path, new OwnerLease.Settings(capacity))) {
             leases.tryAcquire(first, PID, MINUTE).orElseThrow();
             leases.tryAcquire(second, PID, MINUTE).orElseThrow();
             AtomicBuffer raw = RawBody.of(path);
@@ -70,7 +73,7 @@ class OwnerLeaseBindingTest {
     @Test
     void aSlotBoundToAnotherNameWithTheSameHashAndLengthIsPassed() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 2)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(2))) {
             String name = "job";
             byte[] bytes = utf8(name);
             int home = home(name, 2);
@@ -89,7 +92,7 @@ class OwnerLeaseBindingTest {
     @Test
     void aReaderOfANameNoProcessBoundFindsNothingAndBindsNothing() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 2)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(2))) {
             assertThat(leases.holder("never")).isEmpty();
             assertThat(leases.describe()).containsEntry("boundNames", 0);
             // A full table of other names: the probe ends at the table's end.
@@ -103,7 +106,7 @@ class OwnerLeaseBindingTest {
     @Test
     void aReaderMeetingASlotBeingBoundByALiveProcessDoesNotWait() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 1)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(1))) {
             AtomicBuffer raw = RawBody.of(path);
             long binding = bindingWord(1, ProcessProbe.startTime(1)); // init, binding forever
             raw.setLongVolatile(slotOffset(0) + BIND_WORD_OFFSET, binding);
@@ -116,7 +119,7 @@ class OwnerLeaseBindingTest {
     @Test
     void aBinderWhosePidNowBelongsToAnotherProcessIsRolledBack() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 1)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(1))) {
             AtomicBuffer raw = RawBody.of(path);
             // PID 1 is alive, but not with this start time: the binder died and its PID was reused.
             long reused = bindingWord(1, ProcessProbe.startTime(1) + 1);
@@ -166,12 +169,63 @@ class OwnerLeaseBindingTest {
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("capacity must be 1..65536, got 65537");
         assertThat(new OwnerLease.Settings(MAX_CAPACITY).capacity()).isEqualTo(MAX_CAPACITY);
-        try (OwnerLease leases = OwnerLease.openOrCreate(dir.resolve("l.cxc"), 5);
-                OwnerLease again = OwnerLease.openOrCreate(dir.resolve("l.cxc"), 5)) {
+        try (OwnerLease leases =
+                        OwnerLease.openOrCreate(dir.resolve("l.cxc"), new OwnerLease.Settings(5));
+                OwnerLease again =
+                        OwnerLease.openOrCreate(dir.resolve("l.cxc"), new OwnerLease.Settings(5))) {
             assertThat(again.capacity()).isEqualTo(5);
             assertThat(leases.describe())
                     .containsEntry("capacity", 5)
                     .containsEntry("maxNameBytes", 64);
         }
+    }
+
+    // -------------------------------------------------------------------------- a reader's probe
+
+    @Test
+    void aReaderOfANameWhoseEmptyHomeEndsTheProbeSeesNoOtherSlotsHolder() {
+        try (OwnerLease leases =
+                OwnerLease.TYPE.create(dir.resolve("leases.cxc"), new OwnerLease.Settings(2))) {
+            String held = nameWithHome(0, 2);
+            leases.tryAcquire(held, PID, MINUTE).orElseThrow();
+            String unbound = nameWithHome(1, 2);
+            assertThat(leases.holder(unbound)).isEmpty();
+            assertThat(leases.holder(held)).isPresent();
+        }
+    }
+
+    @Test
+    void aReaderOfANameWhoseHomeIsBeingBoundSeesNoOtherSlotsHolder() {
+        Path path = dir.resolve("leases.cxc");
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(2))) {
+            String held = nameWithHome(0, 2);
+            leases.tryAcquire(held, PID, MINUTE).orElseThrow();
+            AtomicBuffer raw = RawBody.of(path);
+            raw.setLongVolatile(
+                    slotOffset(1) + BIND_WORD_OFFSET,
+                    bindingWord(1, ProcessProbe.startTime(1))); // init, binding forever
+            assertThat(leases.holder(nameWithHome(1, 2))).isEmpty();
+        }
+    }
+
+    @Test
+    void aNameIsNotFoundInTheSlotOfALongerNameItPrefixes() {
+        try (OwnerLease leases =
+                        OwnerLease.TYPE.create(
+                                dir.resolve("leases.cxc"), new OwnerLease.Settings(1));
+                OwnerLease reader =
+                        OwnerLease.open(dir.resolve("leases.cxc"), new OwnerLease.Settings(1))) {
+            leases.tryAcquire("jobs", PID, MINUTE).orElseThrow();
+            assertThat(reader.holder("job")).isEmpty();
+            assertThat(reader.holder("jobs")).isPresent();
+        }
+    }
+
+    @Test
+    void aBindingWordKeepsASmallPidAndStartTimeApart() {
+        long binding = bindingWord(5, 3);
+        assertThat(binderPid(binding)).isEqualTo(5);
+        assertThat(binderStartTime(binding)).isEqualTo(3);
+        assertThat(binding).isEqualTo((3L << 32) | 5);
     }
 }

@@ -24,10 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
  * plants: the deadline a lease gets (whole milliseconds, rounded up, from right after the CAS),
  * what extend, release and release-no-earlier-than do on a lease that expired, lingers, was
  * released or was taken over, and an acquirer that loses its lease between its CAS and its
- * deadline.
+ * deadline. What a handle decides from its own state and from exactly the lease word's key: a
+ * handle given back is never moved again, a lease word of another key is neither moved nor taken
+ * for this lease's deadline, and a lease that lingers after {@link OwnerLease#releaseNoEarlierThan}
+ * is no longer its handle's.
  */
 class OwnerLeaseDeadlineTest {
-
     static final long PID = Pids.current();
     static final Duration MINUTE = Duration.ofMinutes(1);
 
@@ -41,7 +43,7 @@ class OwnerLeaseDeadlineTest {
     @BeforeEach
     void oneSlot() {
         Path path = dir.resolve("leases.cxc");
-        leases = OwnerLease.create(path, 1);
+        leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(1));
         raw = RawBody.of(path);
     }
 
@@ -217,7 +219,7 @@ class OwnerLeaseDeadlineTest {
     @Test
     void anAcquirerTakenOverBeforeItPublishesItsDeadlineGetsNoLease() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease other = OwnerLease.open(path, 1)) {
+        try (OwnerLease other = OwnerLease.open(path, new OwnerLease.Settings(1))) {
             other.tryAcquire("job", PID, MINUTE).ifPresent(other::release); // bind the name
             StepGate<Optional<Lease>> acquirer =
                     StepGate.holdAt(
@@ -235,7 +237,7 @@ class OwnerLeaseDeadlineTest {
     @Test
     void anAcquirerWhoseCasLosesJudgesTheWinnerAndGetsNothingFromALiveOne() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease other = OwnerLease.open(path, 1)) {
+        try (OwnerLease other = OwnerLease.open(path, new OwnerLease.Settings(1))) {
             other.tryAcquire("job", PID, MINUTE).ifPresent(other::release); // bind the name
             StepGate<Optional<Lease>> acquirer =
                     StepGate.holdAt(Point.JUDGED, () -> leases.tryAcquire("job", PID, MINUTE));
@@ -260,5 +262,68 @@ class OwnerLeaseDeadlineTest {
                 .containsEntry("read", 3L)
                 .containsEntry("extend", 1L)
                 .containsEntry("release", 1L);
+    }
+
+    // -------------------------------------------------- what a handle decides from its own state
+
+    @Test
+    void aLeaseHandedBackToLingerIsNeverExtendedByItsHandleWhateverTheWordsSay() {
+        Lease lease = leases.tryAcquire("job", PID, MINUTE).orElseThrow();
+        assertThat(leases.releaseNoEarlierThan(lease, System.nanoTime() + MINUTE.toNanos()))
+                .isTrue();
+        // The owner word is still the lease's; even with the linger bit gone from the lease word
+        // (an unexpired, plain deadline of its key), the handle was given back.
+        long plain = leaseWord(lease.token(), nowMillis() + 60_000, false);
+        raw.setLongVolatile(RECORD + LEASE_WORD_OFFSET, plain);
+        assertThat(leases.extend(lease, Duration.ofHours(1))).isFalse();
+        assertThat(leaseWordNow()).isEqualTo(plain);
+    }
+
+    @Test
+    void aLeaseLingeringAfterItsReleaseIsHeldForOthersButNoLongerByItsHandle() {
+        Lease lease = leases.tryAcquire("job", PID, MINUTE).orElseThrow();
+        assertThat(leases.releaseNoEarlierThan(lease, System.nanoTime() + MINUTE.toNanos()))
+                .isTrue();
+        assertThat(leases.holder("job")).isPresent();
+        assertThat(leases.isHeld(lease)).isFalse();
+    }
+
+    @Test
+    void anExtendLeavesALeaseWordOfAnotherKeyAloneEvenWhileTheOwnerWordIsTheLeases() {
+        Lease lease = leases.tryAcquire("job", PID, MINUTE).orElseThrow();
+        long otherKeys = leaseWord(lease.token() + 1, nowMillis() + 60_000, false);
+        raw.setLongVolatile(RECORD + LEASE_WORD_OFFSET, otherKeys);
+        assertThat(leases.extend(lease, Duration.ofHours(1))).isFalse();
+        assertThat(leaseWordNow()).isEqualTo(otherKeys);
+    }
+
+    @Test
+    void aReleaseIsTrueWhenOnlyAnotherKeysDeadlineHasPassed() {
+        Lease lease = leases.tryAcquire("job", PID, MINUTE).orElseThrow();
+        // As a holder leaves it between its CAS and its deadline: the previous key's word, passed.
+        raw.setLongVolatile(
+                RECORD + LEASE_WORD_OFFSET, leaseWord(lease.token() - 1, nowMillis() - 10, false));
+        assertThat(leases.release(lease)).isTrue();
+        assertThat(OwnerRecord.pid(OwnerRecord.ownerWord(raw, RECORD))).isZero();
+    }
+
+    @Test
+    void aReleaseNoEarlierThanAPassedTimeOfALeaseAlreadyReleasedIsFalse() {
+        Lease lease = leases.tryAcquire("job", PID, MINUTE).orElseThrow();
+        assertThat(leases.release(lease)).isTrue();
+        assertThat(leases.releaseNoEarlierThan(lease, System.nanoTime() - 1)).isFalse();
+        assertThat(leases.opCounts()).containsEntry("release", 2L);
+    }
+
+    @Test
+    void aLeaseOfAFractionOfAMillisecondLastsTheWholeMillisecondsRoundedUp() {
+        // 2.5 ms lasts 3 ms (2 ms shorter rounded down: a difference the even deadline keeps).
+        Lease lease = leases.tryAcquire("job", PID, Duration.ofNanos(2_500_000)).orElseThrow();
+        assertThat(leaseWordNow())
+                .isEqualTo(
+                        leaseWord(
+                                lease.token(),
+                                OwnerLeaseDeadlineTest.expectedDeadline(lease.acquiredAtNanos(), 3),
+                                false));
     }
 }

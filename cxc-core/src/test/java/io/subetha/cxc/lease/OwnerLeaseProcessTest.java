@@ -62,7 +62,7 @@ class OwnerLeaseProcessTest {
         assertThat(acquisitions).isPositive();
         // Every acquisition took the next token: none was handed out twice or skipped.
         assertThat(shared.getLongVolatile(LeaseChild.LAST_TOKEN_OFFSET)).isEqualTo(acquisitions);
-        try (OwnerLease leases = OwnerLease.open(file, 16)) {
+        try (OwnerLease leases = OwnerLease.open(file, new OwnerLease.Settings(16))) {
             assertThat(
                             leases.tryAcquire("job", Pids.current(), Duration.ofMinutes(1))
                                     .orElseThrow()
@@ -77,7 +77,7 @@ class OwnerLeaseProcessTest {
         ChildJvm holder = start("lease-holder", file, 16);
         holder.send("acquire job 3600000");
         long token = Long.parseLong(holder.awaitPrefixed("acquired ", REPLY));
-        try (OwnerLease leases = OwnerLease.open(file, 16)) {
+        try (OwnerLease leases = OwnerLease.open(file, new OwnerLease.Settings(16))) {
             assertThat(leases.tryAcquire("job", Pids.current(), Duration.ofMinutes(1))).isEmpty();
             holder.kill();
             // No waiting for the hour: the first attempt after the kill wins.
@@ -94,7 +94,7 @@ class OwnerLeaseProcessTest {
         binder.send("hang-in-bind job");
         binder.awaitPrefixed("claimed", REPLY);
         binder.kill();
-        try (OwnerLease leases = OwnerLease.open(file, 4)) {
+        try (OwnerLease leases = OwnerLease.open(file, new OwnerLease.Settings(4))) {
             assertThat(leases.describe()).containsEntry("boundNames", 0);
             Lease lease =
                     leases.tryAcquire("job", Pids.current(), Duration.ofMinutes(1)).orElseThrow();
@@ -114,7 +114,7 @@ class OwnerLeaseProcessTest {
         int names = 6;
         int capacity = names * KILLS + 4;
         SplittableRandom random = new SplittableRandom();
-        try (OwnerLease leases = OwnerLease.openOrCreate(file, capacity)) {
+        try (OwnerLease leases = OwnerLease.openOrCreate(file, new OwnerLease.Settings(capacity))) {
             for (int round = 0; round < KILLS; round++) {
                 String prefix = "r" + round + "-";
                 try (ChildJvm child = start("lease-churn-" + round, file, capacity)) {

@@ -45,8 +45,8 @@ class OwnerLeaseRaceTest {
     @BeforeEach
     void oneSlot() {
         Path path = dir.resolve("leases.cxc");
-        leases = OwnerLease.create(path, 1);
-        other = OwnerLease.open(path, 1);
+        leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(1));
+        other = OwnerLease.open(path, new OwnerLease.Settings(1));
         raw = RawBody.of(path);
     }
 

@@ -12,6 +12,7 @@ import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.lease.OwnerLease.LeaseInfo;
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import io.subetha.cxc.testing.StepGate;
@@ -29,7 +30,7 @@ class OwnerLeaseTest {
     @TempDir Path dir;
 
     private OwnerLease table(int capacity) {
-        return OwnerLease.create(dir.resolve("leases.cxc"), capacity);
+        return OwnerLease.TYPE.create(dir.resolve("leases.cxc"), new OwnerLease.Settings(capacity));
     }
 
     /** A PID whose process has exited and been reaped. */
@@ -129,7 +130,7 @@ class OwnerLeaseTest {
     @Test
     void aLingeringLeaseOfADeadHolderStaysUntilItsDeadline() throws Exception {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 4)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(4))) {
             Lease lease = leases.tryAcquire("job", PID, Duration.ofHours(1)).orElseThrow();
             assertThat(leases.releaseNoEarlierThan(lease, System.nanoTime() + MINUTE.toNanos()))
                     .isTrue();
@@ -181,7 +182,10 @@ class OwnerLeaseTest {
             assertThatThrownBy(() -> leases.tryAcquire("job", PID, Duration.ofSeconds(-1)))
                     .hasMessageContaining("atMost");
         }
-        assertThatThrownBy(() -> OwnerLease.create(dir.resolve("zero.cxc"), 0))
+        assertThatThrownBy(
+                        () ->
+                                OwnerLease.TYPE.create(
+                                        dir.resolve("zero.cxc"), new OwnerLease.Settings(0)))
                 .isInstanceOf(CxcSettingsException.class)
                 .hasMessageContaining("capacity must be 1..65536, got 0");
     }
@@ -203,8 +207,8 @@ class OwnerLeaseTest {
     @Test
     void anotherHandleFindsTheNamesThisOneBound() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease one = OwnerLease.create(path, 8);
-                OwnerLease two = OwnerLease.open(path, 8)) {
+        try (OwnerLease one = OwnerLease.TYPE.create(path, new OwnerLease.Settings(8));
+                OwnerLease two = OwnerLease.open(path, new OwnerLease.Settings(8))) {
             for (int i = 0; i < 8; i++) {
                 one.tryAcquire("name-" + i, PID, MINUTE).orElseThrow();
             }
@@ -219,7 +223,7 @@ class OwnerLeaseTest {
     @Test
     void aDeadBindersHalfWrittenSlotIsRolledBackAndBound() throws Exception {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 4)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(4))) {
             byte[] name = utf8("job");
             int home = Integer.remainderUnsigned(OwnerLeaseDescriptor.hash(name), 4);
             AtomicBuffer raw = RawBody.of(path);
@@ -239,8 +243,8 @@ class OwnerLeaseTest {
     @Test
     void twoBindersOfOneNameMeetAtOneSlot() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease one = OwnerLease.create(path, 8);
-                OwnerLease two = OwnerLease.open(path, 8)) {
+        try (OwnerLease one = OwnerLease.TYPE.create(path, new OwnerLease.Settings(8));
+                OwnerLease two = OwnerLease.open(path, new OwnerLease.Settings(8))) {
             try (StepGate<Optional<Lease>> paused =
                     StepGate.holdAt(
                             Point.NAME_SLOT_CLAIMED, () -> one.tryAcquire("job", PID, MINUTE))) {
@@ -261,14 +265,16 @@ class OwnerLeaseTest {
     @Test
     void aReadOnlyObserverOpensAnyCapacity() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.create(path, 3)) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(3))) {
             leases.tryAcquire("job", PID, MINUTE).orElseThrow();
         }
-        try (OwnerLease observer = OwnerLease.open(path)) {
+        try (OwnerLease observer =
+                OwnerLease.TYPE.openAsRecorded(path, CxcFileOptions.defaults())) {
             assertThat(observer.capacity()).isEqualTo(3);
             assertThat(observer.holder("job")).isPresent();
             assertThat(observer.kind()).isEqualTo("owner-lease");
         }
-        assertThatThrownBy(() -> OwnerLease.open(path, 4)).isInstanceOf(CxcCapacityException.class);
+        assertThatThrownBy(() -> OwnerLease.open(path, new OwnerLease.Settings(4)))
+                .isInstanceOf(CxcCapacityException.class);
     }
 }

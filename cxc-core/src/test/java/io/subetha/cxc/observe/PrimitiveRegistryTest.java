@@ -16,7 +16,9 @@ class PrimitiveRegistryTest {
     @Test
     void rawCreateIsUnregisteredAndRegisterAddsOnceAndCloseDrops() {
         PrimitiveRegistry registry = new PrimitiveRegistry();
-        SharedLeaderElection raw = SharedLeaderElection.create(dir.resolve("a.cxc"));
+        SharedLeaderElection raw =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("a.cxc"), SharedLeaderElection.Settings.DEFAULTS);
         assertThat(registry.primitives()).isEmpty();
 
         SharedLeaderElection registered = registry.register(raw);
@@ -33,9 +35,16 @@ class PrimitiveRegistryTest {
     void aSubscriberSeesThePrimitivesRegisteredBeforeAndAfterUntilItUnsubscribes() {
         PrimitiveRegistry registry = new PrimitiveRegistry();
         try (SharedLeaderElection before =
-                        registry.register(SharedLeaderElection.create(dir.resolve("before.cxc")));
-                SharedLeaderElection after = SharedLeaderElection.create(dir.resolve("after.cxc"));
-                SharedLeaderElection late = SharedLeaderElection.create(dir.resolve("late.cxc"))) {
+                        registry.register(
+                                SharedLeaderElection.TYPE.create(
+                                        dir.resolve("before.cxc"),
+                                        SharedLeaderElection.Settings.DEFAULTS));
+                SharedLeaderElection after =
+                        SharedLeaderElection.TYPE.create(
+                                dir.resolve("after.cxc"), SharedLeaderElection.Settings.DEFAULTS);
+                SharedLeaderElection late =
+                        SharedLeaderElection.TYPE.create(
+                                dir.resolve("late.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             List<ObservedPrimitive> seen = new CopyOnWriteArrayList<>();
             PrimitiveRegistry.Subscription subscription = registry.subscribe(seen::add);
             assertThat(seen).containsExactly(before);
@@ -61,7 +70,9 @@ class PrimitiveRegistryTest {
                 });
         registry.subscribe(seen::add);
         try (SharedLeaderElection election =
-                registry.register(SharedLeaderElection.create(dir.resolve("a.cxc")))) {
+                registry.register(
+                        SharedLeaderElection.TYPE.create(
+                                dir.resolve("a.cxc"), SharedLeaderElection.Settings.DEFAULTS))) {
             assertThat(registry.primitives()).containsExactly(election);
             assertThat(seen).containsExactly(election);
         }

@@ -103,8 +103,9 @@ class PrimitiveTypeTest {
         }
         assertThatThrownBy(
                         () ->
-                                SharedLeaderElection.create(
+                                SharedLeaderElection.TYPE.create(
                                         dir.resolve("new.cxc"),
+                                        SharedLeaderElection.Settings.DEFAULTS,
                                         CxcFileOptions.defaults().asReadOnly()))
                 .isInstanceOf(CxcFileAccessException.class)
                 .hasMessageContaining("read-only");
@@ -113,7 +114,9 @@ class PrimitiveTypeTest {
 
     @Test
     void describeIsWhatToStringShows() {
-        try (SharedLeaderElection election = SharedLeaderElection.create(dir.resolve("l.cxc"))) {
+        try (SharedLeaderElection election =
+                SharedLeaderElection.TYPE.create(
+                        dir.resolve("l.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             election.tryClaimLeadership(42, 3);
             long term = election.electionTerm(); // the boot-seconds seed, plus one
             assertThat(election.describe())

@@ -3,6 +3,7 @@ package io.subetha.cxc.region;
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,8 @@ public final class RegionChild {
     private RegionChild() {}
 
     public static void main(String[] args) throws Exception {
-        SharedRegion region = SharedRegion.open(Path.of(args[1]));
+        SharedRegion region =
+                SharedRegion.TYPE.openAsRecorded(Path.of(args[1]), CxcFileOptions.defaults());
         switch (args[0]) {
             case "step":
                 Point point = Point.valueOf(args[3]);

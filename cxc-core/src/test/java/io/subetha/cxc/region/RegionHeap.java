@@ -13,11 +13,13 @@ import java.util.stream.IntStream;
  * read the words. The spec lists blocks in address order: {@code U} used, {@code F} free, any other
  * letter used (a block the test frees or plants), each followed by its size, except the first,
  * {@code *}, which takes what the others leave. The region's cache is off, so every free of the
- * layout took the lock.
+ * layout took the lock; {@link #cacheOn()} swaps in a handle with its cache on.
  */
 final class RegionHeap implements AutoCloseable {
 
-    final SharedRegion region;
+    SharedRegion region;
+    private final Path path;
+    private final int capacity;
     final AtomicBuffer raw;
     final int[] offsets;
     final int[] sizes;
@@ -25,7 +27,11 @@ final class RegionHeap implements AutoCloseable {
     final String[] tokens;
 
     RegionHeap(Path path, int capacity, String spec) {
-        region = SharedRegion.create(path, capacity).freeCache(false);
+        this.path = path;
+        this.capacity = capacity;
+        region =
+                SharedRegion.TYPE.create(
+                        path, new SharedRegion.Settings(capacity).withFreeCache(false));
         raw = RawBody.of(path);
         tokens = spec.trim().split("\\s+");
         int n = tokens.length;
@@ -55,9 +61,10 @@ final class RegionHeap implements AutoCloseable {
         }
     }
 
-    /** Turns the region's free cache on (after the layout was made under the lock). */
+    /** A handle with its free cache on in place of the one that made the layout under the lock. */
     RegionHeap cacheOn() {
-        region.freeCache(true);
+        region.close();
+        region = SharedRegion.open(path, new SharedRegion.Settings(capacity));
         return this;
     }
 

@@ -84,7 +84,7 @@ class SharedRegionProcessTest {
         List<Path> paths = new ArrayList<>();
         for (Point step : steps) {
             Path path = dir.resolve(step + ".region");
-            SharedRegion.create(path, CAPACITY).close();
+            SharedRegion.TYPE.create(path, new SharedRegion.Settings(CAPACITY)).close();
             paths.add(path);
             // Far enough into the churn that the heap is fragmented and every kind of step occurs.
             int nth = 200 + random.nextInt(400);
@@ -104,7 +104,8 @@ class SharedRegionProcessTest {
             Point step = steps.get(i);
             child.awaitLine(line -> line.equals("at " + step), STEP);
             child.kill();
-            try (SharedRegion region = SharedRegion.open(paths.get(i), CAPACITY)) {
+            try (SharedRegion region =
+                    SharedRegion.open(paths.get(i), new SharedRegion.Settings(CAPACITY))) {
                 assertThat(region.lockHolder())
                         .as("the dead child left the lock held (the cache's path takes none)")
                         .isEqualTo(CACHE_STEPS.contains(step) ? 0 : child.pid());
@@ -132,7 +133,8 @@ class SharedRegionProcessTest {
     void randomSigkillsOfConcurrentAllocatorsNeverCorruptTheFreeList() throws Exception {
         Path path = dir.resolve("churn.region");
         SplittableRandom random = new SplittableRandom();
-        try (SharedRegion region = SharedRegion.create(path, CAPACITY)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(path, new SharedRegion.Settings(CAPACITY))) {
             int killed = 0;
             int lockLeftHeld = 0;
             long reclaimedBlocks = 0;
@@ -183,7 +185,8 @@ class SharedRegionProcessTest {
     @Test
     void twoProcessesSeeAndFreeEachOthersBlocksAndTheDeadOnesAreReclaimed() {
         Path path = dir.resolve("exchange.region");
-        try (SharedRegion region = SharedRegion.create(path, CAPACITY)) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.create(path, new SharedRegion.Settings(CAPACITY))) {
             ChildJvm a =
                     children.add(
                             ChildJvm.start(

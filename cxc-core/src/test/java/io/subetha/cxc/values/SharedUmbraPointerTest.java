@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.region.SharedRegion;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -22,7 +23,8 @@ class SharedUmbraPointerTest {
     @TempDir Path dir;
 
     SharedRegion region() {
-        return SharedRegion.create(dir.resolve("strings.region"), 256 * 1024);
+        return SharedRegion.TYPE.create(
+                dir.resolve("strings.region"), new SharedRegion.Settings(256 * 1024));
     }
 
     @Test
@@ -136,13 +138,14 @@ class SharedUmbraPointerTest {
     @Test
     void sixteenBytesWrittenAnywhereReadBackInAnotherHandle() {
         Path path = dir.resolve("strings.region");
-        try (SharedRegion region = SharedRegion.create(path, 8192);
+        try (SharedRegion region = SharedRegion.TYPE.create(path, new SharedRegion.Settings(8192));
                 SharedNaNValue cells = SharedNaNValue.create(dir.resolve("words.nan"), 2)) {
             SharedUmbraPointer p =
                     SharedUmbraPointer.store(region, "ünïcödé strings are bytes too");
             cells.set(0, p.head());
             cells.set(1, p.tail());
-            try (SharedRegion other = SharedRegion.open(path)) {
+            try (SharedRegion other =
+                    SharedRegion.TYPE.openAsRecorded(path, CxcFileOptions.defaults())) {
                 SharedUmbraPointer q = SharedUmbraPointer.of(other, cells.get(0), cells.get(1));
                 assertThat(q.resolveString()).isEqualTo("ünïcödé strings are bytes too");
                 assertThat(q.length())

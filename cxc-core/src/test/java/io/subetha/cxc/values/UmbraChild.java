@@ -1,5 +1,6 @@
 package io.subetha.cxc.values;
 
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.region.SharedRegion;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -36,7 +37,9 @@ public final class UmbraChild {
             try {
                 switch (w[0]) {
                     case "open":
-                        region = SharedRegion.open(Path.of(w[1]));
+                        region =
+                                SharedRegion.TYPE.openAsRecorded(
+                                        Path.of(w[1]), CxcFileOptions.defaults());
                         cells = SharedNaNValue.openOrCreate(Path.of(w[2]), 64);
                         tagged = SharedNaNTaggedValue.openOrCreate(Path.of(w[3]), 64, 99);
                         System.out.println("ok");

@@ -19,7 +19,8 @@ class UmbraPointerEqualityAndLifetimeTest {
     @TempDir Path dir;
 
     SharedRegion region() {
-        return SharedRegion.create(dir.resolve("strings.region"), 64 * 1024);
+        return SharedRegion.TYPE.create(
+                dir.resolve("strings.region"), new SharedRegion.Settings(64 * 1024));
     }
 
     static long resolves() {

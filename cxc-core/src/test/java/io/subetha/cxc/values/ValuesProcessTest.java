@@ -2,6 +2,7 @@ package io.subetha.cxc.values;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.region.SharedRegion;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
@@ -48,7 +49,9 @@ class ValuesProcessTest {
 
     @Test
     void twoProcessesExchangeTypedValuesAndStrings() {
-        SharedRegion.create(dir.resolve("s.region"), 64 * 1024).close();
+        SharedRegion.TYPE
+                .create(dir.resolve("s.region"), new SharedRegion.Settings(64 * 1024))
+                .close();
         ChildJvm writer = child("writer");
         ChildJvm reader = child("reader");
 
@@ -88,7 +91,9 @@ class ValuesProcessTest {
         assertThat(ask(reader, "read 1"))
                 .isEqualTo("text a string longer than twelve bytes, kept in the region");
         writer.kill();
-        try (SharedRegion region = SharedRegion.open(dir.resolve("s.region"))) {
+        try (SharedRegion region =
+                SharedRegion.TYPE.openAsRecorded(
+                        dir.resolve("s.region"), CxcFileOptions.defaults())) {
             assertThat(region.reclaimDead())
                     .as("stored strings are disowned: they outlive the writer")
                     .isZero();

@@ -40,7 +40,7 @@ class CxcLockProviderTest {
 
     @BeforeEach
     void open() {
-        leases = OwnerLease.create(dir.resolve("shedlock.cxc"), 64);
+        leases = OwnerLease.TYPE.create(dir.resolve("shedlock.cxc"), new OwnerLease.Settings(64));
         provider = new CxcLockProvider(leases);
     }
 

@@ -36,8 +36,8 @@ class CxcLockRegistryTest {
     @BeforeEach
     void open() {
         Path file = dir.resolve("locks.cxc");
-        leases = OwnerLease.create(file, 32);
-        otherLeases = OwnerLease.open(file, 32);
+        leases = OwnerLease.TYPE.create(file, new OwnerLease.Settings(32));
+        otherLeases = OwnerLease.open(file, new OwnerLease.Settings(32));
         registry = new CxcLockRegistry(leases);
         other = new CxcLockRegistry(otherLeases);
     }

@@ -22,7 +22,7 @@ public final class LeaderChild {
     private LeaderChild() {}
 
     public static void main(String[] args) throws Exception {
-        OwnerLease leases = OwnerLease.openOrCreate(Path.of(args[0]), 16);
+        OwnerLease leases = OwnerLease.openOrCreate(Path.of(args[0]), new OwnerLease.Settings(16));
         CxcLockRegistry registry = new CxcLockRegistry(leases);
         long pid = Pids.current();
         DefaultCandidate candidate =

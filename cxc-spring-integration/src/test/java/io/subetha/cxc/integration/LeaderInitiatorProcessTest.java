@@ -35,7 +35,7 @@ class LeaderInitiatorProcessTest {
     @Test
     void oneOfThreeLeadsAndAKilledLeadersSuccessorTakesOverAtOnce() throws Exception {
         Path file = dir.resolve("locks.cxc");
-        OwnerLease.create(file, 16).close();
+        OwnerLease.TYPE.create(file, new OwnerLease.Settings(16)).close();
         List<ChildJvm> jvms = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             jvms.add(
@@ -52,7 +52,7 @@ class LeaderInitiatorProcessTest {
         ChildJvm leader = jvms.stream().filter(j -> j.pid() == leaderPid).findFirst().orElseThrow();
 
         // Only one leads: the others are still waiting for the lock, with no grant.
-        try (OwnerLease leases = OwnerLease.open(file, 16)) {
+        try (OwnerLease leases = OwnerLease.open(file, new OwnerLease.Settings(16))) {
             assertThat(leases.holder(LeaderChild.ROLE).orElseThrow().pid()).isEqualTo(leaderPid);
         }
         List<ChildJvm> survivors = jvms.stream().filter(j -> j != leader).toList();
@@ -73,7 +73,7 @@ class LeaderInitiatorProcessTest {
                         .filter(j -> j.pid() == Long.parseLong(next[0]))
                         .findFirst()
                         .orElseThrow();
-        try (OwnerLease leases = OwnerLease.open(file, 16)) {
+        try (OwnerLease leases = OwnerLease.open(file, new OwnerLease.Settings(16))) {
             assertThat(leases.holder(LeaderChild.ROLE).orElseThrow().pid())
                     .isEqualTo(newLeader.pid());
         }

@@ -34,7 +34,10 @@ public class CxcShedLockAutoConfiguration {
                 primitives.open(
                         properties.getName(),
                         (file, options) ->
-                                OwnerLease.openOrCreate(file, properties.getCapacity(), options));
+                                OwnerLease.TYPE.openOrCreate(
+                                        file,
+                                        new OwnerLease.Settings(properties.getCapacity()),
+                                        options));
         return new CxcLockProvider(leases);
     }
 }

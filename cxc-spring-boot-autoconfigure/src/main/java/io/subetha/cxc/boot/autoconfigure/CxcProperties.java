@@ -93,7 +93,8 @@ public class CxcProperties {
 
     /**
      * Shared regions (crash-safe sub-allocators) by name: each is a bean of that name over the file
-     * {directory}/{name}.region. Settings per name (Region): capacity-bytes.
+     * {directory}/{name}.region. Settings per name (Region): capacity-bytes, lock-timeout,
+     * free-cache.
      */
     private final Map<String, Region> regions = new LinkedHashMap<>();
 
@@ -460,12 +461,40 @@ public class CxcProperties {
          */
         private long capacityBytes = SharedRegion.TYPE.defaults().capacityBytes();
 
+        /**
+         * How long this application's handle waits for the allocator lock held by a live process
+         * before failing. The handle's own, not recorded in the file.
+         */
+        private Duration lockTimeout = SharedRegion.TYPE.defaults().lockTimeout();
+
+        /**
+         * Whether this application's handle caches small freed blocks (a free and an allocation of
+         * one without the lock); off, every free takes the lock. The handle's own.
+         */
+        private boolean freeCache = SharedRegion.TYPE.defaults().freeCache();
+
         public long getCapacityBytes() {
             return capacityBytes;
         }
 
         public void setCapacityBytes(long capacityBytes) {
             this.capacityBytes = capacityBytes;
+        }
+
+        public Duration getLockTimeout() {
+            return lockTimeout;
+        }
+
+        public void setLockTimeout(Duration lockTimeout) {
+            this.lockTimeout = lockTimeout;
+        }
+
+        public boolean isFreeCache() {
+            return freeCache;
+        }
+
+        public void setFreeCache(boolean freeCache) {
+            this.freeCache = freeCache;
         }
     }
 

@@ -161,7 +161,10 @@ final class CxcSettings {
                         new PassRegistry.Settings(
                                 registry.getMaxPasses(),
                                 registry.getMailboxSlots(),
-                                registry.getMaxPayloadBytes()));
+                                registry.getMaxPayloadBytes(),
+                                // The handle's own threads and waiting: the core's defaults.
+                                PassRegistry.TYPE.defaults().dispatcherThreads(),
+                                PassRegistry.TYPE.defaults().waiting()));
     }
 
     static ProgressTask.Settings progressTask(String prefix, CxcProperties.ProgressTask task) {
@@ -179,7 +182,11 @@ final class CxcSettings {
                 region,
                 SharedRegion.Settings.class,
                 Map.of(),
-                () -> new SharedRegion.Settings(region.getCapacityBytes()));
+                () ->
+                        new SharedRegion.Settings(
+                                region.getCapacityBytes(),
+                                region.getLockTimeout(),
+                                region.isFreeCache()));
     }
 
     static SharedNaNValue.Settings nanValues(String prefix, CxcProperties.NaNValues values) {

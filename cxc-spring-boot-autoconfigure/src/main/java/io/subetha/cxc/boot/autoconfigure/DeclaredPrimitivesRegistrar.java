@@ -99,14 +99,15 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                         return new WatchdogScanner(watchdogs, grace);
                                     }),
                     new DeclaredKind<>(
-                            PassRegistry.TYPE,
-                            PassRegistry.class,
-                            CxcProperties.PassRegistryDeclaration.class,
-                            "pass-registries",
-                            ".passes",
-                            "cxc.pass-registries.calls.max-passes=64",
-                            (prefix, registry, context) ->
-                                    CxcSettings.passRegistry(prefix, registry)),
+                                    PassRegistry.TYPE,
+                                    PassRegistry.class,
+                                    CxcProperties.PassRegistryDeclaration.class,
+                                    "pass-registries",
+                                    ".passes",
+                                    "cxc.pass-registries.calls.max-passes=64",
+                                    (prefix, registry, context) ->
+                                            CxcSettings.passRegistry(prefix, registry))
+                            .supplying("dispatcher-threads", "waiting"),
                     new DeclaredKind<>(
                             ProgressTask.TYPE,
                             ProgressTask.class,

@@ -43,7 +43,11 @@ class CxcPrimitivesTest {
     static class Ledgers {
         @Bean
         FencedLedger audit(CxcPrimitives primitives) {
-            return primitives.open("audit", FencedLedger::openOrCreate);
+            return primitives.open(
+                    "audit",
+                    (file, options) ->
+                            FencedLedger.TYPE.openOrCreate(
+                                    file, FencedLedger.Settings.NONE, options));
         }
     }
 
@@ -97,7 +101,13 @@ class CxcPrimitivesTest {
                             assertThatThrownBy(
                                             () ->
                                                     primitives.open(
-                                                            "audit", FencedLedger::openOrCreate))
+                                                            "audit",
+                                                            (file, options) ->
+                                                                    FencedLedger.TYPE.openOrCreate(
+                                                                            file,
+                                                                            FencedLedger.Settings
+                                                                                    .NONE,
+                                                                            options)))
                                     .isInstanceOf(IllegalStateException.class)
                                     .hasMessageContaining("'audit' is already open")
                                     .hasMessageContaining("inject the bean");
@@ -113,7 +123,15 @@ class CxcPrimitivesTest {
                                 assertThatThrownBy(
                                                 () ->
                                                         primitives.open(
-                                                                bad, FencedLedger::openOrCreate))
+                                                                bad,
+                                                                (file, options) ->
+                                                                        FencedLedger.TYPE
+                                                                                .openOrCreate(
+                                                                                        file,
+                                                                                        FencedLedger
+                                                                                                .Settings
+                                                                                                .NONE,
+                                                                                        options)))
                                         .isInstanceOf(IllegalArgumentException.class)
                                         .hasMessageContaining("not a plain file name");
                             }
@@ -142,7 +160,9 @@ class CxcPrimitivesTest {
     void anOpenerThatOpensAnotherFileIsRefused() {
         Path elsewhere = temp.resolve("elsewhere.cxc");
         CxcPrimitives.Opener<FencedLedger> astray =
-                (file, options) -> FencedLedger.openOrCreate(elsewhere, options);
+                (file, options) ->
+                        FencedLedger.TYPE.openOrCreate(
+                                elsewhere, FencedLedger.Settings.NONE, options);
         runner().run(
                         context ->
                                 assertThatThrownBy(

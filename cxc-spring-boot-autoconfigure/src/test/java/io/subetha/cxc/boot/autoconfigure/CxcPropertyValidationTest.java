@@ -232,7 +232,8 @@ class CxcPropertyValidationTest {
     void aForeignOwnedElectionFile() throws IOException {
         Path directory = ownerOnlyDirectory("d");
         try (SharedLeaderElection election =
-                SharedLeaderElection.create(directory.resolve("leader.cxc"))) {
+                SharedLeaderElection.TYPE.create(
+                        directory.resolve("leader.cxc"), SharedLeaderElection.Settings.DEFAULTS)) {
             Files.setOwner(election.file(), nobody());
         }
         FailureAnalysis analysis = failure(dir(directory));

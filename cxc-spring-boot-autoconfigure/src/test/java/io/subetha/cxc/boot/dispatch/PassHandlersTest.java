@@ -76,8 +76,12 @@ class PassHandlersTest {
 
     @BeforeEach
     void open() {
-        calls = PassRegistry.openOrCreate(temp.resolve("calls.passes"), 4, 1, 16);
-        jobs = PassRegistry.openOrCreate(temp.resolve("jobs.passes"), 4, 1, 16);
+        calls =
+                PassRegistry.openOrCreate(
+                        temp.resolve("calls.passes"), new PassRegistry.Settings(4, 1, 16));
+        jobs =
+                PassRegistry.openOrCreate(
+                        temp.resolve("jobs.passes"), new PassRegistry.Settings(4, 1, 16));
     }
 
     @AfterEach

@@ -8,7 +8,6 @@ import io.subetha.cxc.boot.autoconfigure.LogLines;
 import io.subetha.cxc.election.ElectionParticipant;
 import io.subetha.cxc.election.Preemption;
 import io.subetha.cxc.election.SharedLeaderElection;
-import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,8 +60,7 @@ class LeaderTickerTest {
         election =
                 SharedLeaderElection.openOrCreate(
                         temp.resolve("leader.cxc"),
-                        new SharedLeaderElection.Settings(interval, grace),
-                        CxcFileOptions.defaults());
+                        new SharedLeaderElection.Settings(interval, grace));
         return election;
     }
 
@@ -168,8 +166,7 @@ class LeaderTickerTest {
                                     if (!reachable.get()) {
                                         throw new IllegalStateException("not yet");
                                     }
-                                    return SharedLeaderElection.openOrCreate(
-                                            path, settings, CxcFileOptions.defaults());
+                                    return SharedLeaderElection.openOrCreate(path, settings);
                                 }),
                         recorder(),
                         false,
@@ -470,9 +467,7 @@ class LeaderTickerTest {
                         settings,
                         recorder(),
                         List.of(),
-                        (path, s) ->
-                                SharedLeaderElection.TYPE.openOrCreate(
-                                        path, s, CxcFileOptions.defaults()));
+                        (path, s) -> SharedLeaderElection.TYPE.openOrCreate(path, s));
         tickers.add(ticker);
         assertThat(ticker.participant().pid()).isEqualTo(ME);
         assertThat(ticker.participant().graceEpochs()).isEqualTo(5);

@@ -35,7 +35,10 @@ public class CxcLockRegistryAutoConfiguration {
                 primitives.open(
                         properties.getName(),
                         (file, options) ->
-                                OwnerLease.openOrCreate(file, properties.getCapacity(), options));
+                                OwnerLease.TYPE.openOrCreate(
+                                        file,
+                                        new OwnerLease.Settings(properties.getCapacity()),
+                                        options));
         return new CxcLockRegistry(leases, properties.getTtl());
     }
 }

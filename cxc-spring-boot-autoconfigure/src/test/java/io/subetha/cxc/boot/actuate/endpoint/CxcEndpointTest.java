@@ -37,8 +37,7 @@ class CxcEndpointTest {
         try (SharedLeaderElection election =
                         SharedLeaderElection.openOrCreate(
                                 temp.resolve("leader.cxc"),
-                                new SharedLeaderElection.Settings(Duration.ofHours(1), 4),
-                                CxcFileOptions.defaults());
+                                new SharedLeaderElection.Settings(Duration.ofHours(1), 4));
                 HeartbeatTable table =
                         HeartbeatTable.openOrCreate(
                                 temp.resolve("crew.heartbeat"), 2, CxcFileOptions.defaults())) {

@@ -45,8 +45,7 @@ class CxcMeterBinderAndParticipantsTest {
         try (SharedLeaderElection election =
                         SharedLeaderElection.openOrCreate(
                                 temp.resolve("leader.cxc"),
-                                new SharedLeaderElection.Settings(Duration.ofHours(1), 5),
-                                CxcFileOptions.defaults());
+                                new SharedLeaderElection.Settings(Duration.ofHours(1), 5));
                 HeartbeatTable table =
                         HeartbeatTable.openOrCreate(
                                 temp.resolve("crew.heartbeat"), 4, CxcFileOptions.defaults())) {
