@@ -16,19 +16,41 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LeaderContext {
 
-    static final long NO_TERM = -1;
+    /** The term of a thread with no {@link LeaderOnly} call running. */
+    public static final long NO_TERM = -1;
 
     /**
      * The calling thread's binding: the term, and the leadership it was read from (null when bound
-     * without an election, as {@code InLeaderTerm} does in unit tests).
+     * without an election, as {@code InLeaderTerm} does in unit tests). For the code that binds a
+     * term around a call (the {@code @LeaderOnly} advice, {@code InLeaderTerm}), which restores the
+     * outer binding when the call ends; application code reads the term through {@link
+     * #currentTerm()}.
      */
-    static final class Slot {
-        long term = NO_TERM;
-        @Nullable CxcLeadership leadership;
+    public static final class Binding {
+        private long term = NO_TERM;
+        private @Nullable CxcLeadership leadership;
+
+        private Binding() {}
+
+        /** The bound term, or {@link #NO_TERM}. */
+        public long term() {
+            return term;
+        }
+
+        /** The leadership the term was read from, or null. */
+        public @Nullable CxcLeadership leadership() {
+            return leadership;
+        }
+
+        /** Binds {@code term}, read from {@code leadership} (null: no election, stillLeads()). */
+        public void bind(long term, @Nullable CxcLeadership leadership) {
+            this.term = term;
+            this.leadership = leadership;
+        }
     }
 
     // One mutable slot per thread, reused by every call: binding a term allocates nothing.
-    private static final ThreadLocal<Slot> TERM = ThreadLocal.withInitial(Slot::new);
+    private static final ThreadLocal<Binding> TERM = ThreadLocal.withInitial(Binding::new);
 
     private LeaderContext() {}
 
@@ -69,7 +91,7 @@ public final class LeaderContext {
      *     #requireCurrentTerm()} does: a job that asks outside one is called around its proxy
      */
     public static boolean stillLeads() {
-        Slot slot = TERM.get();
+        Binding slot = TERM.get();
         long term = slot.term;
         if (term == NO_TERM) {
             throw unbound();
@@ -86,8 +108,11 @@ public final class LeaderContext {
                         + " through its Spring proxy");
     }
 
-    /** The calling thread's slot: the bound term (or {@link #NO_TERM}) and its leadership. */
-    static Slot slot() {
+    /**
+     * The calling thread's binding, reused by every call (binding a term allocates nothing): for
+     * the code that binds a term, see {@link Binding}.
+     */
+    public static Binding binding() {
         return TERM.get();
     }
 }

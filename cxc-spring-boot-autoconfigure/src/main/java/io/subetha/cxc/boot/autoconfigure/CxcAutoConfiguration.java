@@ -1,11 +1,19 @@
 package io.subetha.cxc.boot.autoconfigure;
 
-import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.CxcPrimitives;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
-import io.subetha.cxc.boot.LeaderOnlyAdvisor;
-import io.subetha.cxc.boot.LeaderOnlyObserver;
+import io.subetha.cxc.boot.LeadershipEvent;
+import io.subetha.cxc.boot.aop.LeaderOnlyAdvisor;
+import io.subetha.cxc.boot.aop.LeaderOnlyDrain;
+import io.subetha.cxc.boot.aop.LeaderOnlyObserver;
+import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.liveness.ParticipantRegistration;
+import io.subetha.cxc.boot.ticker.LeaderTicker;
+import io.subetha.cxc.boot.ticker.LeadershipLog;
+import io.subetha.cxc.boot.ticker.LeadershipTier;
+import io.subetha.cxc.boot.ticker.NonParticipantLeadership;
+import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
@@ -13,6 +21,8 @@ import io.subetha.cxc.observe.PrimitiveRegistry;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,6 +40,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 /**
@@ -45,7 +56,7 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration
 @EnableConfigurationProperties(CxcProperties.class)
 @Import(DeclaredPrimitivesRegistrar.class)
-public class CxcAutoConfiguration {
+public final class CxcAutoConfiguration {
 
     private static final Log logger = LogFactory.getLog(CxcAutoConfiguration.class);
 
@@ -93,19 +104,21 @@ public class CxcAutoConfiguration {
         SharedLeaderElection cxcLeaderElection(
                 CxcProperties properties, Environment environment, PrimitiveRegistry registry) {
             // Every leader property is checked before anything is written to the directory.
-            requireValidLeader(properties.getLeader());
+            SharedLeaderElection.Settings settings = CxcSettings.leader(properties.getLeader());
             String name = properties.getLeader().getName();
             CxcFileOptions options = CxcDirectory.fileOptions(properties);
             Path file = CxcDirectory.file(properties, environment, name + ".cxc");
             // The tick interval and grace go into a new file; an existing one keeps its own.
-            SharedLeaderElection.Settings settings =
-                    new SharedLeaderElection.Settings(
-                            properties.getLeader().getTickInterval(),
-                            properties.getLeader().getGraceEpochs());
             return registry.register(
                     SharedLeaderElection.TYPE.openOrCreate(file, settings, options));
         }
 
+        /**
+         * This process's ticker. With a {@link LeadershipTier} above the host election, the tier's
+         * round runs right after each host round (after only the first tasks, such as this
+         * process's heartbeat beat), and the host's leadership edges are not published: the events
+         * then mean the tier's leadership, which the tier publishes.
+         */
         @Bean
         @ConditionalOnMissingBean
         LeaderTicker cxcLeaderTicker(
@@ -113,17 +126,35 @@ public class CxcAutoConfiguration {
                 CxcProperties properties,
                 Environment environment,
                 ApplicationEventPublisher publisher,
-                ObjectProvider<TickTask> tasks) {
+                ObjectProvider<TickTask> tasks,
+                ObjectProvider<LeadershipTier> tier) {
             CxcProperties.Leader leader = properties.getLeader();
-            requireValidTicking(leader);
+            LeadershipTier above = tier.getIfAvailable();
+            List<TickTask> ordered = new ArrayList<>(tasks.orderedStream().toList());
+            ApplicationEventPublisher events = publisher;
+            if (above != null) {
+                int first = 0;
+                while (first < ordered.size()
+                        && ordered.get(first) instanceof Ordered o
+                        && o.getOrder() == Ordered.HIGHEST_PRECEDENCE) {
+                    first++;
+                }
+                ordered.add(first, above::afterHostRound);
+                events =
+                        event -> {
+                            if (!(event instanceof LeadershipEvent)) {
+                                publisher.publishEvent(event);
+                            }
+                        };
+            }
             // A file deleted or replaced under this process is re-joined through the same
             // directory checks as at startup (the directory may have to be created again).
             String fileName = leader.getName() + ".cxc";
             return LeaderTicker.forLeader(
                     election,
-                    leader,
-                    publisher,
-                    tasks.orderedStream().toList(),
+                    CxcSettings.ticker(leader),
+                    events,
+                    ordered,
                     (path, settings) ->
                             SharedLeaderElection.TYPE.openOrCreate(
                                     CxcDirectory.file(properties, environment, fileName),
@@ -152,7 +183,6 @@ public class CxcAutoConfiguration {
                 LeaderTicker ticker,
                 CxcProperties properties,
                 Environment environment) {
-            Duration timeout = properties.getLeader().getShutdownTimeout();
             // Bound as Boot binds it ("20s", "PT20S", "20000"): the environment's own conversion
             // knows no Duration outside a SpringApplication (ApplicationContextRunner, plain
             // contexts).
@@ -160,27 +190,25 @@ public class CxcAutoConfiguration {
                     Binder.get(environment)
                             .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
                             .orElse(Duration.ofSeconds(30));
-            if (timeout == null || timeout.isNegative() || timeout.compareTo(phase) >= 0) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.shutdown-timeout",
-                        timeout,
-                        "it must be 0 or more and shorter than"
-                                + " spring.lifecycle.timeout-per-shutdown-phase ("
-                                + phase
-                                + "), within which the whole shutdown phase must end",
-                        "Set cxc.leader.shutdown-timeout to the longest a @LeaderOnly run may"
-                                + " take to finish, e.g. 10s (the default), or raise"
-                                + " spring.lifecycle.timeout-per-shutdown-phase.");
-            }
-            return new LeaderOnlyDrain(advisor.getIfAvailable(), ticker, timeout);
+            return new LeaderOnlyDrain(
+                    advisor.getIfAvailable(),
+                    ticker,
+                    CxcSettings.leaderShutdownTimeout(properties.getLeader(), phase));
         }
 
         @Bean
         @ConditionalOnMissingBean
         CxcLeadership cxcLeadership(
-                LeaderTicker ticker, CxcProperties properties, Environment environment) {
-            // A backend across hosts defines its own leadership bean; reaching this one with the
-            // backend asked for means its module is missing.
+                LeaderTicker ticker,
+                CxcProperties properties,
+                Environment environment,
+                ObjectProvider<LeadershipTier> tier) {
+            LeadershipTier above = tier.getIfAvailable();
+            if (above != null) {
+                return above.leadership(ticker.leadership());
+            }
+            // A backend across hosts brings its tier; the backend asked for without one means its
+            // module is missing.
             String connect = environment.getProperty("cxc.zookeeper.connect-string", "");
             CxcProperties.Leader.Backend backend = properties.getLeader().getBackend();
             if (backend == CxcProperties.Leader.Backend.ZOOKEEPER
@@ -193,7 +221,7 @@ public class CxcAutoConfiguration {
                                 + " remove cxc.leader.backend and cxc.zookeeper.connect-string"
                                 + " for leadership on this host only.");
             }
-            return new TickerLeadership(ticker);
+            return ticker.leadership();
         }
 
         /**
@@ -209,18 +237,14 @@ public class CxcAutoConfiguration {
             HeartbeatTable cxcHeartbeatTable(
                     CxcProperties properties, Environment environment, PrimitiveRegistry registry) {
                 // Whichever file is created first, every property is checked before it.
-                requireValidLeader(properties.getLeader());
+                CxcSettings.leader(properties.getLeader());
                 CxcProperties.Heartbeat heartbeat = properties.getHeartbeat();
-                requireValidHeartbeat(heartbeat);
+                HeartbeatTable.Settings settings = CxcSettings.heartbeat(heartbeat);
                 CxcFileOptions options = CxcDirectory.fileOptions(properties);
                 Path file =
                         CxcDirectory.file(
                                 properties, environment, heartbeat.getName() + ".heartbeat");
-                return registry.register(
-                        HeartbeatTable.TYPE.openOrCreate(
-                                file,
-                                new HeartbeatTable.Settings(heartbeat.getCapacity()),
-                                options));
+                return registry.register(HeartbeatTable.TYPE.openOrCreate(file, settings, options));
             }
 
             @Bean
@@ -247,78 +271,6 @@ public class CxcAutoConfiguration {
                         table,
                         properties.getHeartbeat().getGraceEpochs(),
                         election.getIfAvailable());
-            }
-
-            static void requireValidHeartbeat(CxcProperties.Heartbeat heartbeat) {
-                CxcDirectory.requireFileName(
-                        "cxc.heartbeat.name",
-                        heartbeat.getName(),
-                        "Set cxc.heartbeat.name to e.g. participants (the default); the file is"
-                                + " {cxc.directory}/{name}.heartbeat.");
-                try {
-                    new HeartbeatTable.Settings(heartbeat.getCapacity()); // core's rule
-                } catch (CxcSettingsException e) {
-                    throw new InvalidCxcPropertyException(
-                            "cxc.heartbeat.capacity",
-                            heartbeat.getCapacity(),
-                            e.getMessage(),
-                            "Set cxc.heartbeat.capacity to the most processes that take part at"
-                                    + " once, e.g. "
-                                    + HeartbeatTable.Settings.DEFAULT_CAPACITY
-                                    + " (the default).");
-                }
-                if (heartbeat.getGraceEpochs() < 0) {
-                    throw new InvalidCxcPropertyException(
-                            "cxc.heartbeat.grace-epochs",
-                            heartbeat.getGraceEpochs(),
-                            "it must be 0 or more",
-                            "Set cxc.heartbeat.grace-epochs to the ticks a participant may miss"
-                                    + " before it counts as not alive, e.g. 3 (the default).");
-                }
-            }
-        }
-
-        static void requireValidLeader(CxcProperties.Leader leader) {
-            requireValidTicking(leader);
-            CxcDirectory.requireFileName(
-                    "cxc.leader.name",
-                    leader.getName(),
-                    "Set cxc.leader.name to e.g. leader (the default); the file is"
-                            + " {cxc.directory}/{name}.cxc.");
-        }
-
-        private static void requireValidTicking(CxcProperties.Leader leader) {
-            if (leader.getGraceEpochs() < 0) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.grace-epochs",
-                        leader.getGraceEpochs(),
-                        "it must be 0 or more",
-                        "Set cxc.leader.grace-epochs to the number of ticks a leader may miss"
-                                + " before it is replaced, e.g. 3 (the default).");
-            }
-            Duration interval = leader.getTickInterval();
-            if (interval == null || interval.isNegative() || interval.isZero()) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.tick-interval",
-                        interval,
-                        "it must be positive",
-                        "Set cxc.leader.tick-interval to e.g. 50ms (the default).");
-            }
-            // The election file stores both: its bounds are theirs.
-            if (leader.getGraceEpochs() > SharedLeaderElection.Settings.MAX_GRACE_EPOCHS) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.grace-epochs",
-                        leader.getGraceEpochs(),
-                        "it must be at most " + SharedLeaderElection.Settings.MAX_GRACE_EPOCHS,
-                        "Set cxc.leader.grace-epochs to e.g. 3 (the default).");
-            }
-            if (interval.compareTo(Duration.ofMillis(1)) < 0
-                    || interval.compareTo(Duration.ofHours(1)) > 0) {
-                throw new InvalidCxcPropertyException(
-                        "cxc.leader.tick-interval",
-                        interval,
-                        "it must be 1ms..1h",
-                        "Set cxc.leader.tick-interval to e.g. 50ms (the default).");
             }
         }
     }

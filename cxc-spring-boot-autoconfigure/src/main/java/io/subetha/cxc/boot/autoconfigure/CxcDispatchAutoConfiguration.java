@@ -1,5 +1,6 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.boot.dispatch.PassHandlers;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;

@@ -1,6 +1,9 @@
 package io.subetha.cxc.boot.autoconfigure;
 
-import io.subetha.cxc.boot.CxcGlobalTier;
+import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
+import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.ticker.LeaderTicker;
+import io.subetha.cxc.boot.ticker.LeadershipTier;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -16,7 +19,7 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(after = CxcAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(PrimitiveRegistry.class)
-public class CxcEndpointAutoConfiguration {
+public final class CxcEndpointAutoConfiguration {
 
     // On the method, not the class: the condition's own class must not be loaded when Actuator
     // is absent.
@@ -28,7 +31,7 @@ public class CxcEndpointAutoConfiguration {
             ObjectProvider<LeaderTicker> ticker,
             ObjectProvider<CxcProperties> properties,
             ObjectProvider<CxcParticipants> participants,
-            ObjectProvider<CxcGlobalTier> global,
+            ObjectProvider<LeadershipTier> global,
             Environment environment) {
         CxcProperties props = properties.getIfAvailable();
         return new CxcEndpoint(

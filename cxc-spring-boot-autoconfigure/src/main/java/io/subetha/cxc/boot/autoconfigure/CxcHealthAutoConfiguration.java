@@ -1,6 +1,8 @@
 package io.subetha.cxc.boot.autoconfigure;
 
-import io.subetha.cxc.boot.CxcGlobalTier;
+import io.subetha.cxc.boot.actuate.health.CxcHealthIndicator;
+import io.subetha.cxc.boot.ticker.LeaderTicker;
+import io.subetha.cxc.boot.ticker.LeadershipTier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -14,12 +16,12 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = CxcAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(LeaderTicker.class)
-public class CxcHealthAutoConfiguration {
+public final class CxcHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "cxcHealthIndicator")
     @ConditionalOnEnabledHealthIndicator("cxc")
-    HealthIndicator cxcHealthIndicator(LeaderTicker ticker, ObjectProvider<CxcGlobalTier> global) {
+    HealthIndicator cxcHealthIndicator(LeaderTicker ticker, ObjectProvider<LeadershipTier> global) {
         return new CxcHealthIndicator(ticker, global.getIfAvailable());
     }
 }

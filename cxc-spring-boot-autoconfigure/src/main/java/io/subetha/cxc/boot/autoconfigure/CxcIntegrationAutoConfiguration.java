@@ -1,6 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.CxcLeadership;
+import io.subetha.cxc.boot.integration.IntegrationLeaderEvents;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -19,7 +20,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass(name = "org.springframework.integration.leader.event.OnGrantedEvent")
 @ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
 @ConditionalOnBean(CxcLeadership.class)
-public class CxcIntegrationAutoConfiguration {
+public final class CxcIntegrationAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean

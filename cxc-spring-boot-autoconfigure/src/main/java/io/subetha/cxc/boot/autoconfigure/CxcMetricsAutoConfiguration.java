@@ -3,7 +3,11 @@ package io.subetha.cxc.boot.autoconfigure;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
-import io.subetha.cxc.boot.LeaderOnlyObserver;
+import io.subetha.cxc.boot.actuate.metrics.CxcMeterBinder;
+import io.subetha.cxc.boot.actuate.metrics.LeaderOnlyMeters;
+import io.subetha.cxc.boot.aop.LeaderOnlyObserver;
+import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -19,7 +23,7 @@ import org.springframework.context.annotation.Bean;
                 "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration")
 @ConditionalOnClass(MeterBinder.class)
 @ConditionalOnBean(PrimitiveRegistry.class)
-public class CxcMetricsAutoConfiguration {
+public final class CxcMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "cxcMeterBinder")

@@ -1,6 +1,15 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.Preemption;
+import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.liveness.EpochBarrier;
+import io.subetha.cxc.liveness.FailoverWatchdog;
+import io.subetha.cxc.liveness.HeartbeatTable;
+import io.subetha.cxc.region.SharedRegion;
+import io.subetha.cxc.scheduling.BackgroundScheduler;
+import io.subetha.cxc.values.SharedNaNTaggedValue;
+import io.subetha.cxc.values.SharedNaNValue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -10,7 +19,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Configuration of cxc: where the files live, how the leader election runs, the participants'
- * heartbeat table, and the barriers and watchdogs declared by name.
+ * heartbeat table, and the primitives declared by name, each kind one typed class here. The one
+ * source of every setting: its name, type and description (the IDE's metadata is generated from
+ * this javadoc); a setting a core settings record holds takes that record's default, and its limits
+ * are checked only there ({@link CxcSettings} maps each section to its record).
  */
 @ConfigurationProperties("cxc")
 public class CxcProperties {
@@ -43,48 +55,58 @@ public class CxcProperties {
 
     /**
      * Epoch barriers by name: each is a bean of that name (inject it with @Qualifier) over the file
-     * {directory}/{name}.barrier.
+     * {directory}/{name}.barrier. Settings per name (Barrier): capacity, heartbeat-interval,
+     * grace-intervals.
      */
     private final Map<String, Barrier> barriers = new LinkedHashMap<>();
 
     /**
      * Failover watchdogs by name over the participants' heartbeat table: each is a bean of that
-     * name over the file {directory}/{name}.watchdog, scanned by the ticker every tick.
+     * name over the file {directory}/{name}.watchdog, scanned by the ticker every tick. Settings
+     * per name (Watchdog): grace-epochs, work-per-slot.
      */
     private final Map<String, Watchdog> watchdogs = new LinkedHashMap<>();
 
     /**
      * Pass registries by name: each is a bean of that name over the file {directory}/{name}.passes;
-     * PassHandler beans annotated with @PassId are registered in it on startup.
+     * PassHandler beans annotated with @PassId are registered in it on startup and unregistered on
+     * shutdown. Settings per name (PassRegistryDeclaration): max-passes, mailbox-slots,
+     * max-payload-bytes.
      */
     private final Map<String, PassRegistryDeclaration> passRegistries = new LinkedHashMap<>();
 
     /**
      * Progress tasks by name: each is a bean of that name (inject it with @Qualifier) over the file
      * {directory}/{name}.progress, shown in /actuator/cxc with its percent and as the gauge
-     * cxc.progress{task}.
+     * cxc.progress{task}. Settings per name (ProgressTask): total.
      */
     private final Map<String, ProgressTask> progressTasks = new LinkedHashMap<>();
 
     /**
      * Background schedulers by name: each is a bean of that name over the file
      * {directory}/{name}.scheduler, its job and result codecs given by the JobHandler (or
-     * SchedulerCodecs) bean naming it; the JobHandler runs its jobs on the starter's worker pool.
+     * SchedulerCodecs) bean naming it; the JobHandler runs its jobs on the starter's worker pool,
+     * and every tick scans for dead or silent workers. Settings per name (Scheduler): capacity,
+     * grace, workers, shutdown-timeout.
      */
     private final Map<String, Scheduler> schedulers = new LinkedHashMap<>();
 
     /**
      * Shared regions (crash-safe sub-allocators) by name: each is a bean of that name over the file
-     * {directory}/{name}.region.
+     * {directory}/{name}.region. Settings per name (Region): capacity-bytes, lock-timeout,
+     * free-cache.
      */
     private final Map<String, Region> regions = new LinkedHashMap<>();
 
-    /** NaN-boxed value cells by name: each is a bean over the file {directory}/{name}.nan. */
+    /**
+     * NaN-boxed value cells by name: each is a bean over the file {directory}/{name}.nan. Settings
+     * per name (NaNValues): cells.
+     */
     private final Map<String, NaNValues> nanValues = new LinkedHashMap<>();
 
     /**
      * NaN-boxed cells of user-tagged values by name: each is a bean over the file
-     * {directory}/{name}.nantagged.
+     * {directory}/{name}.nantagged. Settings per name (NaNTaggedValues): cells, max-user-tag.
      */
     private final Map<String, NaNTaggedValues> nanTaggedValues = new LinkedHashMap<>();
 
@@ -175,7 +197,7 @@ public class CxcProperties {
          * tick). Written into the election file when it is created: every participant runs at the
          * file's value, and a process configured differently logs a warning naming both.
          */
-        private long graceEpochs = 3;
+        private long graceEpochs = SharedLeaderElection.TYPE.defaults().graceEpochs();
 
         /**
          * How often this process ticks the election: advances the epoch if due, beats as leader,
@@ -184,7 +206,7 @@ public class CxcProperties {
          * heartbeat registration) runs at the file's value, and a process configured differently
          * logs a warning naming both.
          */
-        private Duration tickInterval = Duration.ofMillis(50);
+        private Duration tickInterval = SharedLeaderElection.TYPE.defaults().tickInterval();
 
         /**
          * Whether a healthy leader gives way to a lower PID: lowest-pid (the lowest live PID always
@@ -314,16 +336,16 @@ public class CxcProperties {
         private String name = "participants";
 
         /**
-         * Slots in the table: how many processes may take part at once (1..1024). Fixed when the
-         * file is created; every process must agree on it.
+         * Slots in the table: how many processes may take part at once. Fixed when the file is
+         * created; every process must agree on it.
          */
-        private int capacity = 64;
+        private int capacity = HeartbeatTable.TYPE.defaults().capacity();
 
         /**
          * Epochs (ticks of cxc.leader.tick-interval) a participant's beat may lag before it counts
          * as not alive and its slot may be reclaimed.
          */
-        private long graceEpochs = 3;
+        private long graceEpochs = HeartbeatTable.DEFAULT_GRACE_EPOCHS;
 
         public boolean isEnabled() {
             return enabled;
@@ -361,8 +383,8 @@ public class CxcProperties {
     /** A progress task declared by name. */
     public static class ProgressTask {
 
-        /** Units of work the task has (1 or more). Fixed when the file is created. */
-        private long total = 100;
+        /** Units of work the task has. Fixed when the file is created. */
+        private long total = io.subetha.cxc.fanout.ProgressTask.TYPE.defaults().total();
 
         public long getTotal() {
             return total;
@@ -377,24 +399,24 @@ public class CxcProperties {
     public static class Scheduler {
 
         /**
-         * Jobs the file holds, queued, running or with a result not yet collected (1..1048576).
-         * Fixed when the file is created.
+         * Jobs the file holds, queued, running or with a result not yet collected. Fixed when the
+         * file is created.
          */
-        private int capacity = 1024;
+        private int capacity = BackgroundScheduler.TYPE.defaults().capacity();
 
         /**
          * How long a worker process may stay silent before its running jobs go back to the queue.
          * Fixed when the file is created.
          */
-        private Duration grace = Duration.ofSeconds(2);
+        private Duration grace = BackgroundScheduler.TYPE.defaults().grace();
 
         /**
-         * Threads in this process that run the jobs of the JobHandler bean naming this scheduler
-         * (0..256; 0 runs none here).
+         * Threads in this process that run the jobs of the JobHandler bean naming this scheduler (0
+         * runs none here).
          */
         private int workers = 2;
 
-        /** The longest running jobs get to finish when the application stops (0s..10m). */
+        /** The longest running jobs get to finish when the application stops. */
         private Duration shutdownTimeout = Duration.ofSeconds(10);
 
         public int getCapacity() {
@@ -434,22 +456,22 @@ public class CxcProperties {
     public static class Region {
 
         /**
-         * The heap's length in bytes (4096..1073741824, rounded up to a multiple of 64). Fixed when
-         * the file is created.
+         * The heap's length in bytes, rounded up to a multiple of 64. Fixed when the file is
+         * created.
          */
-        private long capacityBytes = 65536;
+        private long capacityBytes = SharedRegion.TYPE.defaults().capacityBytes();
 
         /**
          * How long this application's handle waits for the allocator lock held by a live process
-         * before failing (positive). The handle's own, not recorded in the file.
+         * before failing. The handle's own, not recorded in the file.
          */
-        private Duration lockTimeout = Duration.ofSeconds(10);
+        private Duration lockTimeout = SharedRegion.TYPE.defaults().lockTimeout();
 
         /**
          * Whether this application's handle caches small freed blocks (a free and an allocation of
          * one without the lock); off, every free takes the lock. The handle's own.
          */
-        private boolean freeCache = true;
+        private boolean freeCache = SharedRegion.TYPE.defaults().freeCache();
 
         public long getCapacityBytes() {
             return capacityBytes;
@@ -479,8 +501,8 @@ public class CxcProperties {
     /** NaN-boxed value cells declared by name. */
     public static class NaNValues {
 
-        /** The number of cells (1..1048576). Fixed when the file is created. */
-        private int cells = 64;
+        /** The number of cells. Fixed when the file is created. */
+        private int cells = SharedNaNValue.TYPE.defaults().cells();
 
         public int getCells() {
             return cells;
@@ -494,11 +516,11 @@ public class CxcProperties {
     /** NaN-boxed cells of user-tagged values declared by name. */
     public static class NaNTaggedValues {
 
-        /** The number of cells (1..1048576). Fixed when the file is created. */
-        private int cells = 64;
+        /** The number of cells. Fixed when the file is created. */
+        private int cells = SharedNaNTaggedValue.TYPE.defaults().cells();
 
-        /** The highest user tag the cells accept (0..65535). Fixed when the file is created. */
-        private int maxUserTag = 255;
+        /** The highest user tag the cells accept. Fixed when the file is created. */
+        private int maxUserTag = SharedNaNTaggedValue.TYPE.defaults().maxUserTag();
 
         public int getCells() {
             return cells;
@@ -520,20 +542,20 @@ public class CxcProperties {
     /** An epoch barrier declared by name. */
     public static class Barrier {
 
-        /** Participant slots of the barrier (1..1024). Fixed when the file is created. */
-        private int capacity = 64;
+        /** Participant slots of the barrier. Fixed when the file is created. */
+        private int capacity = EpochBarrier.TYPE.defaults().capacity();
 
         /**
          * How often a waiting participant refreshes its heartbeat, and how often one in a long
          * phase must call beat(). Fixed when the file is created.
          */
-        private Duration heartbeatInterval = Duration.ofMillis(200);
+        private Duration heartbeatInterval = EpochBarrier.TYPE.defaults().heartbeatInterval();
 
         /**
          * Heartbeat intervals (of heartbeat-interval, not ticks) a participant may stay silent
          * before the waiters drop it. Fixed when the file is created.
          */
-        private int graceIntervals = 5;
+        private int graceIntervals = EpochBarrier.TYPE.defaults().graceEpochs();
 
         public int getCapacity() {
             return capacity;
@@ -567,10 +589,10 @@ public class CxcProperties {
          * Epochs a participant's beat may lag before the ticker's scan moves its work to a live
          * participant.
          */
-        private long graceEpochs = 3;
+        private long graceEpochs = FailoverWatchdog.DEFAULT_GRACE_EPOCHS;
 
-        /** Work ids one participant may be assigned (1..4096). Fixed when the file is created. */
-        private int workPerSlot = 64;
+        /** Work ids one participant may be assigned. Fixed when the file is created. */
+        private int workPerSlot = FailoverWatchdog.TYPE.defaults().workPerSlot();
 
         public long getGraceEpochs() {
             return graceEpochs;
@@ -592,16 +614,14 @@ public class CxcProperties {
     /** A pass registry declared by name. */
     public static class PassRegistryDeclaration {
 
-        /**
-         * Distinct pass ids the file holds over its life (1..4096). Fixed when the file is created.
-         */
-        private int maxPasses = 64;
+        /** Distinct pass ids the file holds over its life. Fixed when the file is created. */
+        private int maxPasses = PassRegistry.TYPE.defaults().maxPasses();
 
-        /** Calls to one pass in flight at once (1..1024). Fixed when the file is created. */
-        private int mailboxSlots = 8;
+        /** Calls to one pass in flight at once. Fixed when the file is created. */
+        private int mailboxSlots = PassRegistry.TYPE.defaults().mailboxSlots();
 
-        /** The largest argument or result in bytes (1..1048576). Fixed when the file is created. */
-        private int maxPayloadBytes = 1024;
+        /** The largest argument or result in bytes. Fixed when the file is created. */
+        private int maxPayloadBytes = PassRegistry.TYPE.defaults().maxPayloadBytes();
 
         public int getMaxPasses() {
             return maxPasses;

@@ -3,10 +3,12 @@ package io.subetha.cxc.boot.autoconfigure;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.JobHandler;
 import io.subetha.cxc.boot.SchedulerCodecs;
-import io.subetha.cxc.boot.autoconfigure.DeclarablePrimitive.Context;
-import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.boot.autoconfigure.DeclaredKind.Context;
+import io.subetha.cxc.boot.liveness.WatchdogScanner;
+import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
+import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
+import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.dispatch.PassRegistry;
-import io.subetha.cxc.dispatch.PassWaiting;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
@@ -19,7 +21,6 @@ import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.values.SharedNaNTaggedValue;
 import io.subetha.cxc.values.SharedNaNValue;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,16 +29,14 @@ import java.util.function.Function;
 import org.springframework.beans.factory.BeanDefinitionStoreException;
 import org.springframework.beans.factory.BeanRegistrar;
 import org.springframework.beans.factory.BeanRegistry;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 
 /**
  * Registers a singleton bean per declared primitive: {@code cxc.<plural>.<name>.*} for every {@link
- * DeclarablePrimitive} in {@link #DECLARABLE} ({@code cxc.barriers.<name>} an {@link EpochBarrier},
- * {@code cxc.watchdogs.<name>} a {@link FailoverWatchdog} over the participants' heartbeat table,
- * {@code cxc.pass-registries.<name>} a {@link PassRegistry}), named {@code <name>}, so
+ * DeclaredKind} in {@link #DECLARABLE} ({@code cxc.barriers.<name>} an {@link EpochBarrier}, {@code
+ * cxc.watchdogs.<name>} a {@link FailoverWatchdog} over the participants' heartbeat table, {@code
+ * cxc.pass-registries.<name>} a {@link PassRegistry}), named {@code <name>}, so
  * {@code @Qualifier("<name>")} injects it; plus each kind's per-tick task (the watchdogs' scanner).
  * A Spring Framework 7 {@link BeanRegistrar}: {@code spring-boot:process-aot} records the registrar
  * (an instance supplier it could not write as code) and runs it again when the optimised
@@ -50,23 +49,27 @@ import org.springframework.core.env.Environment;
 final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
 
     /** Every primitive the starter declares by properties: one entry per kind. */
-    static final List<DeclarablePrimitive<?, ?>> DECLARABLE =
+    static final List<DeclaredKind<?, ?, ?>> DECLARABLE =
             List.of(
-                    DeclarablePrimitive.of(
-                                    EpochBarrier.TYPE,
-                                    EpochBarrier.class,
-                                    "barriers",
-                                    ".barrier",
-                                    "cxc.barriers.phases.capacity=8")
-                            // Heartbeat intervals, not ticks: grace-epochs means ticks elsewhere.
-                            .naming("graceEpochs", "grace-intervals"),
-                    DeclarablePrimitive.of(
+                    new DeclaredKind<>(
+                            EpochBarrier.TYPE,
+                            EpochBarrier.class,
+                            CxcProperties.Barrier.class,
+                            "barriers",
+                            ".barrier",
+                            "cxc.barriers.phases.capacity=8",
+                            (prefix, barrier, context) -> CxcSettings.barrier(prefix, barrier)),
+                    new DeclaredKind<>(
                                     FailoverWatchdog.TYPE,
                                     FailoverWatchdog.class,
+                                    CxcProperties.Watchdog.class,
                                     "watchdogs",
                                     ".watchdog",
-                                    "cxc.watchdogs.jobs.grace-epochs=3")
-                            .supplying("heartbeatTable", Context::participantsTable)
+                                    "cxc.watchdogs.jobs.grace-epochs=3",
+                                    (prefix, watchdog, context) ->
+                                            CxcSettings.watchdog(
+                                                    prefix, watchdog, context.participantsTable()))
+                            .supplying("heartbeat-table")
                             // Through the participants' own handle: one process, one table view.
                             .openedBy(
                                     (file, settings, options, beans) ->
@@ -75,15 +78,6 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                     beans.bean(HeartbeatTable.class),
                                                     settings.workPerSlot(),
                                                     options))
-                            .withExtra(
-                                    new DeclarablePrimitive.Extra(
-                                            "grace-epochs",
-                                            Long.class,
-                                            FailoverWatchdog.DEFAULT_GRACE_EPOCHS,
-                                            value -> (Long) value >= 0,
-                                            "it must be 0 or more",
-                                            "to the ticks a participant may miss before its work"
-                                                    + " moves, e.g. 3 (the default)."))
                             .requiring(
                                     Context::participates,
                                     "a watchdog moves work between the participants of the"
@@ -94,98 +88,97 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                             + " cxc.heartbeat.enabled=true, or remove the"
                                             + " cxc.watchdogs.* properties.")
                             .withTickTask(
-                                    (watchdogs, extras, beans) -> {
+                                    (watchdogs, declarations, beans) -> {
                                         Map<String, Long> grace = new LinkedHashMap<>();
-                                        extras.forEach(
-                                                (name, values) ->
+                                        declarations.forEach(
+                                                (name, declared) ->
                                                         grace.put(
                                                                 name,
-                                                                (Long) values.get("grace-epochs")));
+                                                                declared.properties()
+                                                                        .getGraceEpochs()));
                                         return new WatchdogScanner(watchdogs, grace);
                                     }),
-                    DeclarablePrimitive.of(
+                    new DeclaredKind<>(
                                     PassRegistry.TYPE,
                                     PassRegistry.class,
+                                    CxcProperties.PassRegistryDeclaration.class,
                                     "pass-registries",
                                     ".passes",
-                                    "cxc.pass-registries.calls.max-passes=64")
-                            .supplying(
-                                    "dispatcherThreads",
-                                    context -> PassRegistry.Settings.DEFAULT_DISPATCHER_THREADS)
-                            .supplying("waiting", context -> PassWaiting.DEFAULT),
-                    DeclarablePrimitive.of(
+                                    "cxc.pass-registries.calls.max-passes=64",
+                                    (prefix, registry, context) ->
+                                            CxcSettings.passRegistry(prefix, registry))
+                            .supplying("dispatcher-threads", "waiting"),
+                    new DeclaredKind<>(
                             ProgressTask.TYPE,
                             ProgressTask.class,
+                            CxcProperties.ProgressTask.class,
                             "progress-tasks",
                             ".progress",
-                            "cxc.progress-tasks.import.total=1000"),
-                    DeclarablePrimitive.of(
+                            "cxc.progress-tasks.import.total=1000",
+                            (prefix, task, context) -> CxcSettings.progressTask(prefix, task)),
+                    new DeclaredKind<>(
                             SharedRegion.TYPE,
                             SharedRegion.class,
+                            CxcProperties.Region.class,
                             "regions",
                             ".region",
-                            "cxc.regions.blobs.capacity-bytes=1048576"),
-                    DeclarablePrimitive.of(
+                            "cxc.regions.blobs.capacity-bytes=1048576",
+                            (prefix, region, context) -> CxcSettings.region(prefix, region)),
+                    new DeclaredKind<>(
                             SharedNaNValue.TYPE,
                             SharedNaNValue.class,
+                            CxcProperties.NaNValues.class,
                             "nan-values",
                             ".nan",
-                            "cxc.nan-values.flags.cells=64"),
-                    DeclarablePrimitive.of(
+                            "cxc.nan-values.flags.cells=64",
+                            (prefix, values, context) -> CxcSettings.nanValues(prefix, values)),
+                    new DeclaredKind<>(
                             SharedNaNTaggedValue.TYPE,
                             SharedNaNTaggedValue.class,
+                            CxcProperties.NaNTaggedValues.class,
                             "nan-tagged-values",
                             ".nantagged",
-                            "cxc.nan-tagged-values.state.max-user-tag=15"),
+                            "cxc.nan-tagged-values.state.max-user-tag=15",
+                            (prefix, values, context) ->
+                                    CxcSettings.nanTaggedValues(prefix, values)),
                     schedulers());
 
     /**
      * {@code cxc.schedulers.<name>}: a {@link BackgroundScheduler} over {@code <name>.scheduler},
      * its codecs given by the application's {@link JobHandler} (or {@link SchedulerCodecs}) bean
-     * naming it; core's codec components are bound as placeholders so the record checks the
-     * declared capacity and grace before any bean exists, and the file is opened with the real
-     * codecs. Its tick task is also the worker pools' lifecycle ({@link SchedulerWorkers}).
+     * naming it; the file is opened with the real codecs. Its tick task is also the worker pools'
+     * lifecycle ({@link SchedulerWorkers}).
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static DeclarablePrimitive<?, ?> schedulers() {
-        DeclarablePrimitive<BackgroundScheduler<?, ?>, BackgroundScheduler.Settings<?, ?>> kind =
-                DeclarablePrimitive.of(
+    private static DeclaredKind<?, ?, ?> schedulers() {
+        return new DeclaredKind<
+                        BackgroundScheduler<?, ?>,
+                        CxcProperties.Scheduler,
+                        BackgroundScheduler.Settings>(
                         BackgroundScheduler.TYPE,
                         (Class<BackgroundScheduler<?, ?>>) (Class) BackgroundScheduler.class,
+                        CxcProperties.Scheduler.class,
                         "schedulers",
                         SchedulerWorkers.SUFFIX,
-                        "cxc.schedulers.jobs.capacity=1024");
-        return kind.supplying("jobCodec", context -> FixedCodec.INT64)
-                .supplying("resultCodec", context -> FixedCodec.INT64)
+                        "cxc.schedulers.jobs.capacity=1024",
+                        (prefix, scheduler, context) -> CxcSettings.scheduler(prefix, scheduler))
+                .supplying("job-codec", "result-codec")
                 .openedBy(
                         (file, settings, options, beans) ->
                                 SchedulerWorkers.open(file, settings, options, codecs(beans)))
-                .withExtra(
-                        new DeclarablePrimitive.Extra(
-                                "workers",
-                                Integer.class,
-                                2,
-                                value -> (Integer) value >= 0 && (Integer) value <= 256,
-                                "it must be 0..256 (threads in this process)",
-                                "to the threads that run its jobs in this process, e.g. 2 (the"
-                                        + " default), or 0 to run none here."))
-                .withExtra(
-                        new DeclarablePrimitive.Extra(
-                                "shutdown-timeout",
-                                Duration.class,
-                                Duration.ofSeconds(10),
-                                value ->
-                                        !((Duration) value).isNegative()
-                                                && ((Duration) value)
-                                                                .compareTo(Duration.ofMinutes(10))
-                                                        <= 0,
-                                "it must be 0s..10m",
-                                "to the longest a running job may take to finish at shutdown,"
-                                        + " e.g. 10s (the default)."))
                 .withTickTask(
                         SchedulerWorkers.class,
-                        (schedulers, extras, beans) ->
-                                new SchedulerWorkers(schedulers, extras, codecs(beans)));
+                        (schedulers, declarations, beans) -> {
+                            Map<String, WorkerPoolSettings> pools = new LinkedHashMap<>();
+                            declarations.forEach(
+                                    (name, declared) ->
+                                            pools.put(
+                                                    name,
+                                                    CxcSettings.workerPool(
+                                                            declared.prefix(),
+                                                            declared.properties())));
+                            return new SchedulerWorkers(schedulers, pools, codecs(beans));
+                        });
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -194,10 +187,8 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
     }
 
     /** One checked declaration, ready to register. */
-    private record Declared<P extends MappedPrimitive, S extends Record>(
-            DeclarablePrimitive<P, S> kind,
-            String name,
-            DeclarablePrimitive.Declaration<S> declaration) {}
+    private record Declared<P extends MappedPrimitive, D, S extends Record>(
+            DeclaredKind<P, D, S> kind, String name, DeclaredKind.Declaration<D, S> declaration) {}
 
     @Override
     public void register(BeanRegistry registry, Environment env) {
@@ -205,11 +196,9 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
             return; // cxc is off: nothing is declared, nothing written
         }
         Binder binder = Binder.get(env);
-        Map<DeclarablePrimitive<?, ?>, Map<String, Map<String, String>>> declared =
-                new LinkedHashMap<>();
-        for (DeclarablePrimitive<?, ?> kind : DECLARABLE) {
-            Map<String, Map<String, String>> byName =
-                    binder.bind("cxc." + kind.plural, NAMED_SETTINGS).orElse(Map.of());
+        Map<DeclaredKind<?, ?, ?>, Map<String, ?>> declared = new LinkedHashMap<>();
+        for (DeclaredKind<?, ?, ?> kind : DECLARABLE) {
+            Map<String, ?> byName = kind.bind(binder);
             if (!byName.isEmpty()) {
                 declared.put(kind, byName);
             }
@@ -221,14 +210,13 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
         // Whichever file is created first, every property is checked before it.
         CxcDirectory.filePermissions(properties);
         if (properties.getLeader().isEnabled()) {
-            CxcAutoConfiguration.LeaderConfiguration.requireValidLeader(properties.getLeader());
+            CxcSettings.leader(properties.getLeader());
             if (properties.getHeartbeat().isEnabled()) {
-                CxcAutoConfiguration.LeaderConfiguration.HeartbeatConfiguration
-                        .requireValidHeartbeat(properties.getHeartbeat());
+                CxcSettings.heartbeat(properties.getHeartbeat());
             }
         }
-        DeclarablePrimitive.Context context =
-                new DeclarablePrimitive.Context() {
+        DeclaredKind.Context context =
+                new DeclaredKind.Context() {
                     @Override
                     public boolean participates() {
                         return properties.getLeader().isEnabled()
@@ -241,7 +229,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                         return Path.of(properties.getHeartbeat().getName() + ".heartbeat");
                     }
                 };
-        List<Declared<?, ?>> all = new ArrayList<>();
+        List<Declared<?, ?, ?>> all = new ArrayList<>();
         Map<String, String> taken = new LinkedHashMap<>();
         declared.forEach(
                 (kind, byName) ->
@@ -250,34 +238,26 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                     checkName(kind, name, taken);
                                     all.add(declare(kind, name, settings, context));
                                 }));
-        for (Declared<?, ?> d : all) {
+        for (Declared<?, ?, ?> d : all) {
             register(registry, d, properties, env);
         }
-        for (DeclarablePrimitive<?, ?> kind : declared.keySet()) {
+        for (DeclaredKind<?, ?, ?> kind : declared.keySet()) {
             registerTickTask(registry, kind, all);
         }
     }
 
-    /** {@code cxc.<plural>}: settings by name, each a map of property to value. */
-    private static final Bindable<Map<String, Map<String, String>>> NAMED_SETTINGS =
-            Bindable.of(
-                    ResolvableType.forClassWithGenerics(
-                            Map.class,
-                            ResolvableType.forClass(String.class),
-                            ResolvableType.forClassWithGenerics(
-                                    Map.class, String.class, String.class)));
-
-    private static <P extends MappedPrimitive, S extends Record> Declared<P, S> declare(
-            DeclarablePrimitive<P, S> kind,
+    @SuppressWarnings("unchecked") // bound by the kind itself, as its properties class
+    private static <P extends MappedPrimitive, D, S extends Record> Declared<P, D, S> declare(
+            DeclaredKind<P, D, S> kind,
             String name,
-            Map<String, String> settings,
-            DeclarablePrimitive.Context context) {
-        return new Declared<>(kind, name, kind.bind(name, settings, context));
+            Object properties,
+            DeclaredKind.Context context) {
+        return new Declared<>(kind, name, kind.declare(name, (D) properties, context));
     }
 
-    private static <P extends MappedPrimitive, S extends Record> void register(
+    private static <P extends MappedPrimitive, D, S extends Record> void register(
             BeanRegistry registry,
-            Declared<P, S> d,
+            Declared<P, D, S> d,
             CxcProperties properties,
             Environment environment) {
         register(
@@ -301,19 +281,20 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                 });
     }
 
-    private static <P extends MappedPrimitive> void registerTickTask(
-            BeanRegistry registry, DeclarablePrimitive<P, ?> kind, List<Declared<?, ?>> all) {
-        DeclarablePrimitive.TickTaskFactory<P> factory = kind.tickTask;
-        @SuppressWarnings("unchecked") // the factory makes an instance of the declared type
-        Class<TickTask> taskType = (Class<TickTask>) kind.tickTaskType;
-        String taskName = "cxc" + kind.type.name() + "TickTask";
+    @SuppressWarnings("unchecked") // the declarations of this kind, as it made them
+    private static <P extends MappedPrimitive, D, S extends Record> void registerTickTask(
+            BeanRegistry registry, DeclaredKind<P, D, S> kind, List<Declared<?, ?, ?>> all) {
+        DeclaredKind.TickTaskFactory<P, D, S> factory = kind.tickTask;
         if (factory == null) {
             return;
         }
-        Map<String, Map<String, Object>> extras = new LinkedHashMap<>();
-        for (Declared<?, ?> d : all) {
+        @SuppressWarnings("unchecked") // the factory makes an instance of the declared type
+        Class<TickTask> taskType = (Class<TickTask>) kind.tickTaskType;
+        String taskName = "cxc" + kind.type.name() + "TickTask";
+        Map<String, DeclaredKind.Declaration<D, S>> declarations = new LinkedHashMap<>();
+        for (Declared<?, ?, ?> d : all) {
             if (d.kind() == kind) {
-                extras.put(d.name(), d.declaration().extras());
+                declarations.put(d.name(), (DeclaredKind.Declaration<D, S>) d.declaration());
             }
         }
         register(
@@ -323,10 +304,10 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                 taskType,
                 beans -> {
                     Map<String, P> declaredBeans = new LinkedHashMap<>();
-                    for (String name : extras.keySet()) {
+                    for (String name : declarations.keySet()) {
                         declaredBeans.put(name, beans.bean(name, kind.beanType));
                     }
-                    return factory.create(declaredBeans, extras, beans);
+                    return factory.create(declaredBeans, declarations, beans);
                 });
     }
 
@@ -360,7 +341,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
      * existing bean's.
      */
     private static void checkName(
-            DeclarablePrimitive<?, ?> kind, String name, Map<String, String> taken) {
+            DeclaredKind<?, ?, ?> kind, String name, Map<String, String> taken) {
         String prefix = kind.prefix(name);
         CxcDirectory.requireFileName(
                 prefix,

@@ -44,16 +44,39 @@ class ConfigurationMetadataTest {
         assertThat(properties.get("cxc.leader.observations")).containsEntry("defaultValue", false);
     }
 
+    /**
+     * A declared primitive's map is one property for the processor: its description, from the
+     * javadoc, must name every setting of the typed class it holds (the settings' defaults and
+     * limits are core's, not restated).
+     */
     @Test
-    void declaredPrimitivesSayTheirNestedSettingsAndDefaults() throws IOException {
+    void declaredPrimitivesNameTheSettingsOfTheirTypedClass() throws IOException {
         Map<String, Map<String, Object>> properties = byName("properties");
-        assertThat((String) properties.get("cxc.barriers").get("description"))
-                .contains("capacity", "default 64", "heartbeat-interval", "grace-intervals");
-        assertThat((String) properties.get("cxc.watchdogs").get("description"))
-                .contains("grace-epochs", "work-per-slot", "default 3");
+        for (DeclaredKind<?, ?, ?> kind : DeclaredPrimitivesRegistrar.DECLARABLE) {
+            Map<String, Object> property = properties.get("cxc." + kind.plural);
+            assertThat(property).as("cxc." + kind.plural).isNotNull();
+            assertThat((String) property.get("type")).contains(kind.propertiesType.getSimpleName());
+            assertThat((String) property.get("description"))
+                    .as("cxc." + kind.plural)
+                    .contains(kind.settingNames());
+        }
         Map<String, Map<String, Object>> hints = byName("hints");
         assertThat(hints).containsKeys("cxc.barriers.keys", "cxc.watchdogs.keys");
         assertThat(hints.get("cxc.file-permissions").toString()).contains("rw-------", "rw-r-----");
+    }
+
+    /** Every cxc property is described once, from CxcProperties' javadoc, not by hand. */
+    @Test
+    void noCxcPropertyIsDescribedByHand() throws IOException {
+        try (InputStream in =
+                ConfigurationMetadataTest.class.getResourceAsStream(
+                        "/META-INF/additional-spring-configuration-metadata.json")) {
+            List<String> names =
+                    JsonPath.read(
+                            new String(in.readAllBytes(), StandardCharsets.UTF_8),
+                            "$.properties[*].name");
+            assertThat(names).noneMatch(name -> name.startsWith("cxc."));
+        }
     }
 
     @Test

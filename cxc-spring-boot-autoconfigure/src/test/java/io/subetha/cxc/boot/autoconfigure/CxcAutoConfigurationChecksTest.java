@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
+import io.subetha.cxc.boot.aop.LeaderOnlyDrain;
+import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
@@ -21,9 +23,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * The core auto-configuration's own checks, each at its edge: the leader's tick and grace bounds
- * and the heartbeat's (called directly: no context needed), {@code cxc.leader.shutdown-timeout}
- * against the shutdown phase, the ZooKeeper backend asked for without its module, and what a
- * process that takes no part in the election says at startup.
+ * (core's record's, reported against the property) and the heartbeat's (mapped directly: no context
+ * needed), {@code cxc.leader.shutdown-timeout} against the shutdown phase, the ZooKeeper backend
+ * asked for without its module, and what a process that takes no part in the election says at
+ * startup.
  */
 class CxcAutoConfigurationChecksTest {
 
@@ -86,37 +89,27 @@ class CxcAutoConfigurationChecksTest {
     @Test
     void theTickIntervalIsOneMillisecondToOneHourAndPositive() {
         for (Duration ok : new Duration[] {Duration.ofMillis(1), Duration.ofHours(1)}) {
-            assertThatNoException()
-                    .isThrownBy(
-                            () ->
-                                    CxcAutoConfiguration.LeaderConfiguration.requireValidLeader(
-                                            leader(ok, 3)));
+            assertThatNoException().isThrownBy(() -> CxcSettings.leader(leader(ok, 3)));
         }
         for (Duration tooFine : new Duration[] {Duration.ofNanos(999_999), Duration.ofNanos(1)}) {
             assertRefused(
-                    () ->
-                            CxcAutoConfiguration.LeaderConfiguration.requireValidLeader(
-                                    leader(tooFine, 3)),
+                    () -> CxcSettings.leader(leader(tooFine, 3)),
                     "cxc.leader.tick-interval",
                     tooFine,
-                    "it must be 1ms..1h");
+                    "it must be 1 ms..1 h");
         }
         Duration tooLong = Duration.ofHours(1).plusNanos(1);
         assertRefused(
-                () ->
-                        CxcAutoConfiguration.LeaderConfiguration.requireValidLeader(
-                                leader(tooLong, 3)),
+                () -> CxcSettings.leader(leader(tooLong, 3)),
                 "cxc.leader.tick-interval",
                 tooLong,
-                "it must be 1ms..1h");
+                "it must be 1 ms..1 h");
         for (Duration notPositive : new Duration[] {Duration.ZERO, Duration.ofMillis(-50), null}) {
             assertRefused(
-                    () ->
-                            CxcAutoConfiguration.LeaderConfiguration.requireValidLeader(
-                                    leader(notPositive, 3)),
+                    () -> CxcSettings.leader(leader(notPositive, 3)),
                     "cxc.leader.tick-interval",
                     notPositive,
-                    "it must be positive");
+                    "it must be 1 ms..1 h");
         }
     }
 
@@ -125,49 +118,35 @@ class CxcAutoConfigurationChecksTest {
         long max = SharedLeaderElection.Settings.MAX_GRACE_EPOCHS;
         for (long ok : new long[] {0, max}) {
             assertThatNoException()
-                    .isThrownBy(
-                            () ->
-                                    CxcAutoConfiguration.LeaderConfiguration.requireValidLeader(
-                                            leader(Duration.ofMillis(50), ok)));
+                    .isThrownBy(() -> CxcSettings.leader(leader(Duration.ofMillis(50), ok)));
         }
         assertRefused(
-                () ->
-                        CxcAutoConfiguration.LeaderConfiguration.requireValidLeader(
-                                leader(Duration.ofMillis(50), -1)),
+                () -> CxcSettings.leader(leader(Duration.ofMillis(50), -1)),
                 "cxc.leader.grace-epochs",
                 -1L,
-                "it must be 0 or more");
+                "it must be 0.." + max);
         assertRefused(
-                () ->
-                        CxcAutoConfiguration.LeaderConfiguration.requireValidLeader(
-                                leader(Duration.ofMillis(50), max + 1)),
+                () -> CxcSettings.leader(leader(Duration.ofMillis(50), max + 1)),
                 "cxc.leader.grace-epochs",
                 max + 1,
-                "it must be at most " + max);
+                "it must be 0.." + max);
     }
 
     @Test
     void theLeaderAndHeartbeatNamesArePlainFileNamesAndTheHeartbeatGraceIsZeroOrMore() {
         CxcProperties.Leader leader = leader(Duration.ofMillis(50), 3);
         leader.setName("../leader");
-        assertThatThrownBy(
-                        () -> CxcAutoConfiguration.LeaderConfiguration.requireValidLeader(leader))
+        assertThatThrownBy(() -> CxcSettings.leader(leader))
                 .isInstanceOfSatisfying(
                         InvalidCxcPropertyException.class,
                         e -> assertThat(e.property()).isEqualTo("cxc.leader.name"));
 
         CxcProperties.Heartbeat heartbeat = new CxcProperties().getHeartbeat();
         heartbeat.setGraceEpochs(0);
-        assertThatNoException()
-                .isThrownBy(
-                        () ->
-                                CxcAutoConfiguration.LeaderConfiguration.HeartbeatConfiguration
-                                        .requireValidHeartbeat(heartbeat));
+        assertThatNoException().isThrownBy(() -> CxcSettings.heartbeat(heartbeat));
         heartbeat.setGraceEpochs(-1);
         assertRefused(
-                () ->
-                        CxcAutoConfiguration.LeaderConfiguration.HeartbeatConfiguration
-                                .requireValidHeartbeat(heartbeat),
+                () -> CxcSettings.heartbeat(heartbeat),
                 "cxc.heartbeat.grace-epochs",
                 -1L,
                 "it must be 0 or more");
@@ -182,7 +161,8 @@ class CxcAutoConfigurationChecksTest {
                                         context,
                                         "cxc.leader.grace-epochs",
                                         -1L,
-                                        "it must be 0 or more"));
+                                        "it must be 0.."
+                                                + SharedLeaderElection.Settings.MAX_GRACE_EPOCHS));
         assertThat(temp.resolve("cxc").resolve("leader.cxc")).doesNotExist();
     }
 
@@ -200,7 +180,7 @@ class CxcAutoConfigurationChecksTest {
                                         context,
                                         "cxc.leader.tick-interval",
                                         Duration.ZERO,
-                                        "it must be positive"));
+                                        "it must be 1 ms..1 h"));
     }
 
     @Test
@@ -279,7 +259,10 @@ class CxcAutoConfigurationChecksTest {
                 .run(
                         context ->
                                 assertThat(context.getBean(CxcLeadership.class))
-                                        .isInstanceOf(TickerLeadership.class));
+                                        .isExactlyInstanceOf(
+                                                context.getBean(LeaderTicker.class)
+                                                        .leadership()
+                                                        .getClass()));
         runner().withPropertyValues("cxc.zookeeper.connect-string= ")
                 .run(
                         context ->

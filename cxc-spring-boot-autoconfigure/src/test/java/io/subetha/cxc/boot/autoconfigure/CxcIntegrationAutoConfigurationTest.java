@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.boot.CxcLeadership;
+import io.subetha.cxc.boot.integration.IntegrationLeaderEvents;
 import io.subetha.cxc.election.SharedLeaderElection;
 import java.nio.file.Path;
 import java.time.Duration;

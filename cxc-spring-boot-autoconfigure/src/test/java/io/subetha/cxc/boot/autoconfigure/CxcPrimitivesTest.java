@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.boot.CxcPrimitives;
+import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.election.FencedLedger;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import java.nio.file.Files;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.fanout.ProgressTask;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -109,7 +109,7 @@ class CxcPropertyValidationTest {
                                 + " (originating from 'URL [file:"
                                 + properties
                                 + "] - 1:26')",
-                        "Reason: it must be positive",
+                        "Reason: it must be 1 ms..1 h",
                         "Set cxc.leader.tick-interval to e.g. 50ms (the default).");
         assertThat(temp.resolve("d")).doesNotExist();
     }
@@ -122,7 +122,7 @@ class CxcPropertyValidationTest {
     void negativeGraceEpochs() {
         FailureAnalysis analysis = failure(dir(temp.resolve("d")), "cxc.leader.grace-epochs=-1");
         assertThat(analysis.getDescription())
-                .contains("'cxc.leader.grace-epochs'", "'-1'", "must be 0 or more");
+                .contains("'cxc.leader.grace-epochs'", "'-1'", "must be 0..1000000");
         assertThat(analysis.getAction()).contains("cxc.leader.grace-epochs");
         assertThat(analysis.getCause()).isInstanceOf(InvalidCxcPropertyException.class);
         assertThat(temp.resolve("d")).as("nothing written for a refused value").doesNotExist();
@@ -132,7 +132,7 @@ class CxcPropertyValidationTest {
     void zeroTickInterval() {
         FailureAnalysis analysis = failure(dir(temp.resolve("d")), "cxc.leader.tick-interval=0");
         assertThat(analysis.getDescription())
-                .contains("'cxc.leader.tick-interval'", "must be positive");
+                .contains("'cxc.leader.tick-interval'", "must be 1 ms..1 h");
     }
 
     @Test

@@ -2,11 +2,13 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
+import io.subetha.cxc.boot.liveness.CxcParticipants;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.RecordComponent;
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -38,26 +40,25 @@ class CxcRuntimeHintsTest {
     }
 
     @Test
-    void everyDeclarableSettingsRecordCanBeBoundAndMade() throws Exception {
+    void everyDeclaredKindsPropertiesClassCanBeBound() throws Exception {
         assertThat(DeclaredPrimitivesRegistrar.DECLARABLE)
                 .<Class<?>>extracting(k -> k.beanType)
                 .contains(EpochBarrier.class, FailoverWatchdog.class);
-        for (DeclarablePrimitive<?, ?> kind : DeclaredPrimitivesRegistrar.DECLARABLE) {
-            Class<?> settings = kind.settingsType();
-            RecordComponent[] components = settings.getRecordComponents();
-            Class<?>[] types = new Class<?>[components.length];
-            for (int i = 0; i < components.length; i++) {
-                types[i] = components[i].getType();
+        for (DeclaredKind<?, ?, ?> kind : DeclaredPrimitivesRegistrar.DECLARABLE) {
+            Class<?> properties = kind.propertiesType;
+            assertThat(
+                            RuntimeHintsPredicates.reflection()
+                                    .onConstructorInvocation(properties.getDeclaredConstructor()))
+                    .as("%s's constructor", properties.getSimpleName())
+                    .accepts(hints);
+            for (PropertyDescriptor property :
+                    Introspector.getBeanInfo(properties, Object.class).getPropertyDescriptors()) {
                 assertThat(
                                 RuntimeHintsPredicates.reflection()
-                                        .onMethodInvocation(components[i].getAccessor()))
-                        .as("%s.%s()", settings.getSimpleName(), components[i].getName())
+                                        .onMethodInvocation(property.getWriteMethod()))
+                        .as("%s.%s", properties.getSimpleName(), property.getWriteMethod())
                         .accepts(hints);
             }
-            Constructor<?> canonical = settings.getDeclaredConstructor(types);
-            assertThat(RuntimeHintsPredicates.reflection().onConstructorInvocation(canonical))
-                    .as("%s's canonical constructor", settings.getSimpleName())
-                    .accepts(hints);
         }
     }
 

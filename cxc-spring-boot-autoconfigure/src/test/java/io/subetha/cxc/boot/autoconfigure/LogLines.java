@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * message"} (with {@code " [exception suppressing ...]"} when one was logged with it): for tests
  * that assert what a lifecycle bean says, not that it called its logger.
  */
-final class LogLines implements AutoCloseable {
+public final class LogLines implements AutoCloseable {
 
     private final Logger logger;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
@@ -24,11 +24,11 @@ final class LogLines implements AutoCloseable {
     }
 
     /** Catches what {@code type}'s logger says from now until {@link #close()}. */
-    static LogLines of(Class<?> type) {
+    public static LogLines of(Class<?> type) {
         return new LogLines(type);
     }
 
-    List<String> lines() {
+    public List<String> lines() {
         List<ILoggingEvent> events;
         synchronized (appender) { // the appender appends under its own lock
             events = List.copyOf(appender.list);

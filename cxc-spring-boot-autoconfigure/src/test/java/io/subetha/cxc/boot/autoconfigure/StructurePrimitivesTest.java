@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.subetha.cxc.boot.CxcPrimitives;
+import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.collections.SharedLinkedList;
 import io.subetha.cxc.collections.SharedVec;

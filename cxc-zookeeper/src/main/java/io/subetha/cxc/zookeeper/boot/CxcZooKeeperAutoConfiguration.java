@@ -3,13 +3,9 @@ package io.subetha.cxc.zookeeper.boot;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
-import io.subetha.cxc.boot.LeadershipEvent;
 import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
-import io.subetha.cxc.boot.autoconfigure.CxcProperties;
-import io.subetha.cxc.boot.autoconfigure.LeaderTicker;
-import io.subetha.cxc.boot.autoconfigure.TickTask;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.zookeeper.GlobalTier;
@@ -22,7 +18,6 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.zookeeper.common.PathUtils;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -37,11 +32,11 @@ import org.springframework.core.env.Environment;
 /**
  * Leadership across hosts on ZooKeeper, when {@code cxc.zookeeper.connect-string} (or {@code
  * cxc.leader.backend=zookeeper}) is set and Curator is on the classpath. The host election and its
- * ticker stay as the core auto-configuration makes them; this adds the {@link GlobalTier} (ticked
- * after every host round), replaces the {@code CxcLeadership} bean with {@link ZooKeeperLeadership}
- * (so {@code @LeaderOnly}, {@code isLeader()} and the leadership events mean global leadership),
- * and adds {@code cxc.global.*} meters. Runs before {@link CxcAutoConfiguration}, whose ticker and
- * leadership beans then back off.
+ * ticker stay as the core auto-configuration makes them; this adds the {@link GlobalTier} as the
+ * starter's {@link io.subetha.cxc.boot.ticker.LeadershipTier} ({@link ZooKeeperTier}: ticked after
+ * every host round, and the {@code CxcLeadership} bean is {@link ZooKeeperLeadership}, so
+ * {@code @LeaderOnly}, {@code isLeader()} and the leadership events mean global leadership), and
+ * adds {@code cxc.global.*} meters.
  */
 @AutoConfiguration(
         before = CxcAutoConfiguration.class,
@@ -51,7 +46,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
 @Conditional(OnZooKeeperBackendCondition.class)
 @EnableConfigurationProperties(CxcZooKeeperProperties.class)
-public class CxcZooKeeperAutoConfiguration {
+public final class CxcZooKeeperAutoConfiguration {
 
     private static final Log logger = LogFactory.getLog(CxcZooKeeperAutoConfiguration.class);
 
@@ -101,41 +96,15 @@ public class CxcZooKeeperAutoConfiguration {
             }
         }
 
-        /** Runs the global tier's round after each host round, on the ticker's thread. */
-        @Bean
-        TickTask cxcGlobalTierTick(GlobalTier tier) {
-            return tier::onTick;
-        }
-
         /**
-         * The host election's ticker, as the core auto-configuration makes it, except that its
-         * host-leadership edges are not published: with this backend the events mean global
-         * leadership, and {@link GlobalTier} publishes those.
+         * The global tier as the starter's leadership tier: ticked after every host round, the
+         * application's leadership ({@link ZooKeeperLeadership}) over the host's, and its state in
+         * {@code /actuator/cxc} and health.
          */
         @Bean
         @ConditionalOnMissingBean
-        LeaderTicker cxcLeaderTicker(
-                SharedLeaderElection election,
-                CxcProperties properties,
-                ApplicationEventPublisher publisher,
-                ObjectProvider<TickTask> tasks) {
-            ApplicationEventPublisher hostEventsDropped =
-                    event -> {
-                        if (!(event instanceof LeadershipEvent)) {
-                            publisher.publishEvent(event);
-                        }
-                    };
-            return LeaderTicker.forLeader(
-                    election,
-                    properties.getLeader(),
-                    hostEventsDropped,
-                    tasks.orderedStream().toList());
-        }
-
-        @Bean
-        @ConditionalOnMissingBean(io.subetha.cxc.boot.CxcLeadership.class)
-        ZooKeeperLeadership cxcLeadership(LeaderTicker ticker, GlobalTier tier) {
-            return new ZooKeeperLeadership(ticker, tier);
+        ZooKeeperTier cxcLeadershipTier(GlobalTier tier, SharedLeaderElection election) {
+            return new ZooKeeperTier(tier, election);
         }
 
         @Configuration(proxyBeanMethods = false)

@@ -1,29 +1,23 @@
 package io.subetha.cxc.zookeeper.boot;
 
-import io.subetha.cxc.boot.CxcGlobalTier;
 import io.subetha.cxc.boot.CxcLeadership;
-import io.subetha.cxc.boot.autoconfigure.LeaderTicker;
 import io.subetha.cxc.election.LeaderSnapshot;
 import io.subetha.cxc.zookeeper.GlobalTier;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.OptionalLong;
-import org.apache.curator.framework.state.ConnectionState;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link CxcLeadership} bean when the ZooKeeper backend is on: leadership means global
  * leadership (this process leads its host and holds the latch), the term is the global term, and
  * {@code @LeaderOnly} decides by {@link #termIfLeader()}. {@link #snapshot()} stays the host
- * election's. Also the {@link CxcGlobalTier} that {@code /actuator/cxc} and health show.
+ * election's; stepping down goes through the host's leadership. Made by {@link ZooKeeperTier}.
  */
-public final class ZooKeeperLeadership implements CxcLeadership, CxcGlobalTier {
+public final class ZooKeeperLeadership implements CxcLeadership {
 
-    private final LeaderTicker ticker;
+    private final CxcLeadership host;
     private final GlobalTier tier;
 
-    public ZooKeeperLeadership(LeaderTicker ticker, GlobalTier tier) {
-        this.ticker = ticker;
+    public ZooKeeperLeadership(CxcLeadership host, GlobalTier tier) {
+        this.host = host;
         this.tier = tier;
     }
 
@@ -64,61 +58,16 @@ public final class ZooKeeperLeadership implements CxcLeadership, CxcGlobalTier {
      */
     @Override
     public boolean stepDown() {
-        return ticker.stepDown();
+        return host.stepDown();
     }
 
     @Override
     public LeaderSnapshot snapshot() {
-        return ticker.election().snapshot();
+        return host.snapshot();
     }
 
     public GlobalTier tier() {
         return tier;
-    }
-
-    @Override
-    public Map<String, Object> describe() {
-        GlobalTier.LeaderView view = tier.globalLeader();
-        Map<String, Object> global = new LinkedHashMap<>();
-        global.put("backend", "zookeeper");
-        long own = tier.termIfLeader();
-        global.put("self", own != GlobalTier.NOT_LEADER);
-        global.put("leaderPid", view.pid() == 0 ? null : view.pid());
-        global.put("leaderHost", view.host());
-        global.put("term", own != GlobalTier.NOT_LEADER ? own : view.term());
-        global.put("hostLeader", ticker.election().isLeader(tier.pid()));
-        ConnectionState state = tier.connectionState();
-        global.put(
-                "connection",
-                tier.holdsSession()
-                        ? (state == null ? "CONNECTING" : state.name())
-                        : "NONE (the host leader holds this host's session)");
-        global.put(
-                "sessionId",
-                tier.holdsSession() ? "0x" + Long.toHexString(tier.sessionId()) : null);
-        global.put("node", tier.ownNode());
-        global.put("connectString", tier.settings().connectString());
-        global.put("path", tier.settings().latchPath());
-        global.put("sessionTimeoutMillis", tier.settings().sessionTimeout().toMillis());
-        global.put("hostName", tier.settings().hostName());
-        global.put("hostRecord", tier.hostRecord().file().toString());
-        return global;
-    }
-
-    @Override
-    public @Nullable String problem() {
-        if (!tier.holdsSession()) {
-            return null; // a host-mate: the host leader speaks for this host
-        }
-        ConnectionState state = tier.connectionState();
-        if (state != ConnectionState.CONNECTED && state != ConnectionState.RECONNECTED) {
-            return "no ZooKeeper connection to "
-                    + tier.settings().connectString()
-                    + " ("
-                    + (state == null ? "connecting" : state.name())
-                    + "): this host takes no part in the global election";
-        }
-        return tier.problem();
     }
 
     @Override

@@ -1,0 +1,381 @@
+package io.subetha.cxc.boot.scheduling;
+
+import io.subetha.cxc.CxcSettingsException;
+import io.subetha.cxc.boot.InvalidCxcPropertyException;
+import io.subetha.cxc.boot.JobHandler;
+import io.subetha.cxc.boot.SchedulerCodecs;
+import io.subetha.cxc.boot.ticker.TickTask;
+import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.scheduling.BackgroundScheduler;
+import io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor;
+import io.subetha.cxc.scheduling.Job;
+import io.subetha.cxc.scheduling.ReclaimReport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The starter's side of the schedulers declared by {@code cxc.schedulers.<name>.*}: on every tick
+ * it beats each worker pool's participant record and runs each scheduler's {@code watchdogScan} (so
+ * a dead or silent worker's jobs go back to the queue within a tick of its grace, even when no
+ * worker here is receiving); as a lifecycle bean it runs, per scheduler with a {@link JobHandler}
+ * bean, a pool of {@code workers} threads: receive → handle → complete.
+ *
+ * <p><b>Shutdown</b>: the pools stop receiving, running jobs get {@code shutdown-timeout} to finish
+ * and record their result; threads still running then are interrupted, and the scheduler bean's
+ * close (right after, as the context closes) puts their jobs back in the queue and frees this
+ * process's participant record, so another instance receives them at once; a late result from an
+ * interrupted job is fenced off by its attempt.
+ */
+public final class SchedulerWorkers implements TickTask, SmartLifecycle {
+
+    private static final Log logger = LogFactory.getLog(SchedulerWorkers.class);
+    private static final long PID = ProcessHandle.current().pid();
+    private static final long MAX_IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final Map<String, BackgroundScheduler<?, ?>> schedulers;
+    private final List<Pool<?, ?>> pools = new ArrayList<>();
+    private volatile boolean running;
+    private volatile boolean stopping;
+
+    /**
+     * @param schedulers the declared schedulers, by bean name
+     * @param poolSettings each one's worker pool in this process, by bean name
+     * @param codecs every {@link SchedulerCodecs} bean (handlers among them)
+     */
+    public SchedulerWorkers(
+            Map<String, BackgroundScheduler<?, ?>> schedulers,
+            Map<String, WorkerPoolSettings> poolSettings,
+            List<SchedulerCodecs<?, ?>> codecs) {
+        this.schedulers = new LinkedHashMap<>(schedulers);
+        schedulers.forEach(
+                (name, scheduler) -> {
+                    int workers = poolSettings.get(name).workers();
+                    Duration timeout = poolSettings.get(name).shutdownTimeout();
+                    SchedulerCodecs<?, ?> given = codecsFor(name, codecs);
+                    if (given instanceof JobHandler<?, ?> handler && workers > 0) {
+                        pools.add(pool(name, scheduler, handler, workers, timeout));
+                    } else if (workers > 0) {
+                        logger.info(
+                                "cxc scheduler "
+                                        + name
+                                        + ": no JobHandler bean names it, so this process runs"
+                                        + " none of its jobs (it may submit and collect)");
+                    }
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <J, R> Pool<J, R> pool(
+            String name,
+            BackgroundScheduler<?, ?> scheduler,
+            JobHandler<?, ?> handler,
+            int workers,
+            Duration timeout) {
+        return new Pool<>(
+                name,
+                (BackgroundScheduler<J, R>) scheduler,
+                (JobHandler<J, R>) handler,
+                workers,
+                timeout);
+    }
+
+    /** The one codecs bean naming {@code scheduler}; throws naming the property otherwise. */
+    static SchedulerCodecs<?, ?> codecsFor(String scheduler, List<SchedulerCodecs<?, ?>> all) {
+        List<SchedulerCodecs<?, ?>> named =
+                all.stream().filter(c -> scheduler.equals(c.scheduler())).toList();
+        String property = "cxc.schedulers." + scheduler;
+        if (named.isEmpty()) {
+            throw new InvalidCxcPropertyException(
+                    property,
+                    scheduler,
+                    "no JobHandler or SchedulerCodecs bean names scheduler '"
+                            + scheduler
+                            + "', and its file needs the job and result codecs"
+                            + (all.isEmpty()
+                                    ? ""
+                                    : " (the beans there name "
+                                            + all.stream().map(SchedulerCodecs::scheduler).toList()
+                                            + ")"),
+                    "Declare a JobHandler bean whose scheduler() is \""
+                            + scheduler
+                            + "\" to run its jobs here, or, to only submit and collect, a bean"
+                            + " SchedulerCodecs.of(\""
+                            + scheduler
+                            + "\", jobCodec, resultCodec); or remove "
+                            + property
+                            + ".*.");
+        }
+        if (named.size() > 1) {
+            throw new InvalidCxcPropertyException(
+                    property,
+                    scheduler,
+                    named.size() + " beans name scheduler '" + scheduler + "': " + named,
+                    "Keep one JobHandler (or SchedulerCodecs) bean per scheduler.");
+        }
+        return named.get(0);
+    }
+
+    /** Opens a declared scheduler's file with the codecs its handler (or codecs bean) gives. */
+    public static BackgroundScheduler<?, ?> open(
+            Path file,
+            BackgroundScheduler.Settings<?, ?> declared,
+            CxcFileOptions options,
+            List<SchedulerCodecs<?, ?>> codecs) {
+        String fileName = file.getFileName().toString();
+        String name = fileName.substring(0, fileName.length() - SUFFIX.length());
+        return open(name, file, declared, options, codecsFor(name, codecs));
+    }
+
+    public static final String SUFFIX = ".scheduler";
+
+    private static <J, R> BackgroundScheduler<J, R> open(
+            String name,
+            Path file,
+            BackgroundScheduler.Settings<?, ?> declared,
+            CxcFileOptions options,
+            SchedulerCodecs<J, R> codecs) {
+        BackgroundScheduler.Settings<J, R> settings;
+        try {
+            settings =
+                    new BackgroundScheduler.Settings<>(
+                            declared.capacity(),
+                            codecs.jobCodec(),
+                            codecs.resultCodec(),
+                            declared.grace());
+        } catch (CxcSettingsException e) {
+            throw new InvalidCxcPropertyException(
+                    "cxc.schedulers." + name,
+                    name,
+                    "the " + e.setting() + " of bean " + codecs + " is refused: " + e.getMessage(),
+                    "Give codecs of at most "
+                            + BackgroundSchedulerDescriptor.MAX_PAYLOAD
+                            + " bytes.");
+        }
+        return BackgroundScheduler.TYPE.openOrCreate(file, settings, options);
+    }
+
+    @Override
+    public void onTick() {
+        for (Pool<?, ?> pool : pools) {
+            if (pool.receiving && !pool.scheduler.isClosed()) {
+                pool.scheduler.heartbeat(); // long jobs: this process is alive while it ticks
+            }
+        }
+        schedulers.forEach(
+                (name, scheduler) -> {
+                    if (scheduler.isClosed()) {
+                        return;
+                    }
+                    ReclaimReport report = scheduler.watchdogScan();
+                    if (!report.isEmpty()) {
+                        logger.info("cxc scheduler " + name + " reclaimed: " + report);
+                    }
+                });
+    }
+
+    @Override
+    public synchronized void start() {
+        pools.forEach(Pool::start);
+        running = true;
+    }
+
+    @Override
+    public synchronized void stop() {
+        stopping = true;
+        pools.forEach(pool -> pool.receiving = false);
+        pools.forEach(Pool::awaitStopped);
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Whether {@link #stop} has begun: the pools receive no more. */
+    public boolean isStopping() {
+        return stopping;
+    }
+
+    /** The pools' counts, by scheduler name (tests, logs). */
+    public Map<String, Map<String, Long>> counts() {
+        Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
+        for (Pool<?, ?> pool : pools) {
+            counts.put(
+                    pool.name,
+                    Map.of(
+                            "workers", (long) pool.threads.size(),
+                            "completed", pool.completed.get(),
+                            "failed", pool.failed.get(),
+                            "fenced", pool.fenced.get(),
+                            "held", pool.held.get()));
+        }
+        return counts;
+    }
+
+    @Override
+    public String toString() {
+        return "SchedulerWorkers" + schedulers.keySet();
+    }
+
+    /** One scheduler's worker threads in this process. */
+    private static final class Pool<J, R> {
+        final String name;
+        final BackgroundScheduler<J, R> scheduler;
+        final JobHandler<J, R> handler;
+        final int workers;
+        final Duration timeout;
+        final List<Thread> threads = new ArrayList<>();
+        final AtomicLong completed = new AtomicLong();
+        final AtomicLong failed = new AtomicLong();
+        final AtomicLong fenced = new AtomicLong();
+        final AtomicLong held = new AtomicLong();
+        volatile boolean receiving;
+
+        Pool(
+                String name,
+                BackgroundScheduler<J, R> scheduler,
+                JobHandler<J, R> handler,
+                int workers,
+                Duration timeout) {
+            this.name = name;
+            this.scheduler = scheduler;
+            this.handler = handler;
+            this.workers = workers;
+            this.timeout = timeout;
+        }
+
+        void start() {
+            if (receiving) {
+                return;
+            }
+            receiving = true;
+            threads.clear();
+            for (int i = 0; i < workers; i++) {
+                Thread thread = new Thread(this::work, "cxc-scheduler-" + name + "-" + i);
+                thread.setDaemon(false); // a worker-only application stays up while its pool runs
+                threads.add(thread);
+                thread.start();
+            }
+        }
+
+        private void work() {
+            long idle = 0;
+            while (receiving) {
+                Optional<Job<J>> job;
+                try {
+                    job = scheduler.receive(PID);
+                } catch (RuntimeException e) {
+                    if (scheduler.isClosed()) {
+                        return;
+                    }
+                    logger.error("cxc scheduler " + name + ": receive failed", e);
+                    job = Optional.empty();
+                }
+                if (job.isEmpty()) {
+                    // Nothing queued: park a little longer each time (no wake-up across processes).
+                    idle = Math.min(Math.max(idle * 2, 20_000), MAX_IDLE_PARK_NANOS);
+                    LockSupport.parkNanos(idle);
+                    continue;
+                }
+                idle = 0;
+                run(job.get());
+            }
+        }
+
+        private void run(Job<J> job) {
+            @Nullable R result;
+            try {
+                result = handler.handle(job);
+            } catch (Exception e) {
+                if (!receiving
+                        && (e instanceof InterruptedException
+                                || Thread.currentThread().isInterrupted())) {
+                    // Interrupted by shutdown: not a failure; the job goes back to the queue.
+                    logger.info(
+                            "cxc scheduler "
+                                    + name
+                                    + ": "
+                                    + job
+                                    + " interrupted by shutdown; it goes back to the queue as the"
+                                    + " scheduler closes");
+                    return;
+                }
+                failed.incrementAndGet();
+                try {
+                    result = handler.onFailure(job, e);
+                } catch (RuntimeException again) {
+                    again.addSuppressed(e);
+                    hold(job, "its handler threw, and onFailure threw too", again);
+                    return;
+                }
+            }
+            try {
+                if (result == null) {
+                    throw new IllegalArgumentException("the handler returned null");
+                }
+                if (scheduler.complete(job, result)) {
+                    completed.incrementAndGet();
+                } else {
+                    // This attempt was re-dispatched meanwhile: its result is not recorded.
+                    fenced.incrementAndGet();
+                }
+            } catch (RuntimeException e) {
+                hold(job, "its result could not be recorded", e);
+            }
+        }
+
+        private void hold(Job<J> job, String why, RuntimeException e) {
+            held.incrementAndGet();
+            logger.error(
+                    "cxc scheduler "
+                            + name
+                            + ": "
+                            + job
+                            + " is held by this process until it stops: "
+                            + why,
+                    e);
+        }
+
+        void awaitStopped() {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            for (Thread thread : threads) {
+                long left = deadline - System.nanoTime();
+                try {
+                    if (left > 0) {
+                        thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            for (Thread thread : threads) {
+                if (thread.isAlive()) {
+                    logger.warn(
+                            "cxc scheduler "
+                                    + name
+                                    + ": "
+                                    + thread.getName()
+                                    + " still runs a job after "
+                                    + timeout
+                                    + " (shutdown-timeout): interrupted; its job goes back to the"
+                                    + " queue as the scheduler closes");
+                    thread.interrupt();
+                }
+            }
+        }
+    }
+}
