@@ -1,8 +1,8 @@
 package io.subetha.cxc.chaos.crash;
 
 import io.subetha.cxc.eventlog.EventStateLog;
-import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.fanout.FanoutClaim;
+import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.region.SharedRegion;
 import io.subetha.cxc.scheduling.BackgroundScheduler;

@@ -1,7 +1,7 @@
 package io.subetha.cxc.chaos.crash;
 
-import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.fanout.FanoutClaim;
+import io.subetha.cxc.fanout.PriorityFanout;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;

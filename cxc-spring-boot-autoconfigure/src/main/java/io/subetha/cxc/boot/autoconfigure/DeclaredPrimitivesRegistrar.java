@@ -16,6 +16,7 @@ import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import io.subetha.cxc.primitive.MappedPrimitive;
+import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.region.SharedRegion;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.values.SharedNaNTaggedValue;
@@ -155,7 +156,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                         BackgroundScheduler<?, ?>,
                         CxcProperties.Scheduler,
                         BackgroundScheduler.Settings>(
-                        BackgroundScheduler.TYPE,
+                        (PrimitiveType) BackgroundScheduler.TYPE,
                         (Class<BackgroundScheduler<?, ?>>) (Class) BackgroundScheduler.class,
                         CxcProperties.Scheduler.class,
                         "schedulers",
