@@ -5,10 +5,10 @@ import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
@@ -35,8 +35,15 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  */
 public final class CxcLockProvider implements ExtensibleLockProvider {
 
-    private static final ThreadLocal<Deque<CxcLock>> HELD =
-            ThreadLocal.withInitial(ArrayDeque::new);
+    /**
+     * The acquisitions each thread made and that are still held, innermost last. Another thread may
+     * end one (ShedLock's {@code KeepAliveLockProvider} extends from its scheduler thread; a lock
+     * may be unlocked on another thread than its own), so each acquisition remembers its thread's
+     * deque and leaves it itself: a concurrent deque, written by its thread and by whoever ends
+     * one.
+     */
+    private static final ThreadLocal<Deque<Acquisition>> HELD =
+            ThreadLocal.withInitial(ConcurrentLinkedDeque::new);
 
     private final OwnerLease leases;
     private final long pid;
@@ -59,7 +66,12 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
                         configuration.getName(),
                         pid,
                         fromNow("lockAtMostFor", configuration.getLockAtMostUntil()));
-        return lease.map(held -> push(new CxcLock(configuration, held, held.acquiredAtNanos())));
+        return lease.map(
+                held ->
+                        new CxcLock(
+                                configuration,
+                                Acquisition.onThisThread(held),
+                                held.acquiredAtNanos()));
     }
 
     /**
@@ -81,13 +93,8 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
 
     /** {@link #fencingToken()}, or empty outside a lock. */
     public static OptionalLong currentFencingToken() {
-        CxcLock lock = HELD.get().peekLast();
-        return lock == null ? OptionalLong.empty() : OptionalLong.of(lock.lease.token());
-    }
-
-    private static SimpleLock push(CxcLock lock) {
-        HELD.get().addLast(lock);
-        return lock;
+        Acquisition innermost = HELD.get().peekLast();
+        return innermost == null ? OptionalLong.empty() : OptionalLong.of(innermost.lease.token());
     }
 
     private static Duration fromNow(String setting, Instant until) {
@@ -106,16 +113,43 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
         return left.isNegative() || left.isZero() ? Duration.ofMillis(1) : left;
     }
 
+    /**
+     * A lease as its acquiring thread holds it: one entry of that thread's {@link #HELD}, shared by
+     * the lock and its extensions (an extension keeps the lease and its token, and its place among
+     * the thread's nested locks), left by whichever thread ends it.
+     */
+    private static final class Acquisition {
+        private final Lease lease;
+        private final Deque<Acquisition> held;
+
+        private Acquisition(Lease lease, Deque<Acquisition> held) {
+            this.lease = lease;
+            this.held = held;
+        }
+
+        static Acquisition onThisThread(Lease lease) {
+            Acquisition acquisition = new Acquisition(lease, HELD.get());
+            acquisition.held.addLast(acquisition);
+            return acquisition;
+        }
+
+        void end() {
+            held.remove(this);
+        }
+    }
+
     /** One acquisition: ShedLock's validity checks (unlock or extend once) come with the base. */
     private final class CxcLock extends AbstractSimpleLock {
+        private final Acquisition acquisition;
         private final Lease lease;
 
         /** When {@code lockAtLeastFor} starts: the acquisition, or the extension. */
         private final long sinceNanos;
 
-        CxcLock(LockConfiguration configuration, Lease lease, long sinceNanos) {
+        CxcLock(LockConfiguration configuration, Acquisition acquisition, long sinceNanos) {
             super(configuration);
-            this.lease = lease;
+            this.acquisition = acquisition;
+            this.lease = acquisition.lease;
             this.sinceNanos = sinceNanos;
         }
 
@@ -126,7 +160,7 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
          */
         @Override
         protected void doUnlock() {
-            HELD.get().remove(this);
+            acquisition.end();
             Duration atLeast = lockConfiguration.getLockAtLeastFor();
             if (atLeast.isZero() || atLeast.isNegative()) {
                 leases.release(lease);
@@ -140,15 +174,10 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
             if (!leases.extend(
                     lease, fromNow("lockAtMostFor", newConfiguration.getLockAtMostUntil()))) {
                 // ShedLock invalidates a lock whose extension failed: it can no longer be unlocked.
-                HELD.get().remove(this);
+                acquisition.end();
                 return Optional.empty();
             }
-            CxcLock extended = new CxcLock(newConfiguration, lease, System.nanoTime());
-            Deque<CxcLock> held = HELD.get();
-            if (held.remove(this)) {
-                held.addLast(extended);
-            }
-            return Optional.of(extended);
+            return Optional.of(new CxcLock(newConfiguration, acquisition, System.nanoTime()));
         }
     }
 }

@@ -266,6 +266,79 @@ class CxcLockProviderTest {
         assertThat(CxcLockProvider.currentFencingToken()).isEmpty();
     }
 
+    /**
+     * ShedLock's KeepAliveLockProvider extends from its scheduler thread and unlocks on the job
+     * thread: the job thread's token goes with the unlock, whoever extended.
+     */
+    @Test
+    void aLockExtendedOnAnotherThreadLeavesNoTokenBehindOnItsUnlock() throws Exception {
+        SimpleLock lock = provider.lock(config("job")).orElseThrow();
+        long token = CxcLockProvider.fencingToken();
+        ExecutorService scheduler = Executors.newSingleThreadExecutor();
+        SimpleLock extended;
+        try {
+            extended =
+                    scheduler
+                            .submit(
+                                    () -> {
+                                        assertThat(CxcLockProvider.currentFencingToken())
+                                                .as("the scheduler thread holds nothing")
+                                                .isEmpty();
+                                        return lock.extend(Duration.ofMinutes(1), Duration.ZERO)
+                                                .orElseThrow();
+                                    })
+                            .get();
+        } finally {
+            scheduler.shutdownNow();
+        }
+        assertThat(CxcLockProvider.fencingToken()).as("still the job's").isEqualTo(token);
+        extended.unlock();
+        assertThat(CxcLockProvider.currentFencingToken()).isEmpty();
+    }
+
+    @Test
+    void aLockUnlockedOnAnotherThreadLeavesNoTokenOnTheAcquiringThread() throws Exception {
+        SimpleLock lock = provider.lock(config("job")).orElseThrow();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            other.submit(lock::unlock).get();
+        } finally {
+            other.shutdownNow();
+        }
+        assertUnlocked("job");
+        assertThat(CxcLockProvider.currentFencingToken()).isEmpty();
+        assertThatThrownBy(CxcLockProvider::fencingToken).isInstanceOf(IllegalStateException.class);
+    }
+
+    /** An outer lock extended elsewhere stays outer: the innermost lock's token is the answer. */
+    @Test
+    void extendingAnOuterLockOnAnotherThreadKeepsTheInnermostToken() throws Exception {
+        SimpleLock outer = provider.lock(config("outer")).orElseThrow();
+        long outerToken = CxcLockProvider.fencingToken();
+        provider.lock(config("inner")).orElseThrow().unlock();
+        SimpleLock inner = provider.lock(config("inner")).orElseThrow();
+        long innerToken = CxcLockProvider.fencingToken();
+        assertThat(innerToken).isNotEqualTo(outerToken);
+        ExecutorService scheduler = Executors.newSingleThreadExecutor();
+        SimpleLock extendedOuter;
+        try {
+            extendedOuter =
+                    scheduler
+                            .submit(
+                                    () ->
+                                            outer.extend(Duration.ofMinutes(1), Duration.ZERO)
+                                                    .orElseThrow())
+                            .get();
+        } finally {
+            scheduler.shutdownNow();
+        }
+        assertThat(CxcLockProvider.fencingToken()).isEqualTo(innerToken);
+        inner.unlock();
+        assertThat(CxcLockProvider.fencingToken()).isEqualTo(outerToken);
+        extendedOuter.unlock();
+        assertThat(CxcLockProvider.currentFencingToken()).isEmpty();
+    }
+
     /** A zero lockAtLeastFor frees at once, whatever the wall clock's resolution. */
     @Test
     void aPreciseInstantAndZeroLockAtLeastForRelockRightAway() {
