@@ -146,6 +146,18 @@ public final class CxcLockRegistry
         return ttl;
     }
 
+    /** Takes or renews a key's lease once its local hold is taken. */
+    @FunctionalInterface
+    private interface LeaseStep {
+        boolean take() throws InterruptedException;
+    }
+
+    /** A {@link LeaseStep} that does not wait. */
+    @FunctionalInterface
+    private interface UninterruptibleLeaseStep {
+        boolean take();
+    }
+
     /** The lock of one key: a thread of this process, then this process among the others. */
     public final class CxcLock implements DistributedLock {
         private final String key;
@@ -193,33 +205,30 @@ public final class CxcLockRegistry
         public void lock(Duration ttl) {
             requireTtl(ttl);
             local.lock();
-            if (reentered(ttl)) {
-                return;
-            }
-            boolean interrupted = false;
-            long pause = 50_000;
-            while (!acquire(ttl)) {
-                LockSupport.parkNanos(pause);
-                pause = Math.min(pause * 2, MAX_POLL.toNanos());
-                interrupted |= Thread.interrupted();
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            keepLocalHoldIf(
+                    () -> {
+                        if (reentered(ttl)) {
+                            return true;
+                        }
+                        boolean interrupted = false;
+                        long pause = 50_000;
+                        while (!acquire(ttl)) {
+                            LockSupport.parkNanos(pause);
+                            pause = Math.min(pause * 2, MAX_POLL.toNanos());
+                            interrupted |= Thread.interrupted();
+                        }
+                        if (interrupted) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return true;
+                    });
         }
 
         @Override
         public void lockInterruptibly() throws InterruptedException {
             local.lockInterruptibly();
-            if (reentered(defaultTtl)) {
-                return;
-            }
-            try {
-                await(Long.MAX_VALUE, defaultTtl);
-            } catch (InterruptedException e) {
-                local.unlock();
-                throw e;
-            }
+            keepLocalHoldIfInterruptibly(
+                    () -> reentered(defaultTtl) || await(Long.MAX_VALUE, defaultTtl));
         }
 
         @Override
@@ -227,11 +236,7 @@ public final class CxcLockRegistry
             if (!local.tryLock()) {
                 return false;
             }
-            if (reentered(defaultTtl) || acquire(defaultTtl)) {
-                return true;
-            }
-            local.unlock();
-            return false;
+            return keepLocalHoldIf(() -> reentered(defaultTtl) || acquire(defaultTtl));
         }
 
         @Override
@@ -246,20 +251,38 @@ public final class CxcLockRegistry
             if (!local.tryLock(Math.max(0, waitTime.toNanos()), TimeUnit.NANOSECONDS)) {
                 return false;
             }
-            if (reentered(ttl)) {
-                return true;
-            }
-            boolean acquired;
+            return keepLocalHoldIfInterruptibly(() -> reentered(ttl) || await(deadline, ttl));
+        }
+
+        /**
+         * Runs the lease step of a hold just taken on {@code local}, and gives that hold back
+         * unless the step answers true: when the lease is refused, when the wait is interrupted,
+         * and when the lease table throws (full, or a binder that does not progress), so other
+         * threads meet the same answer instead of a lock held by nobody.
+         */
+        private boolean keepLocalHoldIfInterruptibly(LeaseStep step) throws InterruptedException {
+            boolean held = false;
             try {
-                acquired = await(deadline, ttl);
-            } catch (InterruptedException e) {
-                local.unlock();
-                throw e;
+                held = step.take();
+                return held;
+            } finally {
+                if (!held) {
+                    local.unlock();
+                }
             }
-            if (!acquired) {
-                local.unlock();
+        }
+
+        /** {@link #keepLocalHoldIfInterruptibly} for a step that cannot be interrupted. */
+        private boolean keepLocalHoldIf(UninterruptibleLeaseStep step) {
+            boolean held = false;
+            try {
+                held = step.take();
+                return held;
+            } finally {
+                if (!held) {
+                    local.unlock();
+                }
             }
-            return acquired;
         }
 
         /** Polls the lease until acquired or {@code deadline} (nanoTime; MAX_VALUE: none). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.integration.CxcLockRegistry.CxcLock;
 import io.subetha.cxc.lease.OwnerLease;
 import java.nio.file.Path;
@@ -168,6 +169,57 @@ class CxcLockRegistryTest {
         assertThat(leases.holder("orders").orElseThrow().expiresAtNanos() - System.nanoTime())
                 .isGreaterThan(Duration.ofMinutes(59).toNanos());
         lock.unlock();
+    }
+
+    private interface LockAttempt {
+        void on(CxcLock lock) throws Exception;
+    }
+
+    /**
+     * A full table: every thread that tries gets the table's error, none is left waiting on a local
+     * hold, and the key's lock object can be forgotten.
+     */
+    private void assertFullTableLeavesNoLocalHold(String how, LockAttempt attempt)
+            throws Exception {
+        Path file = dir.resolve(how + ".cxc");
+        try (OwnerLease one = OwnerLease.TYPE.create(file, new OwnerLease.Settings(1));
+                OwnerLease twin = OwnerLease.open(file, new OwnerLease.Settings(1))) {
+            CxcLock held = new CxcLockRegistry(twin).obtain("held");
+            assertThat(held.tryLock()).isTrue();
+            CxcLockRegistry full = new CxcLockRegistry(one);
+            CxcLock lock = full.obtain("orders");
+            assertThatThrownBy(() -> attempt.on(lock))
+                    .as(how)
+                    .isInstanceOf(CxcCapacityException.class);
+            assertThat(lock.isLockedInThisProcess()).as("%s left a local hold", how).isFalse();
+            Future<Boolean> another = threads.submit(() -> lock.tryLock());
+            assertThatThrownBy(() -> another.get(30, TimeUnit.SECONDS))
+                    .as("another thread's tryLock after %s", how)
+                    .hasCauseInstanceOf(CxcCapacityException.class);
+            full.expireUnusedOlderThan(-1);
+            assertThat(full.obtain("orders")).as("forgotten after %s", how).isNotSameAs(lock);
+            held.unlock();
+        }
+    }
+
+    @Test
+    void aFullTableThrowsOutOfLockAndLeavesNoLocalHold() throws Exception {
+        assertFullTableLeavesNoLocalHold("lock", CxcLock::lock);
+    }
+
+    @Test
+    void aFullTableThrowsOutOfTryLockAndLeavesNoLocalHold() throws Exception {
+        assertFullTableLeavesNoLocalHold("tryLock", CxcLock::tryLock);
+    }
+
+    @Test
+    void aFullTableThrowsOutOfATimedTryLockAndLeavesNoLocalHold() throws Exception {
+        assertFullTableLeavesNoLocalHold("timedTryLock", lock -> lock.tryLock(1, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aFullTableThrowsOutOfLockInterruptiblyAndLeavesNoLocalHold() throws Exception {
+        assertFullTableLeavesNoLocalHold("lockInterruptibly", CxcLock::lockInterruptibly);
     }
 
     @Test
