@@ -9,11 +9,13 @@ import java.util.Deque;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.Future;
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A ShedLock {@link ExtensibleLockProvider} over an {@link OwnerLease} file: {@code @SchedulerLock}
@@ -30,8 +32,9 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  *
  * <p>ShedLock compares wall-clock instants ({@link ClockProvider}); the lease keeps time on {@code
  * CLOCK_MONOTONIC}: the instants of a configuration are turned into durations from now, so a wall
- * clock step while a lock is held changes nothing. {@code lockAtMostFor} may be at most {@link
- * OwnerLease#MAX_AT_MOST}.
+ * clock step while a lock is held changes nothing. A {@code lockAtMostFor} longer than a lease
+ * lasts ({@link OwnerLease#MAX_AT_MOST}, 24 days; ShedLock users write {@code P30D}) is taken for
+ * the longest a lease lasts and renewed from one daemon thread until the configured end.
  */
 public final class CxcLockProvider implements ExtensibleLockProvider {
 
@@ -47,11 +50,18 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
 
     private final OwnerLease leases;
     private final long pid;
+    private final Duration longestLease;
 
     /** A provider acquiring for this process in {@code leases} (which the caller closes). */
     public CxcLockProvider(OwnerLease leases) {
+        this(leases, OwnerLease.MAX_AT_MOST);
+    }
+
+    /** With leases of at most {@code longestLease}, renewed beyond: lets a test stretch quickly. */
+    CxcLockProvider(OwnerLease leases, Duration longestLease) {
         this.leases = leases;
         this.pid = Pids.current();
+        this.longestLease = longestLease;
     }
 
     /** The lease table the locks live in. */
@@ -61,17 +71,16 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
 
     @Override
     public Optional<SimpleLock> lock(LockConfiguration configuration) {
+        Duration atMost = fromNow(configuration.getLockAtMostUntil());
         Optional<Lease> lease =
-                leases.tryAcquire(
-                        configuration.getName(),
-                        pid,
-                        fromNow("lockAtMostFor", configuration.getLockAtMostUntil()));
+                leases.tryAcquire(configuration.getName(), pid, shortest(atMost, longestLease));
         return lease.map(
                 held ->
                         new CxcLock(
                                 configuration,
                                 Acquisition.onThisThread(held),
-                                held.acquiredAtNanos()));
+                                held.acquiredAtNanos(),
+                                atMost));
     }
 
     /**
@@ -97,18 +106,12 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
         return innermost == null ? OptionalLong.empty() : OptionalLong.of(innermost.lease.token());
     }
 
-    private static Duration fromNow(String setting, Instant until) {
+    private static Duration shortest(Duration one, Duration other) {
+        return one.compareTo(other) <= 0 ? one : other;
+    }
+
+    private static Duration fromNow(Instant until) {
         Duration left = Duration.between(ClockProvider.now(), until);
-        if (left.compareTo(OwnerLease.MAX_AT_MOST) > 0) {
-            throw new IllegalArgumentException(
-                    setting
-                            + " "
-                            + left
-                            + " is longer than a cxc lease lasts ("
-                            + OwnerLease.MAX_AT_MOST
-                            + "); a dead holder's lock is freed at once anyway, so a shorter bound"
-                            + " loses nothing");
-        }
         // Already passed (a slow caller): the shortest lease, not a refusal.
         return left.isNegative() || left.isZero() ? Duration.ofMillis(1) : left;
     }
@@ -146,11 +149,32 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
         /** When {@code lockAtLeastFor} starts: the acquisition, or the extension. */
         private final long sinceNanos;
 
-        CxcLock(LockConfiguration configuration, Acquisition acquisition, long sinceNanos) {
+        /** Renewals of a {@code lockAtMostFor} longer than a lease lasts; null if none needed. */
+        private final @Nullable Future<?> stretch;
+
+        /**
+         * @param atMost the configured {@code lockAtMostFor}, from {@code sinceNanos}
+         */
+        CxcLock(
+                LockConfiguration configuration,
+                Acquisition acquisition,
+                long sinceNanos,
+                Duration atMost) {
             super(configuration);
             this.acquisition = acquisition;
             this.lease = acquisition.lease;
             this.sinceNanos = sinceNanos;
+            this.stretch =
+                    LeaseStretch.needed(atMost, longestLease)
+                            ? LeaseStretch.until(
+                                    leases, lease, sinceNanos + atMost.toNanos(), longestLease)
+                            : null;
+        }
+
+        private void stopStretching() {
+            if (stretch != null) {
+                stretch.cancel(false);
+            }
         }
 
         /**
@@ -160,6 +184,7 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
          */
         @Override
         protected void doUnlock() {
+            stopStretching();
             acquisition.end();
             Duration atLeast = lockConfiguration.getLockAtLeastFor();
             if (atLeast.isZero() || atLeast.isNegative()) {
@@ -171,13 +196,15 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
 
         @Override
         protected Optional<SimpleLock> doExtend(LockConfiguration newConfiguration) {
-            if (!leases.extend(
-                    lease, fromNow("lockAtMostFor", newConfiguration.getLockAtMostUntil()))) {
+            stopStretching();
+            Duration atMost = fromNow(newConfiguration.getLockAtMostUntil());
+            long since = System.nanoTime();
+            if (!leases.extend(lease, shortest(atMost, longestLease))) {
                 // ShedLock invalidates a lock whose extension failed: it can no longer be unlocked.
                 acquisition.end();
                 return Optional.empty();
             }
-            return Optional.of(new CxcLock(newConfiguration, acquisition, System.nanoTime()));
+            return Optional.of(new CxcLock(newConfiguration, acquisition, since, atMost));
         }
     }
 }

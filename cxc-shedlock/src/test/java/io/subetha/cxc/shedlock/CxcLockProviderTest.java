@@ -351,18 +351,53 @@ class CxcLockProviderTest {
         }
     }
 
+    /** ShedLock users write {@code defaultLockAtMostFor = "P30D"}: longer than a lease lasts. */
     @Test
-    void aLockAtMostForBeyondALeaseIsRefusedNamingTheLimit() {
-        assertThatThrownBy(
+    void aLockAtMostForBeyondALeaseIsTakenForTheLongestLease() {
+        SimpleLock lock =
+                provider.lock(
+                                new LockConfiguration(
+                                        Instant.now(), NAME, Duration.ofDays(30), Duration.ZERO))
+                        .orElseThrow();
+        long left = leases.holder(NAME).orElseThrow().expiresAtNanos() - System.nanoTime();
+        assertThat(left).isGreaterThan(OwnerLease.MAX_AT_MOST.minusMinutes(1).toNanos());
+        lock.unlock();
+        assertUnlocked(NAME);
+    }
+
+    /** A lease of at most 200 ms stands in for 24 days: renewed up to the configured end. */
+    @Test
+    void aLockAtMostForBeyondALeaseIsRenewedUntilItsEnd() {
+        CxcLockProvider stretching = new CxcLockProvider(leases, Duration.ofMillis(200));
+        long start = System.nanoTime();
+        SimpleLock lock =
+                stretching.lock(config(NAME, Duration.ofMillis(900), Duration.ZERO)).orElseThrow();
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
                         () ->
-                                provider.lock(
-                                        new LockConfiguration(
-                                                Instant.now(),
-                                                NAME,
-                                                Duration.ofDays(30),
-                                                Duration.ZERO)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("lockAtMostFor")
-                .hasMessageContaining("PT576H");
+                                assertThat(
+                                                leases.holder(NAME).orElseThrow().expiresAtNanos()
+                                                        - start)
+                                        .as("renewed past the first lease")
+                                        .isGreaterThan(Duration.ofMillis(400).toNanos()));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertUnlocked(NAME));
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("held to lockAtMostFor")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+        stretching.lock(config(NAME)).orElseThrow().unlock();
+        lock.unlock(); // late: frees nothing of its successor's
+        assertUnlocked(NAME);
+    }
+
+    @Test
+    void aRenewalAfterUnlockNeverExtendsTheSuccessorsLease() {
+        CxcLockProvider stretching = new CxcLockProvider(leases, Duration.ofMillis(100));
+        SimpleLock lock =
+                stretching.lock(config(NAME, Duration.ofMinutes(5), Duration.ZERO)).orElseThrow();
+        lock.unlock();
+        SimpleLock next =
+                provider.lock(config(NAME, Duration.ofMillis(150), Duration.ZERO)).orElseThrow();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertUnlocked(NAME));
+        next.unlock();
     }
 }
