@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * The lock of a key: a thread of this process, then this process among others. A second registry on
@@ -220,6 +221,49 @@ class CxcLockRegistryTest {
     @Test
     void aFullTableThrowsOutOfLockInterruptiblyAndLeavesNoLocalHold() throws Exception {
         assertFullTableLeavesNoLocalHold("lockInterruptibly", CxcLock::lockInterruptibly);
+    }
+
+    @Test
+    void beyondItsCacheCapacityTheRegistryForgetsTheEldestUnlockedLocks() {
+        registry.setCacheCapacity(2);
+        CxcLock held = registry.obtain("held");
+        held.lock();
+        CxcLock eldest = registry.obtain("eldest");
+        CxcLock recent = registry.obtain("recent");
+        assertThat(registry.cachedLocks()).isEqualTo(2);
+        assertThat(registry.obtain("held")).as("a held lock is kept").isSameAs(held);
+        assertThat(registry.obtain("recent")).isSameAs(recent);
+        assertThat(registry.obtain("eldest")).isNotSameAs(eldest);
+        held.unlock();
+        assertThatThrownBy(() -> registry.setCacheCapacity(0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aRenewalSchedulerKeepsAHeldLocksLeaseUntilUnlock() throws Exception {
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.initialize();
+        try {
+            registry.setRenewalTaskScheduler(scheduler);
+            CxcLock lock = registry.obtain("orders");
+            long start = System.nanoTime();
+            lock.lock(Duration.ofMillis(300));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(
+                                                    leases.holder("orders")
+                                                                    .orElseThrow()
+                                                                    .expiresAtNanos()
+                                                            - start)
+                                            .as("renewed past its first ttl")
+                                            .isGreaterThan(Duration.ofMillis(700).toNanos()));
+            assertThat(other.obtain("orders").tryLock()).isFalse();
+            lock.unlock();
+            assertThat(leases.holder("orders")).isEmpty();
+        } finally {
+            scheduler.shutdown();
+        }
     }
 
     @Test
