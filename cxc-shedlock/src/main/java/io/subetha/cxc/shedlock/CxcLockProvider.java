@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A ShedLock {@link ExtensibleLockProvider} over an {@link OwnerLease} file: {@code @SchedulerLock}
- * across the processes of one host with no database. Each lock name is a lease name (at most 64
- * UTF-8 bytes, as ShedLock's JDBC table's name column).
+ * across the processes of one host with no database. Each lock name is a lease name: up to 64 UTF-8
+ * bytes (ShedLock's JDBC name column) as it is, a longer one under its SHA-256.
  *
  * <p>ShedLock's semantics hold: {@link #lock} returns a lock or empty; locks are not reentrant (a
  * held name is refused to every caller, the holder's own thread included); {@code lockAtMostFor}

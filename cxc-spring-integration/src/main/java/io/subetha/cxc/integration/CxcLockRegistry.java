@@ -95,7 +95,9 @@ public final class CxcLockRegistry
     /**
      * The lock of {@code key}, the same object for every call with an equal key.
      *
-     * @param key a String of 1..64 UTF-8 bytes
+     * @param key a non-empty String; one longer than {@value OwnerLeaseDescriptor#MAX_NAME_BYTES}
+     *     UTF-8 bytes (an absolute path, say) is leased under its SHA-256, as Spring Integration's
+     *     JDBC registry turns keys into name-based UUIDs
      */
     @Override
     public CxcLock obtain(Object key) {
@@ -104,16 +106,8 @@ public final class CxcLockRegistry
                     "lock keys are Strings (a lease name), got "
                             + (key == null ? "null" : key.getClass().getName()));
         }
-        int bytes = OwnerLeaseDescriptor.utf8(name).length;
-        if (bytes == 0 || bytes > OwnerLeaseDescriptor.MAX_NAME_BYTES) {
-            throw new IllegalArgumentException(
-                    "lock key \""
-                            + name
-                            + "\" is "
-                            + bytes
-                            + " UTF-8 bytes; a key is 1.."
-                            + OwnerLeaseDescriptor.MAX_NAME_BYTES
-                            + " bytes");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("a lock key is a non-empty String");
         }
         synchronized (locks) {
             CxcLock lock = locks.computeIfAbsent(name, CxcLock::new);
