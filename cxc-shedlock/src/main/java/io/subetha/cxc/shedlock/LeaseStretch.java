@@ -27,7 +27,6 @@ final class LeaseStretch {
      */
     static Future<?> until(OwnerLease leases, Lease lease, long endNanos, Duration longest) {
         long period = Math.max(1, longest.toNanos() / 2);
-        Future<?>[] self = new Future<?>[1];
         Runnable renew =
                 () -> {
                     long left = endNanos - System.nanoTime();
