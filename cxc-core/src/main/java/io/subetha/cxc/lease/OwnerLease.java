@@ -68,6 +68,11 @@ import java.util.concurrent.locks.LockSupport;
  * lease's own deadline may succeed at the instant a successor judged it expired: a lease is only as
  * good as its deadline, which is what the fencing token is for.
  *
+ * <p><b>Names.</b> Any non-empty string: up to {@value OwnerLeaseDescriptor#MAX_NAME_BYTES} UTF-8
+ * bytes it is stored as it is, beyond as its SHA-256 (as Spring Integration's JDBC registry turns
+ * its keys into name-based UUIDs). Two long names with one digest would share one slot and one
+ * owner word: they would exclude each other, never have two holders at once.
+ *
  * <p>Leases are not reentrant: a held name is refused to every caller, its holder's own process
  * included. Thread-safe; one handle may serve every thread of a process.
  */
@@ -214,9 +219,10 @@ public final class OwnerLease extends MappedPrimitive {
      * held by a dead process. Binds the name to a slot the first time any process uses it.
      *
      * @return the lease, or empty if a live holder has it (this process included)
-     * @throws IllegalArgumentException for an empty name or one longer than {@value
-     *     OwnerLeaseDescriptor#MAX_NAME_BYTES} UTF-8 bytes, an invalid PID, or {@code atMost} not
-     *     in (0, {@link #MAX_AT_MOST}]
+     * @param name any non-empty name: one longer than {@value OwnerLeaseDescriptor#MAX_NAME_BYTES}
+     *     UTF-8 bytes is stored as its SHA-256 ({@link OwnerLeaseDescriptor#storedName})
+     * @throws IllegalArgumentException for an empty name, an invalid PID, or {@code atMost} not in
+     *     (0, {@link #MAX_AT_MOST}]
      * @throws CxcCapacityException if the name is new and every slot is bound to another name
      * @throws CxcTimeoutException if a live process took {@link #BIND_WAIT} to bind a slot on the
      *     name's way
@@ -526,18 +532,7 @@ public final class OwnerLease extends MappedPrimitive {
     }
 
     private static byte[] requireName(String name) {
-        byte[] bytes = utf8(name);
-        if (bytes.length == 0 || bytes.length > MAX_NAME_BYTES) {
-            throw new IllegalArgumentException(
-                    "name \""
-                            + name
-                            + "\" is "
-                            + bytes.length
-                            + " UTF-8 bytes; a lease name is 1.."
-                            + MAX_NAME_BYTES
-                            + " bytes");
-        }
-        return bytes;
+        return storedName(name);
     }
 
     /**

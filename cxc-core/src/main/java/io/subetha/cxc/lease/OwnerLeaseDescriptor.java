@@ -4,6 +4,8 @@ import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 
 /**
  * Body layout of an {@link OwnerLease} file. Offsets are relative to the body, which follows the
@@ -66,6 +68,12 @@ import java.nio.charset.StandardCharsets;
  *       from exactly the word judged free, expired or dead, to the acquirer's PID under the next
  *       key. The key rises by one per acquisition of the slot, hence of its name: it is the lease's
  *       fencing token.
+ *   <li><b>Name.</b> A name of up to {@link #MAX_NAME_BYTES} UTF-8 bytes is stored as it is. A
+ *       longer one is stored as its digest: the byte {@code 0xFF} (which no UTF-8 text contains, so
+ *       a digest never equals a name stored as it is) then the SHA-256 of its UTF-8 bytes, 33
+ *       bytes; the bind word's length and hash are those of the stored bytes. Two long names with
+ *       one digest would be one name: one slot, one owner word, so they would exclude each other
+ *       more than asked, never admit two holders.
  *   <li><b>Lease word.</b> The holder's deadline, tagged with the key it was published for, so a
  *       paused ex-holder's late write can never extend or shorten its successor's lease: a reader
  *       uses the deadline only when its key is the owner word's. Until the new holder publishes it,
@@ -84,8 +92,17 @@ public final class OwnerLeaseDescriptor {
     public static final int BIND_WORD_OFFSET = 32;
     public static final int NAME_OFFSET = 64;
 
-    /** The longest name, in UTF-8 bytes (ShedLock's JDBC name column is as long). */
+    /**
+     * The longest name stored as it is, in UTF-8 bytes (ShedLock's JDBC name column is as long); a
+     * longer one is stored as {@link #DIGEST_MARK} and its SHA-256.
+     */
     public static final int MAX_NAME_BYTES = 64;
+
+    /** The first byte of a stored digest: never a byte of UTF-8 text. */
+    public static final byte DIGEST_MARK = (byte) 0xFF;
+
+    /** The length of a stored digest: the mark and a SHA-256. */
+    public static final int DIGEST_NAME_BYTES = 33;
 
     public static final int SLOT_LENGTH = 128;
 
@@ -182,6 +199,35 @@ public final class OwnerLeaseDescriptor {
 
     public static byte[] utf8(String name) {
         return name.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The bytes a slot stores for {@code name}: its UTF-8 bytes up to {@link #MAX_NAME_BYTES},
+     * beyond that {@link #DIGEST_MARK} and the SHA-256 of its UTF-8 bytes.
+     *
+     * @throws IllegalArgumentException for an empty name
+     */
+    public static byte[] storedName(String name) {
+        byte[] bytes = utf8(name);
+        if (bytes.length == 0) {
+            throw new IllegalArgumentException(
+                    "name \"\" is 0 UTF-8 bytes; a lease name is at least 1 byte");
+        }
+        if (bytes.length <= MAX_NAME_BYTES) {
+            return bytes;
+        }
+        byte[] stored = new byte[DIGEST_NAME_BYTES];
+        stored[0] = DIGEST_MARK;
+        System.arraycopy(sha256(bytes), 0, stored, 1, DIGEST_NAME_BYTES - 1);
+        return stored;
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 
     // --------------------------------------------------------------------- lease word

@@ -154,19 +154,36 @@ class OwnerLeaseTest {
     }
 
     @Test
-    void namesAreOneToSixtyFourUtf8BytesAndTheErrorNamesTheLimit() {
+    void namesLongerThanSixtyFourUtf8BytesAreStoredAsTheirDigestAndEmptyOnesRefused() {
         try (OwnerLease leases = table(4)) {
-            String longest = "é".repeat(32); // 64 bytes in UTF-8
+            String longest = "é".repeat(32); // 64 bytes in UTF-8: stored as it is
             assertThat(leases.tryAcquire(longest, PID, MINUTE)).isPresent();
             assertThat(leases.holder(longest)).isPresent();
-            assertThatThrownBy(() -> leases.tryAcquire(longest + "x", PID, MINUTE))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("65 UTF-8 bytes")
-                    .hasMessageContaining("1..64");
+            String path = "/var/spool/inbound/" + "segment/".repeat(20) + "order-42.json";
+            String sibling = path.replace("42", "43");
+            OwnerLease.Lease lease = leases.tryAcquire(path, PID, MINUTE).orElseThrow();
+            assertThat(lease.name()).isEqualTo(path);
+            assertThat(leases.holder(path)).isPresent();
+            assertThat(leases.tryAcquire(path, PID, MINUTE)).as("held").isEmpty();
+            assertThat(leases.holder(sibling)).as("another long name").isEmpty();
+            assertThat(leases.tryAcquire(sibling, PID, MINUTE)).isPresent();
+            assertThat(leases.release(lease)).isTrue();
+            assertThat(leases.holder(path)).isEmpty();
+            assertThat(storedName(path)).hasSize(DIGEST_NAME_BYTES).startsWith(DIGEST_MARK);
+            assertThat(storedName(longest)).isEqualTo(utf8(longest));
             assertThatThrownBy(() -> leases.holder(""))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("0 UTF-8 bytes");
         }
+    }
+
+    /** A digest's mark byte is never in UTF-8 text: no inline name reads as a long name's slot. */
+    @Test
+    void noInlineNameEqualsAStoredDigest() {
+        byte[] digest = storedName("x".repeat(65));
+        String sameBytes = new String(digest, java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(utf8(sameBytes)).isNotEqualTo(digest);
+        assertThat(storedName(sameBytes)).isNotEqualTo(digest);
     }
 
     @Test

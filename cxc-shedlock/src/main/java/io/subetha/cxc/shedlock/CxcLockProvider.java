@@ -5,20 +5,22 @@ import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.Future;
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A ShedLock {@link ExtensibleLockProvider} over an {@link OwnerLease} file: {@code @SchedulerLock}
- * across the processes of one host with no database. Each lock name is a lease name (at most 64
- * UTF-8 bytes, as ShedLock's JDBC table's name column).
+ * across the processes of one host with no database. Each lock name is a lease name: up to 64 UTF-8
+ * bytes (ShedLock's JDBC name column) as it is, a longer one under its SHA-256.
  *
  * <p>ShedLock's semantics hold: {@link #lock} returns a lock or empty; locks are not reentrant (a
  * held name is refused to every caller, the holder's own thread included); {@code lockAtMostFor}
@@ -30,21 +32,36 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  *
  * <p>ShedLock compares wall-clock instants ({@link ClockProvider}); the lease keeps time on {@code
  * CLOCK_MONOTONIC}: the instants of a configuration are turned into durations from now, so a wall
- * clock step while a lock is held changes nothing. {@code lockAtMostFor} may be at most {@link
- * OwnerLease#MAX_AT_MOST}.
+ * clock step while a lock is held changes nothing. A {@code lockAtMostFor} longer than a lease
+ * lasts ({@link OwnerLease#MAX_AT_MOST}, 24 days; ShedLock users write {@code P30D}) is taken for
+ * the longest a lease lasts and renewed from one daemon thread until the configured end.
  */
 public final class CxcLockProvider implements ExtensibleLockProvider {
 
-    private static final ThreadLocal<Deque<CxcLock>> HELD =
-            ThreadLocal.withInitial(ArrayDeque::new);
+    /**
+     * The acquisitions each thread made and that are still held, innermost last. Another thread may
+     * end one (ShedLock's {@code KeepAliveLockProvider} extends from its scheduler thread; a lock
+     * may be unlocked on another thread than its own), so each acquisition remembers its thread's
+     * deque and leaves it itself: a concurrent deque, written by its thread and by whoever ends
+     * one.
+     */
+    private static final ThreadLocal<Deque<Acquisition>> HELD =
+            ThreadLocal.withInitial(ConcurrentLinkedDeque::new);
 
     private final OwnerLease leases;
     private final long pid;
+    private final Duration longestLease;
 
     /** A provider acquiring for this process in {@code leases} (which the caller closes). */
     public CxcLockProvider(OwnerLease leases) {
+        this(leases, OwnerLease.MAX_AT_MOST);
+    }
+
+    /** With leases of at most {@code longestLease}, renewed beyond: lets a test stretch quickly. */
+    CxcLockProvider(OwnerLease leases, Duration longestLease) {
         this.leases = leases;
         this.pid = Pids.current();
+        this.longestLease = longestLease;
     }
 
     /** The lease table the locks live in. */
@@ -54,12 +71,16 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
 
     @Override
     public Optional<SimpleLock> lock(LockConfiguration configuration) {
+        Duration atMost = fromNow(configuration.getLockAtMostUntil());
         Optional<Lease> lease =
-                leases.tryAcquire(
-                        configuration.getName(),
-                        pid,
-                        fromNow("lockAtMostFor", configuration.getLockAtMostUntil()));
-        return lease.map(held -> push(new CxcLock(configuration, held, held.acquiredAtNanos())));
+                leases.tryAcquire(configuration.getName(), pid, shortest(atMost, longestLease));
+        return lease.map(
+                held ->
+                        new CxcLock(
+                                configuration,
+                                Acquisition.onThisThread(held),
+                                held.acquiredAtNanos(),
+                                atMost));
     }
 
     /**
@@ -81,42 +102,79 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
 
     /** {@link #fencingToken()}, or empty outside a lock. */
     public static OptionalLong currentFencingToken() {
-        CxcLock lock = HELD.get().peekLast();
-        return lock == null ? OptionalLong.empty() : OptionalLong.of(lock.lease.token());
+        Acquisition innermost = HELD.get().peekLast();
+        return innermost == null ? OptionalLong.empty() : OptionalLong.of(innermost.lease.token());
     }
 
-    private static SimpleLock push(CxcLock lock) {
-        HELD.get().addLast(lock);
-        return lock;
+    private static Duration shortest(Duration one, Duration other) {
+        return one.compareTo(other) <= 0 ? one : other;
     }
 
-    private static Duration fromNow(String setting, Instant until) {
+    private static Duration fromNow(Instant until) {
         Duration left = Duration.between(ClockProvider.now(), until);
-        if (left.compareTo(OwnerLease.MAX_AT_MOST) > 0) {
-            throw new IllegalArgumentException(
-                    setting
-                            + " "
-                            + left
-                            + " is longer than a cxc lease lasts ("
-                            + OwnerLease.MAX_AT_MOST
-                            + "); a dead holder's lock is freed at once anyway, so a shorter bound"
-                            + " loses nothing");
-        }
         // Already passed (a slow caller): the shortest lease, not a refusal.
         return left.isNegative() || left.isZero() ? Duration.ofMillis(1) : left;
     }
 
+    /**
+     * A lease as its acquiring thread holds it: one entry of that thread's {@link #HELD}, shared by
+     * the lock and its extensions (an extension keeps the lease and its token, and its place among
+     * the thread's nested locks), left by whichever thread ends it.
+     */
+    private static final class Acquisition {
+        private final Lease lease;
+        private final Deque<Acquisition> held;
+
+        private Acquisition(Lease lease, Deque<Acquisition> held) {
+            this.lease = lease;
+            this.held = held;
+        }
+
+        static Acquisition onThisThread(Lease lease) {
+            Acquisition acquisition = new Acquisition(lease, HELD.get());
+            acquisition.held.addLast(acquisition);
+            return acquisition;
+        }
+
+        void end() {
+            held.remove(this);
+        }
+    }
+
     /** One acquisition: ShedLock's validity checks (unlock or extend once) come with the base. */
     private final class CxcLock extends AbstractSimpleLock {
+        private final Acquisition acquisition;
         private final Lease lease;
 
         /** When {@code lockAtLeastFor} starts: the acquisition, or the extension. */
         private final long sinceNanos;
 
-        CxcLock(LockConfiguration configuration, Lease lease, long sinceNanos) {
+        /** Renewals of a {@code lockAtMostFor} longer than a lease lasts; null if none needed. */
+        private final @Nullable Future<?> stretch;
+
+        /**
+         * @param atMost the configured {@code lockAtMostFor}, from {@code sinceNanos}
+         */
+        CxcLock(
+                LockConfiguration configuration,
+                Acquisition acquisition,
+                long sinceNanos,
+                Duration atMost) {
             super(configuration);
-            this.lease = lease;
+            this.acquisition = acquisition;
+            this.lease = acquisition.lease;
             this.sinceNanos = sinceNanos;
+            this.stretch =
+                    LeaseStretch.needed(atMost, longestLease)
+                            ? LeaseStretch.until(
+                                    leases, lease, sinceNanos + atMost.toNanos(), longestLease)
+                            : null;
+        }
+
+        private void stopStretching() {
+            if (stretch != null) {
+                stretch.cancel(false);
+            }
         }
 
         /**
@@ -126,7 +184,8 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
          */
         @Override
         protected void doUnlock() {
-            HELD.get().remove(this);
+            stopStretching();
+            acquisition.end();
             Duration atLeast = lockConfiguration.getLockAtLeastFor();
             if (atLeast.isZero() || atLeast.isNegative()) {
                 leases.release(lease);
@@ -137,18 +196,15 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
 
         @Override
         protected Optional<SimpleLock> doExtend(LockConfiguration newConfiguration) {
-            if (!leases.extend(
-                    lease, fromNow("lockAtMostFor", newConfiguration.getLockAtMostUntil()))) {
+            stopStretching();
+            Duration atMost = fromNow(newConfiguration.getLockAtMostUntil());
+            long since = System.nanoTime();
+            if (!leases.extend(lease, shortest(atMost, longestLease))) {
                 // ShedLock invalidates a lock whose extension failed: it can no longer be unlocked.
-                HELD.get().remove(this);
+                acquisition.end();
                 return Optional.empty();
             }
-            CxcLock extended = new CxcLock(newConfiguration, lease, System.nanoTime());
-            Deque<CxcLock> held = HELD.get();
-            if (held.remove(this)) {
-                held.addLast(extended);
-            }
-            return Optional.of(extended);
+            return Optional.of(new CxcLock(newConfiguration, acquisition, since, atMost));
         }
     }
 }

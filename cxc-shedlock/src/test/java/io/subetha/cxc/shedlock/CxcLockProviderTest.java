@@ -266,6 +266,79 @@ class CxcLockProviderTest {
         assertThat(CxcLockProvider.currentFencingToken()).isEmpty();
     }
 
+    /**
+     * ShedLock's KeepAliveLockProvider extends from its scheduler thread and unlocks on the job
+     * thread: the job thread's token goes with the unlock, whoever extended.
+     */
+    @Test
+    void aLockExtendedOnAnotherThreadLeavesNoTokenBehindOnItsUnlock() throws Exception {
+        SimpleLock lock = provider.lock(config("job")).orElseThrow();
+        long token = CxcLockProvider.fencingToken();
+        ExecutorService scheduler = Executors.newSingleThreadExecutor();
+        SimpleLock extended;
+        try {
+            extended =
+                    scheduler
+                            .submit(
+                                    () -> {
+                                        assertThat(CxcLockProvider.currentFencingToken())
+                                                .as("the scheduler thread holds nothing")
+                                                .isEmpty();
+                                        return lock.extend(Duration.ofMinutes(1), Duration.ZERO)
+                                                .orElseThrow();
+                                    })
+                            .get();
+        } finally {
+            scheduler.shutdownNow();
+        }
+        assertThat(CxcLockProvider.fencingToken()).as("still the job's").isEqualTo(token);
+        extended.unlock();
+        assertThat(CxcLockProvider.currentFencingToken()).isEmpty();
+    }
+
+    @Test
+    void aLockUnlockedOnAnotherThreadLeavesNoTokenOnTheAcquiringThread() throws Exception {
+        SimpleLock lock = provider.lock(config("job")).orElseThrow();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            other.submit(lock::unlock).get();
+        } finally {
+            other.shutdownNow();
+        }
+        assertUnlocked("job");
+        assertThat(CxcLockProvider.currentFencingToken()).isEmpty();
+        assertThatThrownBy(CxcLockProvider::fencingToken).isInstanceOf(IllegalStateException.class);
+    }
+
+    /** An outer lock extended elsewhere stays outer: the innermost lock's token is the answer. */
+    @Test
+    void extendingAnOuterLockOnAnotherThreadKeepsTheInnermostToken() throws Exception {
+        SimpleLock outer = provider.lock(config("outer")).orElseThrow();
+        long outerToken = CxcLockProvider.fencingToken();
+        provider.lock(config("inner")).orElseThrow().unlock();
+        SimpleLock inner = provider.lock(config("inner")).orElseThrow();
+        long innerToken = CxcLockProvider.fencingToken();
+        assertThat(innerToken).isNotEqualTo(outerToken);
+        ExecutorService scheduler = Executors.newSingleThreadExecutor();
+        SimpleLock extendedOuter;
+        try {
+            extendedOuter =
+                    scheduler
+                            .submit(
+                                    () ->
+                                            outer.extend(Duration.ofMinutes(1), Duration.ZERO)
+                                                    .orElseThrow())
+                            .get();
+        } finally {
+            scheduler.shutdownNow();
+        }
+        assertThat(CxcLockProvider.fencingToken()).isEqualTo(innerToken);
+        inner.unlock();
+        assertThat(CxcLockProvider.fencingToken()).isEqualTo(outerToken);
+        extendedOuter.unlock();
+        assertThat(CxcLockProvider.currentFencingToken()).isEmpty();
+    }
+
     /** A zero lockAtLeastFor frees at once, whatever the wall clock's resolution. */
     @Test
     void aPreciseInstantAndZeroLockAtLeastForRelockRightAway() {
@@ -278,18 +351,53 @@ class CxcLockProviderTest {
         }
     }
 
+    /** ShedLock users write {@code defaultLockAtMostFor = "P30D"}: longer than a lease lasts. */
     @Test
-    void aLockAtMostForBeyondALeaseIsRefusedNamingTheLimit() {
-        assertThatThrownBy(
+    void aLockAtMostForBeyondALeaseIsTakenForTheLongestLease() {
+        SimpleLock lock =
+                provider.lock(
+                                new LockConfiguration(
+                                        Instant.now(), NAME, Duration.ofDays(30), Duration.ZERO))
+                        .orElseThrow();
+        long left = leases.holder(NAME).orElseThrow().expiresAtNanos() - System.nanoTime();
+        assertThat(left).isGreaterThan(OwnerLease.MAX_AT_MOST.minusMinutes(1).toNanos());
+        lock.unlock();
+        assertUnlocked(NAME);
+    }
+
+    /** A lease of at most 200 ms stands in for 24 days: renewed up to the configured end. */
+    @Test
+    void aLockAtMostForBeyondALeaseIsRenewedUntilItsEnd() {
+        CxcLockProvider stretching = new CxcLockProvider(leases, Duration.ofMillis(200));
+        long start = System.nanoTime();
+        SimpleLock lock =
+                stretching.lock(config(NAME, Duration.ofMillis(900), Duration.ZERO)).orElseThrow();
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
                         () ->
-                                provider.lock(
-                                        new LockConfiguration(
-                                                Instant.now(),
-                                                NAME,
-                                                Duration.ofDays(30),
-                                                Duration.ZERO)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("lockAtMostFor")
-                .hasMessageContaining("PT576H");
+                                assertThat(
+                                                leases.holder(NAME).orElseThrow().expiresAtNanos()
+                                                        - start)
+                                        .as("renewed past the first lease")
+                                        .isGreaterThan(Duration.ofMillis(400).toNanos()));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertUnlocked(NAME));
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("held to lockAtMostFor")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+        stretching.lock(config(NAME)).orElseThrow().unlock();
+        lock.unlock(); // late: frees nothing of its successor's
+        assertUnlocked(NAME);
+    }
+
+    @Test
+    void aRenewalAfterUnlockNeverExtendsTheSuccessorsLease() {
+        CxcLockProvider stretching = new CxcLockProvider(leases, Duration.ofMillis(100));
+        SimpleLock lock =
+                stretching.lock(config(NAME, Duration.ofMinutes(5), Duration.ZERO)).orElseThrow();
+        lock.unlock();
+        SimpleLock next =
+                provider.lock(config(NAME, Duration.ofMillis(150), Duration.ZERO)).orElseThrow();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertUnlocked(NAME));
+        next.unlock();
     }
 }

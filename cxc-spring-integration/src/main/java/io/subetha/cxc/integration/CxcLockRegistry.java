@@ -5,11 +5,15 @@ import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.lease.OwnerLeaseDescriptor;
 import io.subetha.cxc.process.Pids;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ConcurrentModificationException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -17,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
+import org.springframework.scheduling.TaskScheduler;
 
 /**
  * A Spring Integration {@code LockRegistry} over an {@link OwnerLease} file: {@link #obtain}
@@ -31,6 +36,13 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  * LockRegistryLeaderInitiator}'s periodic {@code tryLock} then does. An {@code unlock} that finds
  * its lease expired and taken over throws {@link ConcurrentModificationException}, as Spring
  * Integration's JDBC registry does: the data the lock guarded may have been changed meanwhile.
+ *
+ * <p>The registry keeps at most {@link #setCacheCapacity cacheCapacity} lock objects, forgetting
+ * the least recently obtained unlocked ones beyond it (a forgotten key's next {@link #obtain} makes
+ * a new object; a held lock is never forgotten, and the lease keeps other objects of its key out
+ * anyway). With a {@link #setRenewalTaskScheduler renewal scheduler}, a held lock's lease is
+ * renewed to its time to live every third of it until unlock, as Spring Integration's JDBC registry
+ * does: a lock then lasts as long as its holder's process.
  *
  * <p>Waiting polls the lease, backing off from 50 µs to {@link #MAX_POLL}: a dead holder's lock is
  * taken within one poll of its death. Each poll of a lock held by a live process reads its {@code
@@ -48,7 +60,15 @@ public final class CxcLockRegistry
     private final OwnerLease leases;
     private final Duration defaultTtl;
     private final long pid = Pids.current();
-    private final Map<String, CxcLock> locks = new ConcurrentHashMap<>();
+
+    /** The lock objects, least recently obtained first; guarded by itself. */
+    private final Map<String, CxcLock> locks = new LinkedHashMap<>(16, 0.75f, true);
+
+    private int cacheCapacity = DEFAULT_CACHE_CAPACITY;
+    private volatile @Nullable TaskScheduler renewals;
+
+    /** The most lock objects kept unless set: Spring Integration's JDBC registry's default. */
+    public static final int DEFAULT_CACHE_CAPACITY = 100_000;
 
     /**
      * A registry in {@code leases} (which the caller closes), locks lasting {@link #DEFAULT_TTL}.
@@ -75,7 +95,9 @@ public final class CxcLockRegistry
     /**
      * The lock of {@code key}, the same object for every call with an equal key.
      *
-     * @param key a String of 1..64 UTF-8 bytes
+     * @param key a non-empty String; one longer than {@value OwnerLeaseDescriptor#MAX_NAME_BYTES}
+     *     UTF-8 bytes (an absolute path, say) is leased under its SHA-256, as Spring Integration's
+     *     JDBC registry turns keys into name-based UUIDs
      */
     @Override
     public CxcLock obtain(Object key) {
@@ -84,20 +106,56 @@ public final class CxcLockRegistry
                     "lock keys are Strings (a lease name), got "
                             + (key == null ? "null" : key.getClass().getName()));
         }
-        int bytes = OwnerLeaseDescriptor.utf8(name).length;
-        if (bytes == 0 || bytes > OwnerLeaseDescriptor.MAX_NAME_BYTES) {
-            throw new IllegalArgumentException(
-                    "lock key \""
-                            + name
-                            + "\" is "
-                            + bytes
-                            + " UTF-8 bytes; a key is 1.."
-                            + OwnerLeaseDescriptor.MAX_NAME_BYTES
-                            + " bytes");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("a lock key is a non-empty String");
         }
-        CxcLock lock = locks.computeIfAbsent(name, CxcLock::new);
-        lock.touch();
-        return lock;
+        synchronized (locks) {
+            CxcLock lock = locks.computeIfAbsent(name, CxcLock::new);
+            lock.touch();
+            forgetBeyondCapacity();
+            return lock;
+        }
+    }
+
+    /**
+     * How many lock objects to keep: beyond it, the least recently obtained unlocked ones are
+     * forgotten. Default {@value #DEFAULT_CACHE_CAPACITY}.
+     */
+    public void setCacheCapacity(int cacheCapacity) {
+        if (cacheCapacity < 1) {
+            throw new IllegalArgumentException("cacheCapacity must be positive: " + cacheCapacity);
+        }
+        synchronized (locks) {
+            this.cacheCapacity = cacheCapacity;
+            forgetBeyondCapacity();
+        }
+    }
+
+    /** The lock objects kept now. */
+    int cachedLocks() {
+        synchronized (locks) {
+            return locks.size();
+        }
+    }
+
+    private void forgetBeyondCapacity() {
+        int excess = locks.size() - cacheCapacity;
+        for (Iterator<CxcLock> eldest = locks.values().iterator();
+                excess > 0 && eldest.hasNext(); ) {
+            if (!eldest.next().local.isLocked()) {
+                eldest.remove();
+                excess--;
+            }
+        }
+    }
+
+    /**
+     * Renews every lock's lease on {@code scheduler} while it is held: to its time to live, every
+     * third of it, until unlock (or until the lease is found lost).
+     */
+    @Override
+    public void setRenewalTaskScheduler(TaskScheduler scheduler) {
+        this.renewals = scheduler;
     }
 
     @Override
@@ -113,7 +171,10 @@ public final class CxcLockRegistry
      */
     @Override
     public void renewLock(Object key, Duration ttl) {
-        CxcLock lock = locks.get(String.valueOf(key));
+        CxcLock lock;
+        synchronized (locks) {
+            lock = locks.get(String.valueOf(key));
+        }
         if (lock == null || !lock.local.isHeldByCurrentThread()) {
             throw new IllegalMonitorStateException(
                     "the current thread does not hold the lock " + key + " of " + leases.file());
@@ -130,12 +191,14 @@ public final class CxcLockRegistry
     @Override
     public void expireUnusedOlderThan(long age) {
         long now = System.nanoTime();
-        locks.values()
-                .removeIf(
-                        lock ->
-                                !lock.local.isLocked()
-                                        && now - lock.lastUsed
-                                                > TimeUnit.MILLISECONDS.toNanos(age));
+        synchronized (locks) {
+            locks.values()
+                    .removeIf(
+                            lock ->
+                                    !lock.local.isLocked()
+                                            && now - lock.lastUsed
+                                                    > TimeUnit.MILLISECONDS.toNanos(age));
+        }
     }
 
     private static Duration requireTtl(Duration ttl) {
@@ -146,6 +209,18 @@ public final class CxcLockRegistry
         return ttl;
     }
 
+    /** Takes or renews a key's lease once its local hold is taken. */
+    @FunctionalInterface
+    private interface LeaseStep {
+        boolean take() throws InterruptedException;
+    }
+
+    /** A {@link LeaseStep} that does not wait. */
+    @FunctionalInterface
+    private interface UninterruptibleLeaseStep {
+        boolean take();
+    }
+
     /** The lock of one key: a thread of this process, then this process among the others. */
     public final class CxcLock implements DistributedLock {
         private final String key;
@@ -153,6 +228,9 @@ public final class CxcLockRegistry
 
         /** The lease of the outermost hold; read and written by the holding thread only. */
         private @Nullable Lease lease;
+
+        /** The renewal of the outermost hold's lease, if scheduled; holding thread only. */
+        private @Nullable ScheduledFuture<?> renewal;
 
         private volatile long lastUsed = System.nanoTime();
 
@@ -193,33 +271,30 @@ public final class CxcLockRegistry
         public void lock(Duration ttl) {
             requireTtl(ttl);
             local.lock();
-            if (reentered(ttl)) {
-                return;
-            }
-            boolean interrupted = false;
-            long pause = 50_000;
-            while (!acquire(ttl)) {
-                LockSupport.parkNanos(pause);
-                pause = Math.min(pause * 2, MAX_POLL.toNanos());
-                interrupted |= Thread.interrupted();
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            keepLocalHoldIf(
+                    () -> {
+                        if (reentered(ttl)) {
+                            return true;
+                        }
+                        boolean interrupted = false;
+                        long pause = 50_000;
+                        while (!acquire(ttl)) {
+                            LockSupport.parkNanos(pause);
+                            pause = Math.min(pause * 2, MAX_POLL.toNanos());
+                            interrupted |= Thread.interrupted();
+                        }
+                        if (interrupted) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return true;
+                    });
         }
 
         @Override
         public void lockInterruptibly() throws InterruptedException {
             local.lockInterruptibly();
-            if (reentered(defaultTtl)) {
-                return;
-            }
-            try {
-                await(Long.MAX_VALUE, defaultTtl);
-            } catch (InterruptedException e) {
-                local.unlock();
-                throw e;
-            }
+            keepLocalHoldIfInterruptibly(
+                    () -> reentered(defaultTtl) || await(Long.MAX_VALUE, defaultTtl));
         }
 
         @Override
@@ -227,11 +302,7 @@ public final class CxcLockRegistry
             if (!local.tryLock()) {
                 return false;
             }
-            if (reentered(defaultTtl) || acquire(defaultTtl)) {
-                return true;
-            }
-            local.unlock();
-            return false;
+            return keepLocalHoldIf(() -> reentered(defaultTtl) || acquire(defaultTtl));
         }
 
         @Override
@@ -246,20 +317,38 @@ public final class CxcLockRegistry
             if (!local.tryLock(Math.max(0, waitTime.toNanos()), TimeUnit.NANOSECONDS)) {
                 return false;
             }
-            if (reentered(ttl)) {
-                return true;
-            }
-            boolean acquired;
+            return keepLocalHoldIfInterruptibly(() -> reentered(ttl) || await(deadline, ttl));
+        }
+
+        /**
+         * Runs the lease step of a hold just taken on {@code local}, and gives that hold back
+         * unless the step answers true: when the lease is refused, when the wait is interrupted,
+         * and when the lease table throws (full, or a binder that does not progress), so other
+         * threads meet the same answer instead of a lock held by nobody.
+         */
+        private boolean keepLocalHoldIfInterruptibly(LeaseStep step) throws InterruptedException {
+            boolean held = false;
             try {
-                acquired = await(deadline, ttl);
-            } catch (InterruptedException e) {
-                local.unlock();
-                throw e;
+                held = step.take();
+                return held;
+            } finally {
+                if (!held) {
+                    local.unlock();
+                }
             }
-            if (!acquired) {
-                local.unlock();
+        }
+
+        /** {@link #keepLocalHoldIfInterruptibly} for a step that cannot be interrupted. */
+        private boolean keepLocalHoldIf(UninterruptibleLeaseStep step) {
+            boolean held = false;
+            try {
+                held = step.take();
+                return held;
+            } finally {
+                if (!held) {
+                    local.unlock();
+                }
             }
-            return acquired;
         }
 
         /** Polls the lease until acquired or {@code deadline} (nanoTime; MAX_VALUE: none). */
@@ -299,8 +388,37 @@ public final class CxcLockRegistry
             if (acquired.isEmpty()) {
                 return false;
             }
+            stopRenewing(); // a nested hold replacing a lost lease
             lease = acquired.get();
+            TaskScheduler scheduler = renewals;
+            if (scheduler != null) {
+                renewal = renewEvery(scheduler, acquired.get(), ttl);
+            }
             return true;
+        }
+
+        private ScheduledFuture<?> renewEvery(TaskScheduler scheduler, Lease held, Duration ttl) {
+            Duration period = ttl.dividedBy(3).isZero() ? Duration.ofMillis(1) : ttl.dividedBy(3);
+            AtomicReference<@Nullable ScheduledFuture<?>> self = new AtomicReference<>();
+            Runnable renew =
+                    () -> {
+                        ScheduledFuture<?> scheduled = self.get();
+                        if (!leases.extend(held, ttl) && scheduled != null) {
+                            scheduled.cancel(false); // lost or released: nothing left to renew
+                        }
+                    };
+            ScheduledFuture<?> scheduled =
+                    scheduler.scheduleAtFixedRate(renew, Instant.now().plus(period), period);
+            self.set(scheduled);
+            return scheduled;
+        }
+
+        private void stopRenewing() {
+            ScheduledFuture<?> scheduled = renewal;
+            renewal = null;
+            if (scheduled != null) {
+                scheduled.cancel(false);
+            }
         }
 
         private boolean renew(Duration ttl) {
@@ -324,6 +442,7 @@ public final class CxcLockRegistry
             }
             Lease held = lease;
             lease = null;
+            stopRenewing();
             try {
                 if (held != null && !leases.release(held)) {
                     throw new ConcurrentModificationException(

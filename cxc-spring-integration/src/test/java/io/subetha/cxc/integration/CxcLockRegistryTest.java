@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.integration.CxcLockRegistry.CxcLock;
 import io.subetha.cxc.lease.OwnerLease;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * The lock of a key: a thread of this process, then this process among others. A second registry on
@@ -170,14 +172,113 @@ class CxcLockRegistryTest {
         lock.unlock();
     }
 
+    private interface LockAttempt {
+        void on(CxcLock lock) throws Exception;
+    }
+
+    /**
+     * A full table: every thread that tries gets the table's error, none is left waiting on a local
+     * hold, and the key's lock object can be forgotten.
+     */
+    private void assertFullTableLeavesNoLocalHold(String how, LockAttempt attempt)
+            throws Exception {
+        Path file = dir.resolve(how + ".cxc");
+        try (OwnerLease one = OwnerLease.TYPE.create(file, new OwnerLease.Settings(1));
+                OwnerLease twin = OwnerLease.open(file, new OwnerLease.Settings(1))) {
+            CxcLock held = new CxcLockRegistry(twin).obtain("held");
+            assertThat(held.tryLock()).isTrue();
+            CxcLockRegistry full = new CxcLockRegistry(one);
+            CxcLock lock = full.obtain("orders");
+            assertThatThrownBy(() -> attempt.on(lock))
+                    .as(how)
+                    .isInstanceOf(CxcCapacityException.class);
+            assertThat(lock.isLockedInThisProcess()).as("%s left a local hold", how).isFalse();
+            Future<Boolean> another = threads.submit(() -> lock.tryLock());
+            assertThatThrownBy(() -> another.get(30, TimeUnit.SECONDS))
+                    .as("another thread's tryLock after %s", how)
+                    .hasCauseInstanceOf(CxcCapacityException.class);
+            full.expireUnusedOlderThan(-1);
+            assertThat(full.obtain("orders")).as("forgotten after %s", how).isNotSameAs(lock);
+            held.unlock();
+        }
+    }
+
     @Test
-    void keysAreStringsOfAtMostSixtyFourBytesAndUnusedLocksAreForgotten() {
+    void aFullTableThrowsOutOfLockAndLeavesNoLocalHold() throws Exception {
+        assertFullTableLeavesNoLocalHold("lock", CxcLock::lock);
+    }
+
+    @Test
+    void aFullTableThrowsOutOfTryLockAndLeavesNoLocalHold() throws Exception {
+        assertFullTableLeavesNoLocalHold("tryLock", CxcLock::tryLock);
+    }
+
+    @Test
+    void aFullTableThrowsOutOfATimedTryLockAndLeavesNoLocalHold() throws Exception {
+        assertFullTableLeavesNoLocalHold("timedTryLock", lock -> lock.tryLock(1, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aFullTableThrowsOutOfLockInterruptiblyAndLeavesNoLocalHold() throws Exception {
+        assertFullTableLeavesNoLocalHold("lockInterruptibly", CxcLock::lockInterruptibly);
+    }
+
+    @Test
+    void beyondItsCacheCapacityTheRegistryForgetsTheEldestUnlockedLocks() {
+        registry.setCacheCapacity(2);
+        CxcLock held = registry.obtain("held");
+        held.lock();
+        CxcLock eldest = registry.obtain("eldest");
+        CxcLock recent = registry.obtain("recent");
+        assertThat(registry.cachedLocks()).isEqualTo(2);
+        assertThat(registry.obtain("held")).as("a held lock is kept").isSameAs(held);
+        assertThat(registry.obtain("recent")).isSameAs(recent);
+        assertThat(registry.obtain("eldest")).isNotSameAs(eldest);
+        held.unlock();
+        assertThatThrownBy(() -> registry.setCacheCapacity(0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aRenewalSchedulerKeepsAHeldLocksLeaseUntilUnlock() throws Exception {
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.initialize();
+        try {
+            registry.setRenewalTaskScheduler(scheduler);
+            CxcLock lock = registry.obtain("orders");
+            long start = System.nanoTime();
+            lock.lock(Duration.ofMillis(300));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(
+                                                    leases.holder("orders")
+                                                                    .orElseThrow()
+                                                                    .expiresAtNanos()
+                                                            - start)
+                                            .as("renewed past its first ttl")
+                                            .isGreaterThan(Duration.ofMillis(700).toNanos()));
+            assertThat(other.obtain("orders").tryLock()).isFalse();
+            lock.unlock();
+            assertThat(leases.holder("orders")).isEmpty();
+        } finally {
+            scheduler.shutdown();
+        }
+    }
+
+    @Test
+    void keysAreNonEmptyStringsOfAnyLengthAndUnusedLocksAreForgotten() throws Exception {
         assertThatThrownBy(() -> registry.obtain(42))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("java.lang.Integer");
-        assertThatThrownBy(() -> registry.obtain("x".repeat(65)))
-                .hasMessageContaining("65 UTF-8 bytes")
-                .hasMessageContaining("1..64");
+        assertThatThrownBy(() -> registry.obtain("")).isInstanceOf(IllegalArgumentException.class);
+        String path = "/var/spool/inbound/" + "segment/".repeat(20) + "order-42.json";
+        CxcLock file = registry.obtain(path);
+        assertThat(file.tryLock()).isTrue();
+        assertThat(other.obtain(path).tryLock()).as("held by the other process").isFalse();
+        assertThat(other.obtain(path.replace("42", "43")).tryLock()).isTrue();
+        other.obtain(path.replace("42", "43")).unlock();
+        file.unlock();
         CxcLock lock = registry.obtain("orders");
         registry.expireUnusedOlderThan(-1);
         assertThat(registry.obtain("orders")).isNotSameAs(lock);
