@@ -98,7 +98,15 @@ class ShedLockProcessTest {
                         .until(() -> ledger.buffer().getLongVolatile(Ledger.HANG), v -> v > 1);
         ChildJvm holder =
                 apps.stream().filter(app -> app.pid() == hanger).findFirst().orElseThrow();
-        holder.awaitPrefixed("hanging ", Duration.ofSeconds(30));
+        long hangingTick = Long.parseLong(holder.awaitPrefixed("hanging ", Duration.ofSeconds(30)));
+        // A dead holder's lock is free at once: killed inside its own tick, a survivor whose
+        // scheduler fired late would run that tick again. Kill it once the tick is over.
+        await().pollInterval(Duration.ofMillis(10))
+                .atMost(Duration.ofSeconds(5))
+                .until(
+                        () ->
+                                System.currentTimeMillis() / ScheduledJobApp.TICK_MILLIS
+                                        > hangingTick);
         holder.kill();
         long killedAt = System.currentTimeMillis() / ScheduledJobApp.TICK_MILLIS - base;
         long next =
