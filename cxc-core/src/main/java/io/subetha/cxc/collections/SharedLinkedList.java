@@ -112,7 +112,9 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
                             .codecs(s -> List.of(s.codec()))
                             .initialiser(SharedLinkedList::linkFreeList)
                             .defaults(new Settings(16, FixedCodec.INT64))
-                            .construct((file, settings, options) -> new SharedLinkedList(file));
+                            .construct(
+                                    (file, settings, options) ->
+                                            typed(new SharedLinkedList(file), settings.codec()));
 
     private final int capacity;
     private final int elementSize;

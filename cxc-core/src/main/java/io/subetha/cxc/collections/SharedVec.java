@@ -128,7 +128,9 @@ public final class SharedVec<T> extends MappedPrimitive {
                                     SharedVecDescriptor::bodyLength)
                             .codecs(s -> List.of(s.codec()))
                             .defaults(new Settings(16, FixedCodec.INT64))
-                            .construct((file, settings, options) -> new SharedVec(file));
+                            .construct(
+                                    (file, settings, options) ->
+                                            typed(new SharedVec(file), settings.codec()));
 
     private final int capacity;
     private final int elementSize;

@@ -188,7 +188,8 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
                                                     new byte[0]))
                             .construct(
                                     (file, settings, options) ->
-                                            new EventStateLog(file, null, null));
+                                            new EventStateLog(
+                                                    file, settings.events(), settings.state()));
 
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);

@@ -171,7 +171,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                                                     GRACE_NANOS_OFFSET, s.grace().toNanos()))
                             .bodyCheck(PriorityFanout::bodyProblem)
                             .defaults(new Settings(1024, FixedCodec.INT64))
-                            .construct((file, settings, options) -> new PriorityFanout(file));
+                            .construct(
+                                    (file, settings, options) ->
+                                            bind(new PriorityFanout(file), settings.codec()));
 
     private static final long OWN_PID = Pids.current();
     private static final int SPINS_ON_WRITING = 20_000;

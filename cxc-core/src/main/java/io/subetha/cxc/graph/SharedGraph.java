@@ -152,7 +152,13 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
                                                     file.body().getIntVolatile(MAX_EDGES_OFFSET),
                                                     PrimitiveType.recordedCodec(file, 0),
                                                     PrimitiveType.recordedCodec(file, 1)))
-                            .construct((file, settings, options) -> new SharedGraph(file));
+                            .construct(
+                                    (file, settings, options) ->
+                                            typed(
+                                                    new SharedGraph(file),
+                                                    settings,
+                                                    settings.nodeCodec(),
+                                                    settings.edgeCodec()));
 
     private final int maxNodes;
     private final int maxEdges;

@@ -135,7 +135,9 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
                             .codecs(settings -> List.of(settings.codec()))
                             .bodyCheck(SharedAsyncPointer::problem)
                             .defaults(new Settings(FixedCodec.INT64))
-                            .construct((file, settings, options) -> new SharedAsyncPointer(file));
+                            .construct(
+                                    (file, settings, options) ->
+                                            typed(new SharedAsyncPointer(file), settings.codec()));
 
     /** A fetch is judged dead only, never stale: see the class comment. */
     private static final long NEVER_STALE = Long.MAX_VALUE;

@@ -163,7 +163,9 @@ public final class SharedUniversal<K> extends MappedPrimitive {
                                     BODY_LAYOUT)
                             .codecs(s -> List.of(s.codec()))
                             .defaults(new Settings(1024, FixedCodec.INT64))
-                            .construct((file, settings, options) -> new SharedUniversal(file));
+                            .construct(
+                                    (file, settings, options) ->
+                                            typed(new SharedUniversal(file), settings.codec()));
 
     private static final long PID = Pids.current();
     private static final long MAX_PARK_NANOS = 200_000;
