@@ -313,7 +313,8 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * Adds the edge {@code from → to}, or replaces the payload of the one there is.
      *
      * @throws IllegalArgumentException if either node does not exist
-     * @throws CxcCapacityException if the graph holds max-edges edges (and none from → to)
+     * @throws CxcCapacityException if the graph holds max-edges edges, even when one of them goes
+     *     from → to: a replacement is written into a free edge before the old one is freed
      */
     public void addEdge(int from, int to, E payload) {
         FixedCodec<E> c = edgeCodec;
@@ -521,10 +522,34 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
         }
     }
 
-    /** Out-edges of {@code node}. */
+    /**
+     * Out-edges of {@code node}. Read under the node's adjacency generation, as {@link #neighbors}
+     * is: a writer stores the degree before the edge count within one step, so a degree read while
+     * the generation is odd could count an edge the edge count does not have yet.
+     */
     public int outDegree(int node) {
         checkNode("node", node);
-        long degree = body.getLongAcquire(nodeSlot(node) + NODE_DEGREE_OFFSET);
+        int slot = nodeSlot(node);
+        for (int attempt = 0; attempt < OPTIMISTIC_TRIES; attempt++) {
+            long before = body.getLongAcquire(slot + NODE_GENERATION_OFFSET);
+            if ((before & 1) == 0) {
+                long degree = body.getLongAcquire(slot + NODE_DEGREE_OFFSET);
+                VarHandle.acquireFence();
+                if (body.getLongVolatile(slot + NODE_GENERATION_OFFSET) == before) {
+                    return boundedDegree(degree);
+                }
+            }
+            Thread.onSpinWait();
+        }
+        lock(); // a dead writer's step stays odd until replayed: the lock replays it
+        try {
+            return boundedDegree(body.getLongVolatile(slot + NODE_DEGREE_OFFSET));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int boundedDegree(long degree) {
         return (int) Math.min(Math.max(degree, 0), maxEdges);
     }
 
