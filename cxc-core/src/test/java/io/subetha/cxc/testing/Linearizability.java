@@ -28,7 +28,7 @@ public final class Linearizability {
     private static final int ACTORS_PER_THREAD = 3;
     private static final int STRESS_ITERATIONS = 15;
     private static final int STRESS_INVOCATIONS = 200;
-    private static final int MODEL_CHECKING_ITERATIONS = 6;
+    private static final int MODEL_CHECKING_ITERATIONS = 4;
     private static final int MODEL_CHECKING_INVOCATIONS = 100;
 
     private Linearizability() {}
