@@ -17,12 +17,12 @@ import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import io.subetha.cxc.wait.Backoff;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -214,7 +214,7 @@ final class PassBindings {
      */
     long lockBinder() {
         long deadline = System.nanoTime() + BINDER_WAIT.toNanos();
-        long park = Waiter.FIRST_PARK_NANOS;
+        Backoff backoff = Backoff.parking(Waiter.FIRST_PARK_NANOS, 1_000_000);
         while (true) {
             long word = OwnerRecord.ownerWord(body, BINDER_OFFSET);
             if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
@@ -236,8 +236,7 @@ final class PassBindings {
                                 + OwnerRecord.pid(word)
                                 + ", to bind pass ids to entries");
             }
-            LockSupport.parkNanos(park);
-            park = Math.min(1_000_000, park * 2);
+            backoff.idle();
         }
     }
 

@@ -1,7 +1,7 @@
 package io.subetha.cxc.dispatch;
 
 import io.subetha.cxc.claim.OwnerRecord;
-import io.subetha.cxc.internal.Waits;
+import io.subetha.cxc.wait.Deadline;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -56,7 +56,7 @@ final class PassCall {
         this.args = args;
         this.timeout = timeout;
         long now = System.nanoTime();
-        this.deadline = now + Math.max(0, Waits.nanos(timeout));
+        this.deadline = now + Math.max(0, Deadline.nanos(timeout));
         this.addressed = addressed;
         this.ownerStartTime = ownerStartTime;
         this.future = future;

@@ -11,7 +11,6 @@ import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
-import io.subetha.cxc.internal.Waits;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.observe.OpKind;
@@ -19,13 +18,14 @@ import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.wait.Backoff;
+import io.subetha.cxc.wait.Deadline;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -464,8 +464,8 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     }
 
     private long claimTurn(Duration wait) {
-        long deadline = System.nanoTime() + Waits.nanos(wait);
-        long parkNanos = 1_000;
+        Deadline deadline = Deadline.after(wait);
+        Backoff backoff = Backoff.parking(Backoff.MIN_PARK_NANOS, Backoff.MAX_PARK_NANOS);
         while (true) {
             long word = OwnerRecord.ownerWord(body, DRAIN_TURN_OFFSET);
             if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
@@ -477,7 +477,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
                 }
                 continue;
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (deadline.passed()) {
                 throw new CxcTimeoutException(
                         "waited "
                                 + wait
@@ -492,8 +492,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
                                 + OwnerRecord.key(word)
                                 + ")");
             }
-            LockSupport.parkNanos(parkNanos);
-            parkNanos = Math.min(parkNanos * 2, 200_000);
+            backoff.idle();
         }
     }
 

@@ -10,6 +10,8 @@ import io.subetha.cxc.CxcPidNamespaceException;
 import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.wait.Backoff;
+import io.subetha.cxc.wait.Deadline;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -31,7 +33,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -375,8 +376,10 @@ public final class MappedFiles {
     private static FileHeader awaitValidHeader(
             Path path, FileChannel channel, FileSpec expected, CxcFileOptions options)
             throws IOException {
-        long deadline = System.nanoTime() + Waits.nanos(options.initialisationTimeout());
-        long parkNanos = 50_000;
+        Deadline deadline = Deadline.after(options.initialisationTimeout());
+        // A creator writes its header once, taking milliseconds: no spin, parks from 50 µs to 10
+        // ms.
+        Backoff backoff = Backoff.parking(50_000, 10_000_000);
         while (true) {
             long size = channel.size();
             if (size < HEADER_LENGTH) {
@@ -415,7 +418,7 @@ public final class MappedFiles {
                                 "corrupt initialised marker 0x%08x (expected 0x%08x or 0)",
                                 header.initialised(), INITIALISED));
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (deadline.passed()) {
                 throw new CxcTimeoutException(
                         path
                                 + " exists but was never marked initialised within "
@@ -425,8 +428,7 @@ public final class MappedFiles {
                                 + "); its creator probably died while writing it. If no process"
                                 + " uses it, delete it and start again");
             }
-            LockSupport.parkNanos(parkNanos);
-            parkNanos = Math.min(parkNanos * 2, 10_000_000);
+            backoff.idle();
         }
     }
 

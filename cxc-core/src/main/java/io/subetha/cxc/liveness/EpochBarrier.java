@@ -21,6 +21,7 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import io.subetha.cxc.wait.Backoff;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

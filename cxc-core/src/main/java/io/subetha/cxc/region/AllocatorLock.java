@@ -4,8 +4,8 @@ import static io.subetha.cxc.region.SharedRegionDescriptor.JOURNAL_CAPACITY;
 import static io.subetha.cxc.region.SharedRegionDescriptor.LOCK_OFFSET;
 
 import io.subetha.cxc.claim.IntentLock;
-import io.subetha.cxc.internal.Waits;
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.wait.Deadline;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -22,7 +22,7 @@ final class AllocatorLock {
 
     AllocatorLock(AtomicBuffer body, Path file, Duration timeout) {
         this.lock = new IntentLock(body, LOCK_OFFSET, JOURNAL_CAPACITY, 0, "region " + file);
-        this.timeoutNanos = Waits.nanos(timeout);
+        this.timeoutNanos = Deadline.nanos(timeout);
     }
 
     /** Takes the lock, waiting for a live holder at most the timeout; a dead one is taken over. */

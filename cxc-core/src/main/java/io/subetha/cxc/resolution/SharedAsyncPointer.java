@@ -15,6 +15,7 @@ import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.wait.Backoff;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -200,7 +201,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
         FixedCodec<T> c = codec;
         counters.increment(Op.GET_OR_FETCH);
         long start = 0;
-        Idle idle = null;
+        Backoff idle = null;
         while (true) {
             long state = body.getLongVolatile(STATE_OFFSET);
             if (AsyncPointerDescriptor.state(state) == RESOLVED) {
@@ -227,7 +228,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
             }
             if (idle == null) {
                 start = System.nanoTime(); // only a wait reads the clock: the hit path does not
-                idle = new Idle(MAX_PARK_NANOS);
+                idle = Backoff.cappedAt(MAX_PARK_NANOS);
             } else if (System.nanoTime() - start >= timeoutNanos) {
                 throw timeout(timeout, owner);
             }

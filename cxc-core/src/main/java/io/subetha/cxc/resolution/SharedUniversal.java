@@ -17,6 +17,7 @@ import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.wait.Backoff;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -153,7 +154,6 @@ public final class SharedUniversal<K> extends MappedPrimitive {
                                             new SharedUniversal(file, settings));
 
     private static final long PID = Pids.current();
-    private static final long MAX_PARK_NANOS = 200_000;
 
     private final int capacity;
     private final int tableSize;
@@ -242,7 +242,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
         counters.increment(Op.CONTAINS);
         long hash = regions.hash(k, 0);
         long start = 0;
-        Idle idle = null;
+        Backoff idle = null;
         while (true) {
             long v1 = body.getLongAcquire(VERSION_OFFSET);
             if ((v1 & 1) == 0) {
@@ -272,7 +272,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
             }
             if (idle == null) {
                 start = System.nanoTime();
-                idle = new Idle(MAX_PARK_NANOS);
+                idle = new Backoff();
             } else if (System.nanoTime() - start >= waitLimitNanos) {
                 throw lookupTimeout();
             }

@@ -15,6 +15,7 @@ import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.wait.Backoff;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -75,6 +75,14 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
 
     /** How long a recorder or reader waits for a live recorder of the same point. */
     public static final Duration SLOT_WAIT = Duration.ofSeconds(10);
+
+    /**
+     * A recorder holds a point only for one codec write: two spins catch most, then the wait parks
+     * from 4 µs, doubling up to {@link Backoff#MAX_PARK_NANOS}.
+     */
+    private static final int SLOT_SPINS = 2;
+
+    private static final long SLOT_MIN_PARK_NANOS = 4_000;
 
     /**
      * A tile's creation settings.
@@ -264,7 +272,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
         counters.increment(Op.PUSH);
         int slot = slotOffset(point, stride);
         long deadline = 0;
-        long parkNanos = 1_000;
+        Backoff backoff = null; // made by the first wait: a call that never waits allocates none
         while (true) {
             long word = OwnerRecord.ownerWord(body, slot);
             if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
@@ -288,8 +296,10 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
                 }
                 continue;
             }
-            deadline = waitFor(word, point, deadline, parkNanos);
-            parkNanos = Math.min(parkNanos * 2, 200_000);
+            if (backoff == null) {
+                backoff = new Backoff(SLOT_SPINS, SLOT_MIN_PARK_NANOS, Backoff.MAX_PARK_NANOS);
+            }
+            deadline = waitFor(word, point, deadline, backoff);
         }
     }
 
@@ -328,7 +338,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
     private @Nullable T read(int point) {
         int slot = slotOffset(point, stride);
         long deadline = 0;
-        long parkNanos = 1_000;
+        Backoff backoff = null; // made by the first wait: a call that never waits allocates none
         while (true) {
             long word = OwnerRecord.ownerWord(body, slot);
             long stamp = body.getLongAcquire(slot + STAMP_OFFSET);
@@ -357,13 +367,15 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
             if (OwnerRecord.isDead(body, slot, word)) {
                 return null; // died replacing the value: nothing whole until the next record
             }
-            deadline = waitFor(word, point, deadline, parkNanos);
-            parkNanos = Math.min(parkNanos * 2, 200_000);
+            if (backoff == null) {
+                backoff = new Backoff(SLOT_SPINS, SLOT_MIN_PARK_NANOS, Backoff.MAX_PARK_NANOS);
+            }
+            deadline = waitFor(word, point, deadline, backoff);
         }
     }
 
     /** Parks once while a live recorder holds {@code point}; throws past the deadline. */
-    private long waitFor(long word, int point, long deadline, long parkNanos) {
+    private long waitFor(long word, int point, long deadline, Backoff backoff) {
         long now = System.nanoTime();
         if (deadline == 0) {
             deadline = now + SLOT_WAIT.toNanos();
@@ -379,11 +391,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
                             + OwnerRecord.pid(word)
                             + " recording it");
         }
-        if (parkNanos < 4_000) {
-            Thread.onSpinWait();
-        } else {
-            LockSupport.parkNanos(parkNanos);
-        }
+        backoff.idle();
         return deadline;
     }
 

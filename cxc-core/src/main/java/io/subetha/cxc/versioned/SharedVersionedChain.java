@@ -15,6 +15,7 @@ import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.wait.Backoff;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -223,7 +223,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
         long version = body.getAndAddLong(VERSIONS_OFFSET, 1) + 1;
         int slot = slotOffset(version, retained, stride);
         long deadline = 0;
-        long parkNanos = 1_000;
+        Backoff backoff = null; // made by the first wait: a push that never waits allocates none
         while (true) {
             long word = OwnerRecord.ownerWord(body, slot);
             if (body.getLongAcquire(slot + STAMP_OFFSET) >= version) {
@@ -248,6 +248,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
             long now = System.nanoTime();
             if (deadline == 0) {
                 deadline = now + SLOT_WAIT.toNanos();
+                backoff = Backoff.parking(Backoff.MIN_PARK_NANOS, Backoff.MAX_PARK_NANOS);
             } else if (now - deadline > 0) {
                 throw new CxcTimeoutException(
                         "push of version "
@@ -262,8 +263,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
                                 + retained
                                 + " before it");
             }
-            LockSupport.parkNanos(parkNanos);
-            parkNanos = Math.min(parkNanos * 2, 200_000);
+            backoff.idle();
         }
     }
 

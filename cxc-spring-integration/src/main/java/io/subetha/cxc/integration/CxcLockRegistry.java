@@ -4,6 +4,7 @@ import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.lease.OwnerLeaseDescriptor;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.wait.Backoff;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ConcurrentModificationException;
@@ -15,7 +16,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.springframework.integration.support.locks.DistributedLock;
@@ -56,6 +56,9 @@ public final class CxcLockRegistry
 
     /** The longest pause between two attempts of a waiting acquirer. */
     public static final Duration MAX_POLL = Duration.ofMillis(5);
+
+    /** The first poll's pause: a lease is held across a call, so waiting parks from the start. */
+    private static final long FIRST_POLL_NANOS = 50_000;
 
     private final OwnerLease leases;
     private final Duration defaultTtl;
@@ -201,6 +204,14 @@ public final class CxcLockRegistry
         }
     }
 
+    /**
+     * A waiter's polls of the lease: from {@value #FIRST_POLL_NANOS} ns, doubling to {@link
+     * #MAX_POLL}.
+     */
+    private static Backoff polling() {
+        return Backoff.parking(FIRST_POLL_NANOS, MAX_POLL.toNanos());
+    }
+
     private static Duration requireTtl(Duration ttl) {
         if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(OwnerLease.MAX_AT_MOST) > 0) {
             throw new IllegalArgumentException(
@@ -277,10 +288,12 @@ public final class CxcLockRegistry
                             return true;
                         }
                         boolean interrupted = false;
-                        long pause = 50_000;
+                        Backoff backoff = null; // made by the first wait: a free lock makes none
                         while (!acquire(ttl)) {
-                            LockSupport.parkNanos(pause);
-                            pause = Math.min(pause * 2, MAX_POLL.toNanos());
+                            if (backoff == null) {
+                                backoff = polling();
+                            }
+                            backoff.idle();
                             interrupted |= Thread.interrupted();
                         }
                         if (interrupted) {
@@ -353,7 +366,7 @@ public final class CxcLockRegistry
 
         /** Polls the lease until acquired or {@code deadline} (nanoTime; MAX_VALUE: none). */
         private boolean await(long deadline, Duration ttl) throws InterruptedException {
-            long pause = 50_000;
+            Backoff backoff = null; // made by the first wait: a free lock makes none
             while (true) {
                 // Interruption first: an interrupted waiter never takes the lock on its way out.
                 if (Thread.interrupted()) {
@@ -366,9 +379,10 @@ public final class CxcLockRegistry
                 if (deadline != Long.MAX_VALUE && left <= 0) {
                     return false;
                 }
-                LockSupport.parkNanos(
-                        deadline == Long.MAX_VALUE ? pause : Math.min(pause, Math.max(left, 1)));
-                pause = Math.min(pause * 2, MAX_POLL.toNanos());
+                if (backoff == null) {
+                    backoff = polling();
+                }
+                backoff.idleAtMost(deadline == Long.MAX_VALUE ? Long.MAX_VALUE : left);
             }
         }
 
