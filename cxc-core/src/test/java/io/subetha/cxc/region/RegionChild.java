@@ -1,12 +1,12 @@
 package io.subetha.cxc.region;
 
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.subetha.cxc.testing.ChildServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +23,7 @@ import java.util.concurrent.locks.LockSupport;
  *                           forever (the test SIGKILLs it there)
  * churn PATH SEED           churn until killed; "ready" after the first 2000 steps
  * exchange PATH COUNT       allocate COUNT blocks, fill each with its pattern, print
- *                           "handles H1 H2 ...", then read commands: "free H..." frees them
+ *                           "handles H1 H2 ...", then serves ({@link ChildServer}): "free H..." frees them
  *                           ("freed N cached C bytes B": C blocks of B bytes in its free cache),
  *                           "check" verifies its own blocks ("ok")
  * </pre>
@@ -118,39 +118,33 @@ public final class RegionChild {
             own.add(handle);
             line.append(' ').append(handle);
         }
-        System.out.println(line);
-        System.out.flush();
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String command;
-        while ((command = in.readLine()) != null) {
-            String[] words = command.trim().split(" ");
-            try {
-                if (words[0].equals("free")) {
-                    for (int i = 1; i < words.length; i++) {
-                        region.free(Long.parseLong(words[i]));
-                    }
-                    System.out.println(
-                            "freed "
+        say(line.toString());
+        new ChildServer()
+                .on(
+                        "free",
+                        words -> {
+                            for (int i = 1; i < words.length; i++) {
+                                region.free(Long.parseLong(words[i]));
+                            }
+                            return "freed "
                                     + (words.length - 1)
                                     + " cached "
                                     + region.cachedBlocks()
                                     + " bytes "
-                                    + region.cachedBytes());
-                } else if (words[0].equals("check")) {
-                    for (long handle : own) {
-                        if (!Arrays.equals(
-                                region.get(handle), pattern(handle, region.sizeOf(handle)))) {
-                            throw new IllegalStateException("block " + handle + " changed");
-                        }
-                    }
-                    System.out.println("ok");
-                }
-            } catch (RuntimeException e) {
-                System.out.println("error " + e);
-            }
-            System.out.flush();
-        }
-        Runtime.getRuntime().halt(0);
+                                    + region.cachedBytes();
+                        })
+                .on(
+                        "check",
+                        words -> {
+                            for (long handle : own) {
+                                if (!Arrays.equals(
+                                        region.get(handle),
+                                        pattern(handle, region.sizeOf(handle)))) {
+                                    throw new IllegalStateException("block " + handle + " changed");
+                                }
+                            }
+                            return "ok";
+                        })
+                .serve();
     }
 }
