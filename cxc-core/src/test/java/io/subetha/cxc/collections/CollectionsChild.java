@@ -3,15 +3,13 @@ package io.subetha.cxc.collections;
 import static io.subetha.cxc.testing.ChildServer.say;
 
 import io.subetha.cxc.codec.FixedCodec;
-import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A child JVM for the collections' process tests: served by {@link ChildServer}.
@@ -64,16 +62,7 @@ public final class CollectionsChild {
                         w -> {
                             Point point = Point.valueOf(w[1]);
                             int n = Integer.parseInt(w[2]);
-                            AtomicInteger seen = new AtomicInteger();
-                            Interleaving.install(
-                                    p -> {
-                                        if (p == point && seen.incrementAndGet() == n) {
-                                            say("parked " + p);
-                                            while (true) {
-                                                LockSupport.park();
-                                            }
-                                        }
-                                    });
+                            PointFreeze.install(point, n, "parked");
                             return "ok";
                         })
                 .on(

@@ -4,11 +4,11 @@ import static io.subetha.cxc.testing.ChildServer.say;
 
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A child JVM for the pass registry's process tests: served by {@link ChildServer}.
@@ -158,15 +158,7 @@ public final class PassChild {
                         "freeze-at",
                         w -> {
                             Interleaving.Point at = Interleaving.Point.valueOf(w[1]);
-                            Interleaving.install(
-                                    point -> {
-                                        if (point == at) {
-                                            say("frozen " + point);
-                                            while (true) {
-                                                LockSupport.park();
-                                            }
-                                        }
-                                    });
+                            PointFreeze.install(at, 1, "frozen");
                             return "ok";
                         })
                 .serve();

@@ -1,10 +1,11 @@
 package io.subetha.cxc.eventlog;
 
+import static io.subetha.cxc.testing.ChildServer.daemon;
 import static io.subetha.cxc.testing.ChildServer.say;
 
-import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
 import java.nio.file.Path;
 import java.util.concurrent.locks.LockSupport;
 
@@ -49,6 +50,7 @@ public final class EventLogChild {
                             long count = Long.parseLong(words[2]);
                             long from = words.length > 4 ? Long.parseLong(words[4]) : 1;
                             daemon(
+                                    "event-log-child",
                                     () -> {
                                         for (long n = from; n <= count; n++) {
                                             while (!log.tryEmit(Tally.Event.of(producer, n))) {
@@ -67,6 +69,7 @@ public final class EventLogChild {
                         "drain-loop",
                         words -> {
                             daemon(
+                                    "event-log-child",
                                     () -> {
                                         while (true) {
                                             if (log.drainAndFold(Tally::fold) == 0) {
@@ -80,15 +83,7 @@ public final class EventLogChild {
                         "pause-at",
                         words -> {
                             Point point = Point.valueOf(words[1]);
-                            Interleaving.install(
-                                    p -> {
-                                        if (p == point) {
-                                            say("paused " + p);
-                                            while (true) {
-                                                LockSupport.park();
-                                            }
-                                        }
-                                    });
+                            PointFreeze.install(point, 1, "paused");
                             return "ok";
                         })
                 .on(
@@ -105,20 +100,5 @@ public final class EventLogChild {
                             return "drained " + log.drainAndFold(Tally::fold);
                         })
                 .serve();
-    }
-
-    private static void daemon(Runnable body) {
-        Thread thread =
-                new Thread(
-                        () -> {
-                            try {
-                                body.run();
-                            } catch (RuntimeException e) {
-                                say("error " + e);
-                            }
-                        },
-                        "event-log-child");
-        thread.setDaemon(true);
-        thread.start();
     }
 }

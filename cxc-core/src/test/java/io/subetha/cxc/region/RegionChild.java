@@ -3,17 +3,15 @@ package io.subetha.cxc.region;
 import static io.subetha.cxc.testing.ChildServer.say;
 
 import io.subetha.cxc.CxcCapacityException;
-import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A child JVM for the region's process tests. Modes (first argument), each on region PATH:
@@ -42,17 +40,7 @@ public final class RegionChild {
             case "step":
                 Point point = Point.valueOf(args[3]);
                 long nth = Long.parseLong(args[4]);
-                AtomicLong seen = new AtomicLong();
-                Interleaving.install(
-                        p -> {
-                            if (p == point && seen.incrementAndGet() == nth) {
-                                System.out.println("at " + p);
-                                System.out.flush();
-                                while (true) {
-                                    LockSupport.park();
-                                }
-                            }
-                        });
+                PointFreeze.install(point, nth, "at");
                 churn(region, Long.parseLong(args[2]), false);
                 break;
             case "churn":
@@ -83,8 +71,7 @@ public final class RegionChild {
         List<Long> held = new ArrayList<>();
         for (long step = 0; ; step++) {
             if (announce && step == 2000) {
-                System.out.println("ready");
-                System.out.flush();
+                say("ready");
             }
             if (held.isEmpty() || (held.size() < 64 && random.nextBoolean())) {
                 int size = 1 + random.nextInt(300);
@@ -99,8 +86,7 @@ public final class RegionChild {
                 long handle = held.remove(random.nextInt(held.size()));
                 byte[] expected = pattern(handle, region.sizeOf(handle));
                 if (!Arrays.equals(region.get(handle), expected)) {
-                    System.out.println("error block " + handle + " changed under its owner");
-                    System.out.flush();
+                    say("error block " + handle + " changed under its owner");
                     Runtime.getRuntime().halt(3);
                 }
                 region.free(handle);
