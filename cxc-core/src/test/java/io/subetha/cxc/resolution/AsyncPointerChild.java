@@ -1,5 +1,7 @@
 package io.subetha.cxc.resolution;
 
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.testing.ChildServer;
 import java.io.IOException;
@@ -94,7 +96,7 @@ public final class AsyncPointerChild {
                                                                                             + next),
                                                                     Duration.ofSeconds(30));
                                                     if (!got.whole()) {
-                                                        System.out.println("torn " + got);
+                                                        say("torn " + got);
                                                     }
                                                 }
                                             },
