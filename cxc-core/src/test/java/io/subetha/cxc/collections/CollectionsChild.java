@@ -1,22 +1,18 @@
 package io.subetha.cxc.collections;
 
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.codec.FixedCodec;
-import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * A child JVM for the collections' process tests: one command per stdin line, one answer line on
- * stdout, {@code error <message>} on failure; exits on stdin EOF.
+ * A child JVM for the collections' process tests: served by {@link ChildServer}.
  *
  * <pre>
  * vec-open PATH CAPACITY          ok      (INT64 elements)
@@ -39,115 +35,105 @@ public final class CollectionsChild {
 
     private CollectionsChild() {}
 
-    public static void main(String[] args) throws IOException {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] words = line.trim().split(" ");
-            try {
-                answer(execute(words));
-            } catch (RuntimeException e) {
-                answer("error " + e);
-            }
-        }
-    }
-
-    private static synchronized void answer(String line) {
-        System.out.println(line);
-        System.out.flush();
-    }
-
-    private static String execute(String[] w) {
-        switch (w[0]) {
-            case "vec-open" -> {
-                vec =
-                        SharedVec.openOrCreate(
-                                Path.of(w[1]),
-                                new SharedVec.Settings<>(Integer.parseInt(w[2]), FixedCodec.INT64));
-                return "ok";
-            }
-            case "list-open" -> {
-                list =
-                        SharedLinkedList.openOrCreate(
-                                Path.of(w[1]),
-                                new SharedLinkedList.Settings<>(
-                                        Integer.parseInt(w[2]), FixedCodec.INT64));
-                return "ok";
-            }
-            case "park-at" -> {
-                Point point = Point.valueOf(w[1]);
-                int n = Integer.parseInt(w[2]);
-                AtomicInteger seen = new AtomicInteger();
-                Interleaving.install(
-                        p -> {
-                            if (p == point && seen.incrementAndGet() == n) {
-                                answer("parked " + p);
-                                while (true) {
-                                    LockSupport.park();
+    public static void main(String[] args) {
+        new ChildServer()
+                .on(
+                        "vec-open",
+                        w -> {
+                            vec =
+                                    SharedVec.openOrCreate(
+                                            Path.of(w[1]),
+                                            new SharedVec.Settings<>(
+                                                    Integer.parseInt(w[2]), FixedCodec.INT64));
+                            return "ok";
+                        })
+                .on(
+                        "list-open",
+                        w -> {
+                            list =
+                                    SharedLinkedList.openOrCreate(
+                                            Path.of(w[1]),
+                                            new SharedLinkedList.Settings<>(
+                                                    Integer.parseInt(w[2]), FixedCodec.INT64));
+                            return "ok";
+                        })
+                .on(
+                        "park-at",
+                        w -> {
+                            Point point = Point.valueOf(w[1]);
+                            int n = Integer.parseInt(w[2]);
+                            PointFreeze.install(point, n, "parked");
+                            return "ok";
+                        })
+                .on(
+                        "vec-rounds",
+                        w -> {
+                            long from = Long.parseLong(w[1]);
+                            long count = Long.parseLong(w[2]);
+                            say("running");
+                            for (long r = from; count < 0 || r < from + count; r++) {
+                                vec.push(2 * r);
+                                vec.push(2 * r + 1);
+                                vec.pop();
+                            }
+                            return "done";
+                        })
+                .on(
+                        "vec-push-each",
+                        w -> {
+                            long from = Long.parseLong(w[1]);
+                            int count = Integer.parseInt(w[2]);
+                            List<String> indices = new ArrayList<>();
+                            for (long v = from; v < from + count; v++) {
+                                indices.add(Long.toString(vec.push(v)));
+                            }
+                            return "indices " + String.join(",", indices);
+                        })
+                .on(
+                        "vec-pop",
+                        w -> {
+                            return "popped " + joined(Integer.parseInt(w[1]), vec::pop);
+                        })
+                .on(
+                        "list-rounds",
+                        w -> {
+                            long from = Long.parseLong(w[1]);
+                            long count = Long.parseLong(w[2]);
+                            say("running");
+                            for (long r = from; count < 0 || r < from + count; r++) {
+                                list.pushTail(3 * r);
+                                list.pushHead(3 * r + 1);
+                                list.popHead();
+                                list.pushTail(3 * r + 2);
+                                list.popTail();
+                            }
+                            return "done";
+                        })
+                .on(
+                        "list-push-each",
+                        w -> {
+                            long from = Long.parseLong(w[1]);
+                            int count = Integer.parseInt(w[2]);
+                            boolean head = w[3].equals("HEAD");
+                            for (long v = from; v < from + count; v++) {
+                                if (head) {
+                                    list.pushHead(v);
+                                } else {
+                                    list.pushTail(v);
                                 }
                             }
-                        });
-                return "ok";
-            }
-            case "vec-rounds" -> {
-                long from = Long.parseLong(w[1]);
-                long count = Long.parseLong(w[2]);
-                answer("running");
-                for (long r = from; count < 0 || r < from + count; r++) {
-                    vec.push(2 * r);
-                    vec.push(2 * r + 1);
-                    vec.pop();
-                }
-                return "done";
-            }
-            case "vec-push-each" -> {
-                long from = Long.parseLong(w[1]);
-                int count = Integer.parseInt(w[2]);
-                List<String> indices = new ArrayList<>();
-                for (long v = from; v < from + count; v++) {
-                    indices.add(Long.toString(vec.push(v)));
-                }
-                return "indices " + String.join(",", indices);
-            }
-            case "vec-pop" -> {
-                return "popped " + joined(Integer.parseInt(w[1]), vec::pop);
-            }
-            case "list-rounds" -> {
-                long from = Long.parseLong(w[1]);
-                long count = Long.parseLong(w[2]);
-                answer("running");
-                for (long r = from; count < 0 || r < from + count; r++) {
-                    list.pushTail(3 * r);
-                    list.pushHead(3 * r + 1);
-                    list.popHead();
-                    list.pushTail(3 * r + 2);
-                    list.popTail();
-                }
-                return "done";
-            }
-            case "list-push-each" -> {
-                long from = Long.parseLong(w[1]);
-                int count = Integer.parseInt(w[2]);
-                boolean head = w[3].equals("HEAD");
-                for (long v = from; v < from + count; v++) {
-                    if (head) {
-                        list.pushHead(v);
-                    } else {
-                        list.pushTail(v);
-                    }
-                }
-                return "ok";
-            }
-            case "list-pop" -> {
-                boolean head = w[2].equals("HEAD");
-                return "popped "
-                        + joined(
-                                Integer.parseInt(w[1]),
-                                head ? () -> list.popHead() : () -> list.popTail());
-            }
-            default -> throw new IllegalArgumentException("unknown command " + w[0]);
-        }
+                            return "ok";
+                        })
+                .on(
+                        "list-pop",
+                        w -> {
+                            boolean head = w[2].equals("HEAD");
+                            return "popped "
+                                    + joined(
+                                            Integer.parseInt(w[1]),
+                                            head ? () -> list.popHead() : () -> list.popTail());
+                        })
+                .serve();
     }
 
     private static String joined(int count, java.util.function.Supplier<Optional<Long>> pop) {

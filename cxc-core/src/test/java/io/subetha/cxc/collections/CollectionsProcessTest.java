@@ -49,22 +49,14 @@ class CollectionsProcessTest {
     }
 
     ChildJvm child(String name, String... setup) {
-        ChildJvm child = children.add(ChildJvm.start(name, CollectionsChild.class));
+        ChildJvm child =
+                children.add(
+                        ChildJvm.start(name, CollectionsChild.class)
+                                .eventsAre(line -> line.equals("running")));
         for (String command : setup) {
-            ask(child, command);
+            child.ask(command);
         }
         return child;
-    }
-
-    static String ask(ChildJvm child, String command) {
-        child.send(command);
-        return answer(child, command);
-    }
-
-    static String answer(ChildJvm child, String command) {
-        String answer = child.awaitLine(line -> !line.equals("running"), STEP);
-        assertThat(answer).as("%s answering '%s'", child, command).doesNotStartWith("error");
-        return answer;
     }
 
     static List<Long> longs(String csv) {
@@ -129,7 +121,7 @@ class CollectionsProcessTest {
                 ChildJvm writer =
                         child("vec-writer-" + kill, "vec-open " + path + " " + (ROUNDS + 2));
                 if (park != null) {
-                    ask(writer, "park-at " + park + " " + (1 + random.nextInt(300)));
+                    writer.ask("park-at " + park + " " + (1 + random.nextInt(300)));
                 }
                 // Bounded so the vec never fills (each round leaves one element): a fast writer may
                 // finish before the kill, which then finds a finished script.
@@ -245,7 +237,7 @@ class CollectionsProcessTest {
                 ChildJvm writer =
                         child("list-writer-" + kill, "list-open " + path + " " + capacity);
                 if (park != null) {
-                    ask(writer, "park-at " + park + " " + (1 + random.nextInt(500)));
+                    writer.ask("park-at " + park + " " + (1 + random.nextInt(500)));
                 }
                 writer.send("list-rounds " + nextRound + " " + ROUNDS);
                 writer.awaitLine("running"::equals, STEP);

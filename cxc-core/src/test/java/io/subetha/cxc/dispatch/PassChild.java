@@ -1,19 +1,17 @@
 package io.subetha.cxc.dispatch;
 
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.internal.Interleaving;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
+import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * A child JVM for the pass registry's process tests: one command per stdin line, one answer per
- * line on stdout, exits on stdin EOF. Every failure is answered {@code error <class> <message>}.
+ * A child JVM for the pass registry's process tests: served by {@link ChildServer}.
  *
  * <pre>
  * open PATH MAXPASSES SLOTS PAYLOAD   ok
@@ -42,23 +40,128 @@ public final class PassChild {
 
     private PassChild() {}
 
-    public static void main(String[] args) throws IOException {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] words = line.trim().split(" ");
-            String answer;
-            try {
-                answer = execute(words);
-            } catch (RuntimeException e) {
-                answer = "error " + e.getClass().getName() + " " + e.getMessage();
-            }
-            synchronized (System.out) {
-                System.out.println(answer);
-                System.out.flush();
-            }
-        }
+    public static void main(String[] args) {
+        new ChildServer()
+                .on(
+                        "open",
+                        w -> {
+                            path = Path.of(w[1]);
+                            // Callers park soon: three JVMs share two cores with the test.
+                            settings =
+                                    new PassRegistry.Settings(
+                                                    Integer.parseInt(w[2]),
+                                                    Integer.parseInt(w[3]),
+                                                    Integer.parseInt(w[4]))
+                                            .withWaiting(
+                                                    PassWaiting.DEFAULT.spinning(
+                                                            Duration.ofNanos(20_000),
+                                                            Duration.ZERO));
+                            registry = PassRegistry.openOrCreate(path, settings);
+                            return "ok";
+                        })
+                .on(
+                        "register",
+                        w -> {
+                            long id = Long.parseLong(w[1]);
+                            PassHandler handler =
+                                    switch (w[2]) {
+                                        case "twice" -> a -> bytes(twice(value(a)));
+                                        case "gate" ->
+                                                a -> {
+                                                    if (value(a) == 0) {
+                                                        say("running " + value(a));
+                                                        GATE.acquire();
+                                                    }
+                                                    return a;
+                                                };
+                                        default ->
+                                                throw new IllegalArgumentException("mode " + w[2]);
+                                    };
+                            registry.register(id, handler);
+                            return "ok";
+                        })
+                .on(
+                        "park",
+                        w -> {
+                            // Before anything is registered or called: a handle that waits
+                            // otherwise.
+                            registry.close();
+                            settings =
+                                    settings.withWaiting(
+                                            PassWaiting.DEFAULT.spinning(
+                                                    Duration.ZERO, Duration.ZERO));
+                            registry = PassRegistry.openOrCreate(path, settings);
+                            return "ok";
+                        })
+                .on(
+                        "wake-socket",
+                        w -> {
+                            return String.valueOf(registry.describe().get("wakeSocket"));
+                        })
+                .on(
+                        "release",
+                        w -> {
+                            GATE.release();
+                            return "ok";
+                        })
+                .on(
+                        "call",
+                        w -> {
+                            long id = Long.parseLong(w[1]);
+                            int count = Integer.parseInt(w[2]);
+                            for (long i = 1; i <= count; i++) {
+                                long arg = PID * 1_000_000_000L + i;
+                                long got =
+                                        value(
+                                                registry.execute(
+                                                        id, bytes(arg), Duration.ofSeconds(30)));
+                                if (got != twice(arg)) {
+                                    return "error cross-talk: call "
+                                            + i
+                                            + " with "
+                                            + arg
+                                            + " got "
+                                            + got;
+                                }
+                            }
+                            return "done " + count;
+                        })
+                .on(
+                        "call-one",
+                        w -> {
+                            byte[] result =
+                                    registry.execute(
+                                            Long.parseLong(w[1]),
+                                            bytes(Long.parseLong(w[2])),
+                                            Duration.ofMillis(Long.parseLong(w[3])));
+                            return "result " + value(result);
+                        })
+                .on(
+                        "hot",
+                        w -> {
+                            long id = Long.parseLong(w[1]);
+                            Thread thread =
+                                    new Thread(
+                                            () -> {
+                                                for (long i = 1; ; i++) {
+                                                    long arg = PID * 1_000_000_000L + i;
+                                                    registry.execute(
+                                                            id, bytes(arg), Duration.ofSeconds(30));
+                                                }
+                                            },
+                                            "hot");
+                            thread.setDaemon(true);
+                            thread.start();
+                            return "hot";
+                        })
+                .on(
+                        "freeze-at",
+                        w -> {
+                            Interleaving.Point at = Interleaving.Point.valueOf(w[1]);
+                            PointFreeze.install(at, 1, "frozen");
+                            return "ok";
+                        })
+                .serve();
     }
 
     static long twice(long x) {
@@ -71,113 +174,5 @@ public final class PassChild {
 
     static long value(byte[] bytes) {
         return ByteBuffer.wrap(bytes).getLong();
-    }
-
-    private static String execute(String[] w) {
-        switch (w[0]) {
-            case "open" -> {
-                path = Path.of(w[1]);
-                // Callers park soon: three JVMs share two cores with the test.
-                settings =
-                        new PassRegistry.Settings(
-                                        Integer.parseInt(w[2]),
-                                        Integer.parseInt(w[3]),
-                                        Integer.parseInt(w[4]))
-                                .withWaiting(
-                                        PassWaiting.DEFAULT.spinning(
-                                                Duration.ofNanos(20_000), Duration.ZERO));
-                registry = PassRegistry.openOrCreate(path, settings);
-                return "ok";
-            }
-            case "register" -> {
-                long id = Long.parseLong(w[1]);
-                PassHandler handler =
-                        switch (w[2]) {
-                            case "twice" -> a -> bytes(twice(value(a)));
-                            case "gate" ->
-                                    a -> {
-                                        if (value(a) == 0) {
-                                            synchronized (System.out) {
-                                                System.out.println("running " + value(a));
-                                                System.out.flush();
-                                            }
-                                            GATE.acquire();
-                                        }
-                                        return a;
-                                    };
-                            default -> throw new IllegalArgumentException("mode " + w[2]);
-                        };
-                registry.register(id, handler);
-                return "ok";
-            }
-            case "park" -> {
-                // Before anything is registered or called: a handle that waits otherwise.
-                registry.close();
-                settings =
-                        settings.withWaiting(
-                                PassWaiting.DEFAULT.spinning(Duration.ZERO, Duration.ZERO));
-                registry = PassRegistry.openOrCreate(path, settings);
-                return "ok";
-            }
-            case "wake-socket" -> {
-                return String.valueOf(registry.describe().get("wakeSocket"));
-            }
-            case "release" -> {
-                GATE.release();
-                return "ok";
-            }
-            case "call" -> {
-                long id = Long.parseLong(w[1]);
-                int count = Integer.parseInt(w[2]);
-                for (long i = 1; i <= count; i++) {
-                    long arg = PID * 1_000_000_000L + i;
-                    long got = value(registry.execute(id, bytes(arg), Duration.ofSeconds(30)));
-                    if (got != twice(arg)) {
-                        return "error cross-talk: call " + i + " with " + arg + " got " + got;
-                    }
-                }
-                return "done " + count;
-            }
-            case "call-one" -> {
-                byte[] result =
-                        registry.execute(
-                                Long.parseLong(w[1]),
-                                bytes(Long.parseLong(w[2])),
-                                Duration.ofMillis(Long.parseLong(w[3])));
-                return "result " + value(result);
-            }
-            case "hot" -> {
-                long id = Long.parseLong(w[1]);
-                Thread thread =
-                        new Thread(
-                                () -> {
-                                    for (long i = 1; ; i++) {
-                                        long arg = PID * 1_000_000_000L + i;
-                                        registry.execute(id, bytes(arg), Duration.ofSeconds(30));
-                                    }
-                                },
-                                "hot");
-                thread.setDaemon(true);
-                thread.start();
-                return "hot";
-            }
-            case "freeze-at" -> {
-                Interleaving.Point at = Interleaving.Point.valueOf(w[1]);
-                Interleaving.install(
-                        point -> {
-                            if (point == at) {
-                                synchronized (System.out) {
-                                    System.out.println("frozen " + point);
-                                    System.out.flush();
-                                }
-                                while (true) {
-                                    LockSupport.park();
-                                }
-                            }
-                        });
-                return "ok";
-            }
-            default -> throw new IllegalArgumentException("unknown command " + w[0]);
-        }
     }
 }

@@ -56,13 +56,8 @@ class PassRegistryProcessTest {
 
     private ChildJvm start(String name, int slots) {
         ChildJvm child = children.add(ChildJvm.start(name, PassChild.class));
-        ask(child, "open " + file() + " 8 " + slots + " 64", "ok");
+        assertThat(child.ask("open " + file() + " 8 " + slots + " 64")).isEqualTo("ok");
         return child;
-    }
-
-    private static void ask(ChildJvm child, String command, String expected) {
-        child.send(command);
-        assertThat(child.readLine(WAIT)).as("%s: %s", child, command).isEqualTo(expected);
     }
 
     private PassRegistry here(int slots) {
@@ -75,7 +70,7 @@ class PassRegistryProcessTest {
     @Test
     void twoCallerProcessesGetExactlyTheirOwnResultsFromAThird() {
         ChildJvm owner = start("owner", 8);
-        ask(owner, "register 1 twice", "ok");
+        assertThat(owner.ask("register 1 twice")).isEqualTo("ok");
         ChildJvm b = start("caller-b", 8);
         ChildJvm c = start("caller-c", 8);
 
@@ -94,7 +89,7 @@ class PassRegistryProcessTest {
     @Test
     void registeringAnIdALiveProcessOwnsNamesThatProcess() {
         ChildJvm owner = start("owner", 2);
-        ask(owner, "register 1 twice", "ok");
+        assertThat(owner.ask("register 1 twice")).isEqualTo("ok");
         PassRegistry registry = here(2);
 
         assertThatThrownBy(() -> registry.register(1, args -> args))
@@ -110,7 +105,7 @@ class PassRegistryProcessTest {
     void ownerKilledMidCallFailsTheCallNamingItsPidAndARestartedOwnerServesAgain()
             throws Exception {
         ChildJvm owner = start("owner", 2);
-        ask(owner, "register 2 gate", "ok");
+        assertThat(owner.ask("register 2 gate")).isEqualTo("ok");
         PassRegistry caller = here(2);
         CompletableFuture<byte[]> call = caller.executeAsync(2, bytes(0), LONG);
         assertThat(owner.readLine(WAIT)).isEqualTo("running 0");
@@ -128,7 +123,7 @@ class PassRegistryProcessTest {
         assertThat(caller.isRegistered(2)).isFalse();
 
         ChildJvm restarted = start("owner-again", 2);
-        ask(restarted, "register 2 gate", "ok");
+        assertThat(restarted.ask("register 2 gate")).isEqualTo("ok");
         for (long i = 1; i <= 5; i++) {
             assertThat(value(caller.execute(2, bytes(i), LONG))).isEqualTo(i);
         }
@@ -138,7 +133,7 @@ class PassRegistryProcessTest {
     @Test
     void callToAnOwnerKilledBeforeItTookTheRequestFailsNamingItsPid() throws Exception {
         ChildJvm owner = start("owner", 2);
-        ask(owner, "register 2 gate", "ok");
+        assertThat(owner.ask("register 2 gate")).isEqualTo("ok");
         PassRegistry caller = here(2);
         owner.suspend(); // alive but frozen: the request stays unanswered in the mailbox
         CompletableFuture<byte[]> call = caller.executeAsync(2, bytes(5), LONG);
@@ -155,8 +150,8 @@ class PassRegistryProcessTest {
     @Test
     void ownerKilledMidResponseFailsTheCallAndFreesTheSlot() throws Exception {
         ChildJvm owner = start("owner", 1);
-        ask(owner, "register 2 twice", "ok");
-        ask(owner, "freeze-at PASS_ANSWER_WRITTEN", "ok");
+        assertThat(owner.ask("register 2 twice")).isEqualTo("ok");
+        assertThat(owner.ask("freeze-at PASS_ANSWER_WRITTEN")).isEqualTo("ok");
         PassRegistry caller = here(1);
         CompletableFuture<byte[]> call = caller.executeAsync(2, bytes(21), LONG);
         assertThat(owner.readLine(WAIT)).isEqualTo("frozen PASS_ANSWER_WRITTEN");
@@ -168,7 +163,7 @@ class PassRegistryProcessTest {
                 .isInstanceOf(PassOwnerDiedException.class)
                 .hasMessageContaining("PID " + owner.pid() + ", died");
         ChildJvm restarted = start("owner-again", 1);
-        ask(restarted, "register 2 twice", "ok");
+        assertThat(restarted.ask("register 2 twice")).isEqualTo("ok");
         assertThat(value(caller.execute(2, bytes(21), LONG))).isEqualTo(twice(21));
     }
 
@@ -180,12 +175,12 @@ class PassRegistryProcessTest {
     @Test
     void callersAndOwnerThatBlockAtOnceGetTheirOwnResultsThroughTheWakeSocket() {
         ChildJvm owner = start("owner", 4);
-        ask(owner, "park", "ok");
-        ask(owner, "register 1 twice", "ok");
+        assertThat(owner.ask("park")).isEqualTo("ok");
+        assertThat(owner.ask("register 1 twice")).isEqualTo("ok");
         ChildJvm b = start("caller-b", 4);
         ChildJvm c = start("caller-c", 4);
-        ask(b, "park", "ok");
-        ask(c, "park", "ok");
+        assertThat(b.ask("park")).isEqualTo("ok");
+        assertThat(c.ask("park")).isEqualTo("ok");
 
         b.send("call 1 " + CALLS / 5);
         c.send("call 1 " + CALLS / 5);
@@ -198,7 +193,7 @@ class PassRegistryProcessTest {
     @Test
     void aKilledOwnersWakeSocketIsDeletedByTheNextOwner() {
         ChildJvm owner = start("owner", 2);
-        ask(owner, "register 1 twice", "ok");
+        assertThat(owner.ask("register 1 twice")).isEqualTo("ok");
         owner.send("wake-socket");
         Path socket = Path.of(owner.readLine(WAIT));
         assertThat(socket).exists().hasParent(WakeServer.directory(file()));
@@ -224,8 +219,8 @@ class PassRegistryProcessTest {
         here.register(5, args -> args);
         here.unregister(5);
         ChildJvm binder = children.add(ChildJvm.start("binder", PassChild.class));
-        ask(binder, "open " + file() + " 1 1 64", "ok");
-        ask(binder, "freeze-at PASS_ENTRY_CLAIMED", "ok");
+        assertThat(binder.ask("open " + file() + " 1 1 64")).isEqualTo("ok");
+        assertThat(binder.ask("freeze-at PASS_ENTRY_CLAIMED")).isEqualTo("ok");
         binder.send("register 9 twice");
         assertThat(binder.readLine(WAIT)).isEqualTo("frozen PASS_ENTRY_CLAIMED");
         assertThat(here.isRegistered(9)).isFalse();
@@ -243,9 +238,9 @@ class PassRegistryProcessTest {
     @Test
     void callerKilledMidRequestLeavesItsSlotToTheNextCaller() {
         ChildJvm owner = start("owner", 1);
-        ask(owner, "register 2 twice", "ok");
+        assertThat(owner.ask("register 2 twice")).isEqualTo("ok");
         ChildJvm frozen = start("caller", 1);
-        ask(frozen, "freeze-at PASS_REQUEST_WRITTEN", "ok");
+        assertThat(frozen.ask("freeze-at PASS_REQUEST_WRITTEN")).isEqualTo("ok");
         frozen.send("call-one 2 8 60000");
         assertThat(frozen.readLine(WAIT)).isEqualTo("frozen PASS_REQUEST_WRITTEN");
         PassRegistry caller = here(1);
@@ -269,7 +264,7 @@ class PassRegistryProcessTest {
         AtomicLong answered = new AtomicLong();
         for (int round = 0; round < KILLS; round++) {
             ChildJvm owner = start("owner-" + round, 2);
-            ask(owner, "register 3 twice", "ok");
+            assertThat(owner.ask("register 3 twice")).isEqualTo("ok");
             AtomicBoolean stop = new AtomicBoolean();
             List<CompletableFuture<Void>> loops = new ArrayList<>();
             for (int t = 0; t < 2; t++) {
@@ -289,7 +284,7 @@ class PassRegistryProcessTest {
             }
         }
         ChildJvm last = start("owner-last", 2);
-        ask(last, "register 3 twice", "ok");
+        assertThat(last.ask("register 3 twice")).isEqualTo("ok");
         for (long i = 1; i <= 10; i++) {
             assertThat(value(caller.execute(3, bytes(i), LONG))).isEqualTo(twice(i));
         }
@@ -330,21 +325,21 @@ class PassRegistryProcessTest {
     @Test
     void callersKilledMidCallLeaveTheirSlotsToTheNextCaller() throws Exception {
         ChildJvm owner = start("owner", 1);
-        ask(owner, "register 4 gate", "ok");
+        assertThat(owner.ask("register 4 gate")).isEqualTo("ok");
         PassRegistry caller = here(1);
 
         ChildJvm blocked = start("caller-blocked", 1);
         blocked.send("call-one 4 0 60000");
         assertThat(owner.readLine(WAIT)).isEqualTo("running 0");
         blocked.kill();
-        ask(owner, "release", "ok");
+        assertThat(owner.ask("release")).isEqualTo("ok");
         // The one slot holds an answer for a dead caller: reclaimed, never read by this call.
         assertThat(value(caller.execute(4, bytes(77), LONG))).isEqualTo(77);
 
         Random random = new Random(4);
         for (int round = 0; round < KILLS; round++) {
             ChildJvm hot = start("caller-hot-" + round, 1);
-            ask(hot, "hot 4", "hot");
+            assertThat(hot.ask("hot 4")).isEqualTo("hot");
             LockSupport.parkNanos(Duration.ofMillis(50 + random.nextInt(300)).toNanos());
             hot.kill();
             long arg = 1000 + round;

@@ -1,11 +1,11 @@
 package io.subetha.cxc.election;
 
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.process.Pids;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import io.subetha.cxc.testing.ChildServer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -13,8 +13,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A child JVM for the multi-process leader-election tests. Reads commands from stdin, one per line,
- * answers on stdout; exits when stdin closes.
+ * A child JVM for the multi-process leader-election tests. Prints {@code ready <pid>}, then is
+ * served by {@link ChildServer}.
  *
  * <ul>
  *   <li>{@code open <path> [<tickMillis> <graceEpochs>]}: openOrCreate (with those settings for a
@@ -37,61 +37,64 @@ public final class LeaderChild {
 
     private LeaderChild() {}
 
-    public static void main(String[] args) throws Exception {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        System.out.println("ready " + Pids.current());
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] words = line.trim().split(" ");
-            switch (words[0]) {
-                case "open" -> {
-                    election =
-                            words.length == 4
-                                    ? SharedLeaderElection.openOrCreate(
-                                            Path.of(words[1]),
-                                            new SharedLeaderElection.Settings(
-                                                    Duration.ofMillis(Long.parseLong(words[2])),
-                                                    Long.parseLong(words[3])))
-                                    : SharedLeaderElection.openOrCreate(Path.of(words[1]));
-                    System.out.println(
-                            "opened " + election.createdFile() + " " + election.fileKey());
-                }
-                case "participate" ->
-                        participate(Long.parseLong(words[1]), Long.parseLong(words[2]));
-                case "state" -> {
-                    LeaderSnapshot s = election.snapshot();
-                    System.out.println(
-                            "state " + s.leaderPid() + " " + s.term() + " " + s.globalEpoch());
-                }
-                case "leads" -> {
-                    ElectionParticipant p = participant;
-                    System.out.println(
-                            "leads "
+    public static void main(String[] args) {
+        say("ready " + Pids.current());
+        new ChildServer()
+                .on(
+                        "open",
+                        words -> {
+                            election =
+                                    words.length == 4
+                                            ? SharedLeaderElection.openOrCreate(
+                                                    Path.of(words[1]),
+                                                    new SharedLeaderElection.Settings(
+                                                            Duration.ofMillis(
+                                                                    Long.parseLong(words[2])),
+                                                            Long.parseLong(words[3])))
+                                            : SharedLeaderElection.openOrCreate(Path.of(words[1]));
+                            return "opened " + election.createdFile() + " " + election.fileKey();
+                        })
+                .on(
+                        "participate",
+                        words -> participate(Long.parseLong(words[1]), Long.parseLong(words[2])))
+                .on(
+                        "state",
+                        words -> {
+                            LeaderSnapshot s = election.snapshot();
+                            return "state "
+                                    + s.leaderPid()
+                                    + " "
+                                    + s.term()
+                                    + " "
+                                    + s.globalEpoch();
+                        })
+                .on(
+                        "leads",
+                        words -> {
+                            ElectionParticipant p = participant;
+                            return "leads "
                                     + p.isLeader()
                                     + " "
                                     + election.isLeader(Pids.current())
                                     + " "
                                     + p.election().fileKey()
                                     + " "
-                                    + p.election().incarnation());
-                }
-                case "tick" -> System.out.println("ticked " + election.tickEpoch());
-                case "hammer" ->
-                        hammer(
-                                Path.of(words[1]),
-                                Integer.parseInt(words[2]),
-                                Integer.parseInt(words[3]),
-                                Long.parseLong(words[4]),
-                                Long.parseLong(words[5]));
-                default -> System.out.println("unknown " + line);
-            }
-            System.out.flush();
-        }
-        System.exit(0); // stdin closed: the test is over
+                                    + p.election().incarnation();
+                        })
+                .on("tick", words -> "ticked " + election.tickEpoch())
+                .on(
+                        "hammer",
+                        words ->
+                                hammer(
+                                        Path.of(words[1]),
+                                        Integer.parseInt(words[2]),
+                                        Integer.parseInt(words[3]),
+                                        Long.parseLong(words[4]),
+                                        Long.parseLong(words[5])))
+                .serve();
     }
 
-    private static void participate(long tickMillis, long graceEpochs) {
+    private static String participate(long tickMillis, long graceEpochs) {
         ElectionParticipant participant =
                 new ElectionParticipant(
                         election, Pids.current(), graceEpochs, Duration.ofMillis(tickMillis));
@@ -102,11 +105,10 @@ public final class LeaderChild {
                             while (true) {
                                 ElectionParticipant.TickOutcome outcome = participant.tick();
                                 if (outcome.lost()) {
-                                    System.out.println("lost " + outcome.lostTerm());
+                                    say("lost " + outcome.lostTerm());
                                 }
                                 if (outcome.gained()) {
-                                    System.out.println(
-                                            "gained " + outcome.term() + " " + System.nanoTime());
+                                    say("gained " + outcome.term() + " " + System.nanoTime());
                                 }
                                 // The tick cadence, as the starter's ticker keeps it.
                                 LockSupport.parkNanos(tickMillis * 1_000_000);
@@ -115,7 +117,7 @@ public final class LeaderChild {
                         "participant");
         loop.setDaemon(true);
         loop.start();
-        System.out.println("participating");
+        return "participating";
     }
 
     /**
@@ -124,7 +126,7 @@ public final class LeaderChild {
      * term} of the terms file by CAS from 0. A slot already holding another PID means two PIDs held
      * one term: split brain.
      */
-    private static void hammer(
+    private static String hammer(
             Path termsFile, int threads, int iterations, long pidBase, long firstTerm)
             throws Exception {
         AtomicBuffer terms;
@@ -171,7 +173,7 @@ public final class LeaderChild {
                                             claims[index]++;
                                         } else if (seen != pid) {
                                             conflicts[index]++;
-                                            System.out.println(
+                                            say(
                                                     "conflict term "
                                                             + term
                                                             + " held by "
@@ -191,6 +193,6 @@ public final class LeaderChild {
             totalClaims += claims[t];
             totalConflicts += conflicts[t];
         }
-        System.out.println("hammered " + totalClaims + " " + totalConflicts);
+        return "hammered " + totalClaims + " " + totalConflicts;
     }
 }

@@ -1,17 +1,16 @@
 package io.subetha.cxc.eventlog;
 
-import io.subetha.cxc.internal.Interleaving;
+import static io.subetha.cxc.testing.ChildServer.daemon;
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.internal.Interleaving.Point;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
 import java.nio.file.Path;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A child JVM for the event-log process tests: one command per stdin line, answers on stdout, halts
- * on stdin EOF. Every failure is answered {@code error <message>}.
+ * A child JVM for the event-log process tests: served by {@link ChildServer}.
  *
  * <pre>
  * open PATH CAPACITY          ok               (Tally events and state)
@@ -29,103 +28,77 @@ public final class EventLogChild {
 
     private EventLogChild() {}
 
-    public static void main(String[] args) throws IOException {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] words = line.trim().split(" ");
-            try {
-                say(execute(words));
-            } catch (RuntimeException e) {
-                say("error " + e);
-            }
-        }
-        Runtime.getRuntime().halt(0);
-    }
-
-    static synchronized void say(String line) {
-        System.out.println(line);
-        System.out.flush();
-    }
-
-    private static String execute(String[] words) {
-        switch (words[0]) {
-            case "open":
-                log =
-                        EventStateLog.openOrCreate(
-                                Path.of(words[1]),
-                                new EventStateLog.Settings<>(
-                                        Integer.parseInt(words[2]),
-                                        Tally.Event.CODEC,
-                                        Tally.CODEC,
-                                        Tally.EMPTY));
-                return "ok";
-            case "emit-loop":
-                {
-                    int producer = Integer.parseInt(words[1]);
-                    long count = Long.parseLong(words[2]);
-                    long from = words.length > 4 ? Long.parseLong(words[4]) : 1;
-                    daemon(
-                            () -> {
-                                for (long n = from; n <= count; n++) {
-                                    while (!log.tryEmit(Tally.Event.of(producer, n))) {
-                                        LockSupport.parkNanos(20_000); // full: the drainer lags
-                                    }
-                                    if (n % 500 == 0) {
-                                        say("acked " + n);
-                                    }
-                                }
-                                say("done " + count);
-                            });
-                    return "ok";
-                }
-            case "drain-loop":
-                daemon(
-                        () -> {
-                            while (true) {
-                                if (log.drainAndFold(Tally::fold) == 0) {
-                                    LockSupport.parkNanos(50_000);
-                                }
-                            }
-                        });
-                return "ok";
-            case "pause-at":
-                {
-                    Point point = Point.valueOf(words[1]);
-                    Interleaving.install(
-                            p -> {
-                                if (p == point) {
-                                    say("paused " + p);
-                                    while (true) {
-                                        LockSupport.park();
-                                    }
-                                }
-                            });
-                    return "ok";
-                }
-            case "emit":
-                log.emit(Tally.Event.of(Integer.parseInt(words[1]), Long.parseLong(words[2])));
-                return "emitted";
-            case "drain":
-                return "drained " + log.drainAndFold(Tally::fold);
-            default:
-                throw new IllegalArgumentException("unknown command " + words[0]);
-        }
-    }
-
-    private static void daemon(Runnable body) {
-        Thread thread =
-                new Thread(
-                        () -> {
-                            try {
-                                body.run();
-                            } catch (RuntimeException e) {
-                                say("error " + e);
-                            }
-                        },
-                        "event-log-child");
-        thread.setDaemon(true);
-        thread.start();
+    public static void main(String[] args) {
+        new ChildServer()
+                .on(
+                        "open",
+                        words -> {
+                            log =
+                                    EventStateLog.openOrCreate(
+                                            Path.of(words[1]),
+                                            new EventStateLog.Settings<>(
+                                                    Integer.parseInt(words[2]),
+                                                    Tally.Event.CODEC,
+                                                    Tally.CODEC,
+                                                    Tally.EMPTY));
+                            return "ok";
+                        })
+                .on(
+                        "emit-loop",
+                        words -> {
+                            int producer = Integer.parseInt(words[1]);
+                            long count = Long.parseLong(words[2]);
+                            long from = words.length > 4 ? Long.parseLong(words[4]) : 1;
+                            daemon(
+                                    "event-log-child",
+                                    () -> {
+                                        for (long n = from; n <= count; n++) {
+                                            while (!log.tryEmit(Tally.Event.of(producer, n))) {
+                                                LockSupport.parkNanos(
+                                                        20_000); // full: the drainer lags
+                                            }
+                                            if (n % 500 == 0) {
+                                                say("acked " + n);
+                                            }
+                                        }
+                                        say("done " + count);
+                                    });
+                            return "ok";
+                        })
+                .on(
+                        "drain-loop",
+                        words -> {
+                            daemon(
+                                    "event-log-child",
+                                    () -> {
+                                        while (true) {
+                                            if (log.drainAndFold(Tally::fold) == 0) {
+                                                LockSupport.parkNanos(50_000);
+                                            }
+                                        }
+                                    });
+                            return "ok";
+                        })
+                .on(
+                        "pause-at",
+                        words -> {
+                            Point point = Point.valueOf(words[1]);
+                            PointFreeze.install(point, 1, "paused");
+                            return "ok";
+                        })
+                .on(
+                        "emit",
+                        words -> {
+                            log.emit(
+                                    Tally.Event.of(
+                                            Integer.parseInt(words[1]), Long.parseLong(words[2])));
+                            return "emitted";
+                        })
+                .on(
+                        "drain",
+                        words -> {
+                            return "drained " + log.drainAndFold(Tally::fold);
+                        })
+                .serve();
     }
 }

@@ -37,16 +37,12 @@ class EventStateLogProcessTest {
     }
 
     ChildJvm child(String name, Path log, int capacity) {
-        ChildJvm child = children.add(ChildJvm.start(name, EventLogChild.class));
-        ask(child, "open " + log + " " + capacity);
+        ChildJvm child =
+                children.add(
+                        ChildJvm.start(name, EventLogChild.class)
+                                .eventsAre(line -> line.startsWith("acked")));
+        child.ask("open " + log + " " + capacity);
         return child;
-    }
-
-    static String ask(ChildJvm child, String command) {
-        child.send(command);
-        String answer = child.awaitLine(line -> !line.startsWith("acked"), STEP);
-        assertThat(answer).as("%s answering '%s'", child.name(), command).doesNotStartWith("error");
-        return answer;
     }
 
     static EventStateLog<Tally.Event, Tally> open(Path path, int capacity) {
@@ -76,7 +72,7 @@ class EventStateLogProcessTest {
                 producers.add(child("producer-" + p, path, 1024));
             }
             ChildJvm drainer = child("drainer", path, 1024);
-            ask(drainer, "drain-loop");
+            drainer.ask("drain-loop");
             // A follower in this process sees the others' events as they come, each producer's
             // in its order (it may fall behind on a loaded machine: told so, it seeks on).
             long[] lastSeen = new long[4];
@@ -103,7 +99,7 @@ class EventStateLogProcessTest {
                             "follower");
             follower.start();
             for (int p = 0; p < 3; p++) {
-                ask(producers.get(p), "emit-loop " + p + " " + EVENTS);
+                producers.get(p).ask("emit-loop " + p + " " + EVENTS);
             }
             try {
                 for (ChildJvm producer : producers) {
@@ -134,17 +130,16 @@ class EventStateLogProcessTest {
         long[] acked = new long[3];
         try (var log = open(path, 256)) {
             ChildJvm steady = child("steady", path, 256);
-            ask(steady, "emit-loop 0 " + EVENTS);
+            steady.ask("emit-loop 0 " + EVENTS);
             for (int kill = 0; kill < KILLS; kill++) {
                 // Producer 1 and 2 alternate lives: each life emits from 1 again, so a producer's
                 // numbers restart; the tally is checked per life through the acked high-water mark.
                 int producer = 1 + (kill % 2);
                 ChildJvm victim = child("victim-" + kill, path, 256);
                 ChildJvm drainer = child("drainer-" + kill, path, 256);
-                ask(drainer, "drain-loop");
+                drainer.ask("drain-loop");
                 long before = log.readCurrent().last(producer);
-                ask(
-                        victim,
+                victim.ask(
                         "emit-loop "
                                 + producer
                                 + " "
@@ -179,7 +174,7 @@ class EventStateLogProcessTest {
         try (var log = open(path, 8)) {
             ChildJvm victim = child("victim", path, 8);
             log.emit(Tally.Event.of(0, 1));
-            ask(victim, "pause-at SLOT_RESERVED");
+            victim.ask("pause-at SLOT_RESERVED");
             victim.send("emit 1 1");
             victim.awaitPrefixed("paused ", STEP);
             for (long n = 2; n <= 4; n++) {
@@ -215,7 +210,7 @@ class EventStateLogProcessTest {
                 log.emit(Tally.Event.of(2, n));
             }
             ChildJvm drainer = child("drainer", path, 64);
-            ask(drainer, "pause-at FOLD_COMPUTED");
+            drainer.ask("pause-at FOLD_COMPUTED");
             drainer.send("drain");
             drainer.awaitPrefixed("paused ", STEP);
             assertThat(log.drainerPid()).isEqualTo(drainer.pid());

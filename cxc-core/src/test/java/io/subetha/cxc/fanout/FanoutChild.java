@@ -1,13 +1,13 @@
 package io.subetha.cxc.fanout;
 
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.codec.FixedCodec;
-import java.io.BufferedReader;
+import io.subetha.cxc.testing.ChildServer;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
@@ -43,9 +43,8 @@ public final class FanoutChild {
         return (int) ((item & 0xFFFF_FFFFL) % PriorityFanout.MAX_PRIORITIES);
     }
 
-    public static void main(String[] args) throws IOException {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    public static void main(String[] args) throws IOException, InterruptedException {
+        ChildServer commands = new ChildServer();
         Path path = Path.of(args[1]);
         int cap = Integer.parseInt(args[2]);
         PriorityFanout<Long> fanout =
@@ -108,22 +107,13 @@ public final class FanoutChild {
             case "consume" -> {
                 boolean claim = args[3].equals("claim");
                 int batch = Integer.parseInt(args[5]);
-                Thread reader =
-                        new Thread(
-                                () -> {
-                                    try {
-                                        String line;
-                                        while ((line = in.readLine()) != null) {
-                                            if (line.equals("stop")) {
-                                                stop = true;
-                                            }
-                                        }
-                                    } catch (IOException e) {
-                                        // parent gone: OrphanGuard halts us
-                                    }
-                                });
-                reader.setDaemon(true);
-                reader.start();
+                commands.on(
+                        "stop",
+                        w -> {
+                            stop = true;
+                            return null; // answered by "consumed" once the level is empty
+                        });
+                Thread serving = ChildServer.daemon("fanout-commands", commands::serve);
                 say("ready");
                 long consumed = 0;
                 try (FileChannel log =
@@ -164,6 +154,7 @@ public final class FanoutChild {
                     }
                 }
                 say("consumed " + consumed);
+                serving.join(); // it halts the JVM when the parent closes stdin
             }
             case "hold" -> {
                 FanoutClaim<Long> c = fanout.claimHighest(Integer.parseInt(args[3]));
@@ -172,23 +163,10 @@ public final class FanoutChild {
                                 + c.items().stream()
                                         .map(String::valueOf)
                                         .collect(Collectors.joining(",")));
-                String line;
-                while ((line = in.readLine()) != null) {
-                    if (line.equals("ack")) {
-                        say("ack " + c.ack());
-                    }
-                }
+                commands.on("ack", w -> "ack " + c.ack());
             }
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
-        while (in.readLine() != null) {
-            // wait for the parent to close stdin or kill us
-        }
-        Runtime.getRuntime().halt(0);
-    }
-
-    private static void say(String line) {
-        System.out.println(line);
-        System.out.flush();
+        commands.serve();
     }
 }

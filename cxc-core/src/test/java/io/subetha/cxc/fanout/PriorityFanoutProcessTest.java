@@ -192,8 +192,7 @@ class PriorityFanoutProcessTest {
             } finally {
                 holder.resume();
             }
-            holder.send("ack");
-            assertThat(holder.awaitPrefixed("ack ", STEP)).isEqualTo("false");
+            assertThat(holder.ask("ack")).isEqualTo("ack false");
         }
     }
 

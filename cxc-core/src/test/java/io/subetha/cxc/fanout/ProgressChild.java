@@ -1,5 +1,6 @@
 package io.subetha.cxc.fanout;
 
+import io.subetha.cxc.testing.ChildServer;
 import java.nio.file.Path;
 
 /** Advances the task at {@code args[0]} by one, {@code args[1]} times, then says "advanced". */
@@ -14,10 +15,7 @@ public final class ProgressChild {
                 task.advance(1);
             }
         }
-        System.out.println("advanced");
-        System.out.flush();
-        while (System.in.read() >= 0) {
-            // until the parent closes stdin or kills us
-        }
+        ChildServer.say("advanced");
+        new ChildServer().serve(); // until the parent closes stdin or kills us
     }
 }

@@ -1,22 +1,19 @@
 package io.subetha.cxc.graph;
 
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.codec.FixedCodec;
-import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * A child JVM for the graph's process tests: one command per stdin line, one answer line, {@code
- * error <message>} on failure; exits on stdin EOF. Nodes are {@code string(16)}, edges INT64.
+ * A child JVM for the graph's process tests: served by {@link ChildServer}. Nodes are {@code
+ * string(16)}, edges INT64.
  *
  * <pre>
  * graph-open PATH NODES EDGES     ok
@@ -37,112 +34,108 @@ public final class GraphChild {
 
     private GraphChild() {}
 
-    public static void main(String[] args) throws IOException {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] words = line.trim().split(" ");
-            try {
-                answer(execute(words));
-            } catch (RuntimeException e) {
-                answer("error " + e);
-            }
-        }
+    public static void main(String[] args) {
+        new ChildServer()
+                .on(
+                        "graph-open",
+                        w -> {
+                            graph =
+                                    SharedGraph.openOrCreate(
+                                            Path.of(w[1]),
+                                            new SharedGraph.Settings<>(
+                                                    Integer.parseInt(w[2]),
+                                                    Integer.parseInt(w[3]),
+                                                    FixedCodec.string(16),
+                                                    FixedCodec.INT64));
+                            return "ok";
+                        })
+                .on(
+                        "add-nodes",
+                        w -> {
+                            List<String> ids = new ArrayList<>();
+                            for (int i = 0; i < Integer.parseInt(w[1]); i++) {
+                                ids.add(Integer.toString(graph.addNode(w[2] + i)));
+                            }
+                            return "ids " + String.join(",", ids);
+                        })
+                .on(
+                        "park-at",
+                        w -> {
+                            Point point = Point.valueOf(w[1]);
+                            int n = Integer.parseInt(w[2]);
+                            PointFreeze.install(point, n, "parked");
+                            return "ok";
+                        })
+                .on(
+                        "ops",
+                        w -> {
+                            GraphModel.ops(
+                                    new Random(Long.parseLong(w[1])),
+                                    Integer.parseInt(w[2]),
+                                    graph.nodeCount(),
+                                    Integer.parseInt(w[3]),
+                                    graph::addEdge,
+                                    graph::removeEdge);
+                            return "done";
+                        })
+                .on(
+                        "ops-forever",
+                        w -> {
+                            say("running");
+                            Random random = new Random(Long.parseLong(w[1]));
+                            for (long k = 1; ; k++) {
+                                GraphModel.ops(
+                                        random,
+                                        1,
+                                        graph.nodeCount(),
+                                        -1,
+                                        graph::addEdge,
+                                        graph::removeEdge,
+                                        k);
+                                if (k % 200 == 0) {
+                                    say("progress " + k);
+                                }
+                            }
+                        })
+                .on(
+                        "neighbors",
+                        w -> {
+                            List<String> edges = new ArrayList<>();
+                            for (SharedGraph.Edge<Long> e :
+                                    graph.neighbors(Integer.parseInt(w[1]))) {
+                                edges.add(e.to() + ":" + e.payload());
+                            }
+                            return "edges " + String.join(",", edges);
+                        })
+                .on(
+                        "topo-open",
+                        w -> {
+                            topology =
+                                    SharedTopologyMap.openOrCreate(
+                                            Path.of(w[1]),
+                                            new SharedTopologyMap.Settings(Integer.parseInt(w[2])));
+                            return "ok";
+                        })
+                .on(
+                        "topo-script",
+                        w -> {
+                            script(topology, Integer.parseInt(w[1]));
+                            return "done";
+                        })
+                .on(
+                        "topo-forever",
+                        w -> {
+                            say("running");
+                            while (true) {
+                                script(topology, 1000);
+                            }
+                        })
+                .serve();
     }
 
     static void script(SharedTopologyMap map, int count) {
         for (int i = 0; i < count; i++) {
             map.record(i % 4, i % 5, 1 + i % 3);
-        }
-    }
-
-    private static synchronized void answer(String line) {
-        System.out.println(line);
-        System.out.flush();
-    }
-
-    private static String execute(String[] w) {
-        switch (w[0]) {
-            case "graph-open" -> {
-                graph =
-                        SharedGraph.openOrCreate(
-                                Path.of(w[1]),
-                                new SharedGraph.Settings<>(
-                                        Integer.parseInt(w[2]),
-                                        Integer.parseInt(w[3]),
-                                        FixedCodec.string(16),
-                                        FixedCodec.INT64));
-                return "ok";
-            }
-            case "add-nodes" -> {
-                List<String> ids = new ArrayList<>();
-                for (int i = 0; i < Integer.parseInt(w[1]); i++) {
-                    ids.add(Integer.toString(graph.addNode(w[2] + i)));
-                }
-                return "ids " + String.join(",", ids);
-            }
-            case "park-at" -> {
-                Point point = Point.valueOf(w[1]);
-                int n = Integer.parseInt(w[2]);
-                AtomicInteger seen = new AtomicInteger();
-                Interleaving.install(
-                        p -> {
-                            if (p == point && seen.incrementAndGet() == n) {
-                                answer("parked " + p);
-                                while (true) {
-                                    LockSupport.park();
-                                }
-                            }
-                        });
-                return "ok";
-            }
-            case "ops" -> {
-                GraphModel.ops(
-                        new Random(Long.parseLong(w[1])),
-                        Integer.parseInt(w[2]),
-                        graph.nodeCount(),
-                        Integer.parseInt(w[3]),
-                        graph::addEdge,
-                        graph::removeEdge);
-                return "done";
-            }
-            case "ops-forever" -> {
-                answer("running");
-                Random random = new Random(Long.parseLong(w[1]));
-                for (long k = 1; ; k++) {
-                    GraphModel.ops(
-                            random, 1, graph.nodeCount(), -1, graph::addEdge, graph::removeEdge, k);
-                    if (k % 200 == 0) {
-                        answer("progress " + k);
-                    }
-                }
-            }
-            case "neighbors" -> {
-                List<String> edges = new ArrayList<>();
-                for (SharedGraph.Edge<Long> e : graph.neighbors(Integer.parseInt(w[1]))) {
-                    edges.add(e.to() + ":" + e.payload());
-                }
-                return "edges " + String.join(",", edges);
-            }
-            case "topo-open" -> {
-                topology =
-                        SharedTopologyMap.openOrCreate(
-                                Path.of(w[1]),
-                                new SharedTopologyMap.Settings(Integer.parseInt(w[2])));
-                return "ok";
-            }
-            case "topo-script" -> {
-                script(topology, Integer.parseInt(w[1]));
-                return "done";
-            }
-            case "topo-forever" -> {
-                answer("running");
-                while (true) {
-                    script(topology, 1000);
-                }
-            }
-            default -> throw new IllegalArgumentException("unknown command " + w[0]);
         }
     }
 }

@@ -42,18 +42,14 @@ class GraphProcessTest {
     }
 
     ChildJvm child(String name, String... setup) {
-        ChildJvm child = children.add(ChildJvm.start(name, GraphChild.class));
+        ChildJvm child =
+                children.add(
+                        ChildJvm.start(name, GraphChild.class)
+                                .eventsAre(line -> line.equals("running")));
         for (String command : setup) {
-            ask(child, command);
+            child.ask(command);
         }
         return child;
-    }
-
-    static String ask(ChildJvm child, String command) {
-        child.send(command);
-        String answer = child.awaitLine(line -> !line.equals("running"), STEP);
-        assertThat(answer).as("%s answering '%s'", child, command).doesNotStartWith("error");
-        return answer;
     }
 
     SharedGraph<String, Long> graph(Path path) {
@@ -101,7 +97,7 @@ class GraphProcessTest {
             for (int n = 0; n < NODES; n++) {
                 List<String> mine = new ArrayList<>();
                 graph.neighbors(n).forEach(e -> mine.add(e.to() + ":" + e.payload()));
-                assertThat(ask(other, "neighbors " + n))
+                assertThat(other.ask("neighbors " + n))
                         .isEqualTo("edges " + String.join(",", mine));
             }
         }
@@ -126,7 +122,7 @@ class GraphProcessTest {
                                 "graph-writer-" + kill,
                                 "graph-open " + path + " " + NODES + " " + NODES * NODES);
                 if (park != null) {
-                    ask(writer, "park-at " + park + " " + (1 + random.nextInt(300)));
+                    writer.ask("park-at " + park + " " + (1 + random.nextInt(300)));
                 }
                 writer.send("ops-forever " + seed);
                 writer.awaitLine("running"::equals, STEP);

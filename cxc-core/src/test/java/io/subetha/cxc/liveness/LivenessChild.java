@@ -1,8 +1,9 @@
 package io.subetha.cxc.liveness;
 
-import java.io.BufferedReader;
+import static io.subetha.cxc.testing.ChildServer.say;
+
+import io.subetha.cxc.testing.ChildServer;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 /**
- * A child JVM for the liveness process tests: reads one command per stdin line, answers on stdout,
- * exits on stdin EOF. Every failure is answered {@code error <message>}.
+ * A child JVM for the liveness process tests: served by {@link ChildServer}.
  *
  * <pre>
  * heartbeat-open PATH CAPACITY   ok
@@ -45,93 +45,113 @@ public final class LivenessChild {
 
     private LivenessChild() {}
 
-    public static void main(String[] args) throws IOException {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] words = line.trim().split(" ");
-            try {
-                System.out.println(execute(words));
-            } catch (RuntimeException e) {
-                System.out.println("error " + e);
-            }
-            System.out.flush();
-        }
-        // stdin EOF: the test is done with us (or died). Halt: no daemon thread may keep us.
-        Runtime.getRuntime().halt(0);
-    }
-
-    private static String execute(String[] words) throws IOException {
-        switch (words[0]) {
-            case "heartbeat-open":
-                table =
-                        HeartbeatTable.TYPE.open(
-                                Path.of(words[1]),
-                                new HeartbeatTable.Settings(Integer.parseInt(words[2])));
-                return "ok";
-            case "register":
-                slot = table.register(PID);
-                return "slot " + slot;
-            case "beat-loop":
-                startBeatLoop(Long.parseLong(words[1]));
-                return "ok";
-            case "status":
-                return "status "
-                        + table.status(Integer.parseInt(words[1]), Long.parseLong(words[2]));
-            case "watchdog-open":
-                watchdog =
-                        FailoverWatchdog.openOrCreate(
-                                Path.of(words[1]),
-                                table,
-                                FailoverWatchdog.TYPE
-                                        .recordedSettings(
-                                                Path.of(words[1]),
-                                                io.subetha.cxc.mmf.CxcFileOptions.defaults())
-                                        .workPerSlot(),
-                                io.subetha.cxc.mmf.CxcFileOptions.defaults());
-                return "ok";
-            case "assign":
-                long from = Long.parseLong(words[1]);
-                long count = Long.parseLong(words[2]);
-                for (long id = from; id < from + count; id++) {
-                    watchdog.assign(slot, id);
-                }
-                return "ok";
-            case "scan-at":
-                long at = Long.parseLong(words[1]);
-                // Sleep until just before, then spin: a long spin would starve the beat loops of
-                // two cores and make the scanners look stale to each other.
-                while (at - System.nanoTime() > 2_000_000) {
-                    LockSupport.parkNanos(1_000_000);
-                }
-                while (System.nanoTime() - at < 0) {
-                    Thread.onSpinWait();
-                }
-                ReclaimReport report = watchdog.scan();
-                return "moved "
-                        + report.moves().size()
-                        + " "
-                        + report.moves().stream()
-                                .map(m -> m.workId() + ">" + m.fromSlot())
-                                .collect(Collectors.joining(","));
-            case "barrier-open":
-                barrier =
-                        EpochBarrier.TYPE.open(
-                                Path.of(words[1]),
-                                new EpochBarrier.Settings(Integer.parseInt(words[2])));
-                return "ok";
-            case "join":
-                joinEpoch = barrier.join();
-                return "epoch " + joinEpoch;
-            case "join-epoch-advance": // after run-phases COUNT: the next run starts COUNT later
-                joinEpoch += Integer.parseInt(words[1]);
-                return "epoch " + joinEpoch;
-            case "run-phases":
-                return runPhases(Integer.parseInt(words[1]), words[2], Long.parseLong(words[3]));
-            default:
-                return "error unknown command " + String.join(" ", words);
-        }
+    public static void main(String[] args) {
+        new ChildServer()
+                .on(
+                        "heartbeat-open",
+                        words -> {
+                            table =
+                                    HeartbeatTable.TYPE.open(
+                                            Path.of(words[1]),
+                                            new HeartbeatTable.Settings(
+                                                    Integer.parseInt(words[2])));
+                            return "ok";
+                        })
+                .on(
+                        "register",
+                        words -> {
+                            slot = table.register(PID);
+                            return "slot " + slot;
+                        })
+                .on(
+                        "beat-loop",
+                        words -> {
+                            startBeatLoop(Long.parseLong(words[1]));
+                            return "ok";
+                        })
+                .on(
+                        "status",
+                        words -> {
+                            return "status "
+                                    + table.status(
+                                            Integer.parseInt(words[1]), Long.parseLong(words[2]));
+                        })
+                .on(
+                        "watchdog-open",
+                        words -> {
+                            watchdog =
+                                    FailoverWatchdog.openOrCreate(
+                                            Path.of(words[1]),
+                                            table,
+                                            FailoverWatchdog.TYPE
+                                                    .recordedSettings(
+                                                            Path.of(words[1]),
+                                                            io.subetha.cxc.mmf.CxcFileOptions
+                                                                    .defaults())
+                                                    .workPerSlot(),
+                                            io.subetha.cxc.mmf.CxcFileOptions.defaults());
+                            return "ok";
+                        })
+                .on(
+                        "assign",
+                        words -> {
+                            long from = Long.parseLong(words[1]);
+                            long count = Long.parseLong(words[2]);
+                            for (long id = from; id < from + count; id++) {
+                                watchdog.assign(slot, id);
+                            }
+                            return "ok";
+                        })
+                .on(
+                        "scan-at",
+                        words -> {
+                            long at = Long.parseLong(words[1]);
+                            // Sleep until just before, then spin: a long spin would starve the beat
+                            // loops of
+                            // two cores and make the scanners look stale to each other.
+                            while (at - System.nanoTime() > 2_000_000) {
+                                LockSupport.parkNanos(1_000_000);
+                            }
+                            while (System.nanoTime() - at < 0) {
+                                Thread.onSpinWait();
+                            }
+                            ReclaimReport report = watchdog.scan();
+                            return "moved "
+                                    + report.moves().size()
+                                    + " "
+                                    + report.moves().stream()
+                                            .map(m -> m.workId() + ">" + m.fromSlot())
+                                            .collect(Collectors.joining(","));
+                        })
+                .on(
+                        "barrier-open",
+                        words -> {
+                            barrier =
+                                    EpochBarrier.TYPE.open(
+                                            Path.of(words[1]),
+                                            new EpochBarrier.Settings(Integer.parseInt(words[2])));
+                            return "ok";
+                        })
+                .on(
+                        "join",
+                        words -> {
+                            joinEpoch = barrier.join();
+                            return "epoch " + joinEpoch;
+                        })
+                .on(
+                        "join-epoch-advance",
+                        words -> {
+                            // after run-phases COUNT: the next run starts COUNT later
+                            joinEpoch += Integer.parseInt(words[1]);
+                            return "epoch " + joinEpoch;
+                        })
+                .on(
+                        "run-phases",
+                        words -> {
+                            return runPhases(
+                                    Integer.parseInt(words[1]), words[2], Long.parseLong(words[3]));
+                        })
+                .serve();
     }
 
     private static void startBeatLoop(long millis) {
@@ -171,8 +191,7 @@ public final class LivenessChild {
                 barrier.await(epoch, Duration.ofSeconds(30));
                 epoch++;
                 if ((phase + 1) % 10 == 0) {
-                    System.out.println("progress " + (phase + 1));
-                    System.out.flush();
+                    say("progress " + (phase + 1));
                 }
             }
             return "done " + (System.nanoTime() - started);

@@ -37,21 +37,17 @@ class LivenessProcessTest {
     }
 
     ChildJvm child(String name, String... setup) {
-        ChildJvm child = children.add(ChildJvm.start(name, LivenessChild.class));
+        ChildJvm child =
+                children.add(
+                        ChildJvm.start(name, LivenessChild.class)
+                                .eventsAre(line -> line.startsWith("progress")));
         for (String command : setup) {
-            ask(child, command);
+            child.ask(command);
         }
         return child;
     }
 
     /** Sends a command and returns its answer, failing on an error answer. */
-    static String ask(ChildJvm child, String command) {
-        child.send(command);
-        String answer = child.awaitLine(line -> !line.startsWith("progress"), STEP);
-        assertThat(answer).as("%s answering '%s'", child, command).doesNotStartWith("error");
-        return answer;
-    }
-
     @Test
     void fourJvmsRegisterConcurrentlyInDistinctSlotsAndAKilledOnesSlotGoesStaleThenIsReused() {
         Path path = dir.resolve("heartbeat.cxc");
@@ -66,7 +62,7 @@ class LivenessProcessTest {
             slots.put(c, Integer.parseInt(c.awaitPrefixed("slot ", STEP)));
         }
         assertThat(new HashSet<>(slots.values())).containsExactlyInAnyOrder(0, 1, 2, 3);
-        jvms.forEach(c -> ask(c, "beat-loop 20"));
+        jvms.forEach(c -> c.ask("beat-loop 20"));
 
         ChildJvm victim = jvms.get(1);
         int victimSlot = slots.get(victim);
@@ -74,13 +70,13 @@ class LivenessProcessTest {
 
         ChildJvm survivor = jvms.get(0);
         await().atMost(STEP)
-                .until(() -> ask(survivor, "status " + victimSlot + " 3").equals("status STALE"));
+                .until(() -> survivor.ask("status " + victimSlot + " 3").equals("status STALE"));
         for (ChildJvm other : List.of(jvms.get(0), jvms.get(2), jvms.get(3))) {
-            assertThat(ask(survivor, "status " + slots.get(other) + " 3")).isEqualTo("status LIVE");
+            assertThat(survivor.ask("status " + slots.get(other) + " 3")).isEqualTo("status LIVE");
         }
 
         ChildJvm newcomer = child("hb-new", "heartbeat-open " + path + " 4");
-        assertThat(ask(newcomer, "register")).isEqualTo("slot " + victimSlot);
+        assertThat(newcomer.ask("register")).isEqualTo("slot " + victimSlot);
         try (HeartbeatTable table =
                 HeartbeatTable.TYPE.open(path, new HeartbeatTable.Settings(4))) {
             assertThat(table.snapshot(victimSlot).orElseThrow().pid()).isEqualTo(newcomer.pid());
@@ -98,7 +94,7 @@ class LivenessProcessTest {
         }
         // Join only once all are up: a joined participant that stays silent for the grace
         // before its first await would be dropped.
-        jvms.forEach(c -> ask(c, "join"));
+        jvms.forEach(c -> c.ask("join"));
         jvms.forEach(c -> c.send("run-phases 200 " + log + " 0"));
         for (ChildJvm c : jvms) {
             c.awaitPrefixed("done ", Duration.ofSeconds(60));
@@ -124,7 +120,7 @@ class LivenessProcessTest {
         }
         // Join only once all are up: a joined participant that stays silent for the grace
         // before its first await would be dropped.
-        jvms.forEach(c -> ask(c, "join"));
+        jvms.forEach(c -> c.ask("join"));
         // 1 ms of simulated work per phase keeps the run long enough to kill one inside it.
         jvms.forEach(c -> c.send("run-phases 300 " + log + " 1000"));
         ChildJvm victim = jvms.get(2);
@@ -162,7 +158,7 @@ class LivenessProcessTest {
         for (int i = 0; i < 3; i++) {
             jvms.add(child("phase-" + i, "barrier-open " + barrier + " 3"));
         }
-        jvms.forEach(c -> ask(c, "join"));
+        jvms.forEach(c -> c.ask("join"));
         jvms.forEach(c -> c.send("run-phases 300 " + log + " 1000"));
         ChildJvm frozen = jvms.get(2);
         frozen.awaitLine(line -> line.equals("progress 50"), STEP);
@@ -201,13 +197,13 @@ class LivenessProcessTest {
         String[] setup = {"heartbeat-open " + heartbeat + " 4", "watchdog-open " + watchdogPath};
 
         ChildJvm victim = child("victim", setup);
-        int victimSlot = Integer.parseInt(ask(victim, "register").substring("slot ".length()));
-        ask(victim, "assign 1000 4000"); // enough for the two scans to overlap
+        int victimSlot = Integer.parseInt(victim.ask("register").substring("slot ".length()));
+        victim.ask("assign 1000 4000"); // enough for the two scans to overlap
         ChildJvm first = child("scanner-1", setup);
         ChildJvm second = child("scanner-2", setup);
         for (ChildJvm scanner : List.of(first, second)) {
-            ask(scanner, "register");
-            ask(scanner, "beat-loop 50");
+            scanner.ask("register");
+            scanner.ask("beat-loop 50");
         }
         victim.kill();
 

@@ -1,19 +1,17 @@
 package io.subetha.cxc.region;
 
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.CxcCapacityException;
-import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.CxcFileOptions;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A child JVM for the region's process tests. Modes (first argument), each on region PATH:
@@ -23,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  *                           forever (the test SIGKILLs it there)
  * churn PATH SEED           churn until killed; "ready" after the first 2000 steps
  * exchange PATH COUNT       allocate COUNT blocks, fill each with its pattern, print
- *                           "handles H1 H2 ...", then read commands: "free H..." frees them
+ *                           "handles H1 H2 ...", then serves ({@link ChildServer}): "free H..." frees them
  *                           ("freed N cached C bytes B": C blocks of B bytes in its free cache),
  *                           "check" verifies its own blocks ("ok")
  * </pre>
@@ -42,17 +40,7 @@ public final class RegionChild {
             case "step":
                 Point point = Point.valueOf(args[3]);
                 long nth = Long.parseLong(args[4]);
-                AtomicLong seen = new AtomicLong();
-                Interleaving.install(
-                        p -> {
-                            if (p == point && seen.incrementAndGet() == nth) {
-                                System.out.println("at " + p);
-                                System.out.flush();
-                                while (true) {
-                                    LockSupport.park();
-                                }
-                            }
-                        });
+                PointFreeze.install(point, nth, "at");
                 churn(region, Long.parseLong(args[2]), false);
                 break;
             case "churn":
@@ -83,8 +71,7 @@ public final class RegionChild {
         List<Long> held = new ArrayList<>();
         for (long step = 0; ; step++) {
             if (announce && step == 2000) {
-                System.out.println("ready");
-                System.out.flush();
+                say("ready");
             }
             if (held.isEmpty() || (held.size() < 64 && random.nextBoolean())) {
                 int size = 1 + random.nextInt(300);
@@ -99,8 +86,7 @@ public final class RegionChild {
                 long handle = held.remove(random.nextInt(held.size()));
                 byte[] expected = pattern(handle, region.sizeOf(handle));
                 if (!Arrays.equals(region.get(handle), expected)) {
-                    System.out.println("error block " + handle + " changed under its owner");
-                    System.out.flush();
+                    say("error block " + handle + " changed under its owner");
                     Runtime.getRuntime().halt(3);
                 }
                 region.free(handle);
@@ -118,39 +104,33 @@ public final class RegionChild {
             own.add(handle);
             line.append(' ').append(handle);
         }
-        System.out.println(line);
-        System.out.flush();
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String command;
-        while ((command = in.readLine()) != null) {
-            String[] words = command.trim().split(" ");
-            try {
-                if (words[0].equals("free")) {
-                    for (int i = 1; i < words.length; i++) {
-                        region.free(Long.parseLong(words[i]));
-                    }
-                    System.out.println(
-                            "freed "
+        say(line.toString());
+        new ChildServer()
+                .on(
+                        "free",
+                        words -> {
+                            for (int i = 1; i < words.length; i++) {
+                                region.free(Long.parseLong(words[i]));
+                            }
+                            return "freed "
                                     + (words.length - 1)
                                     + " cached "
                                     + region.cachedBlocks()
                                     + " bytes "
-                                    + region.cachedBytes());
-                } else if (words[0].equals("check")) {
-                    for (long handle : own) {
-                        if (!Arrays.equals(
-                                region.get(handle), pattern(handle, region.sizeOf(handle)))) {
-                            throw new IllegalStateException("block " + handle + " changed");
-                        }
-                    }
-                    System.out.println("ok");
-                }
-            } catch (RuntimeException e) {
-                System.out.println("error " + e);
-            }
-            System.out.flush();
-        }
-        Runtime.getRuntime().halt(0);
+                                    + region.cachedBytes();
+                        })
+                .on(
+                        "check",
+                        words -> {
+                            for (long handle : own) {
+                                if (!Arrays.equals(
+                                        region.get(handle),
+                                        pattern(handle, region.sizeOf(handle)))) {
+                                    throw new IllegalStateException("block " + handle + " changed");
+                                }
+                            }
+                            return "ok";
+                        })
+                .serve();
     }
 }

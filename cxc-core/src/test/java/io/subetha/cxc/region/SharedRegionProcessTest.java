@@ -203,17 +203,22 @@ class SharedRegionProcessTest {
             }
             assertThat(ofA.stream().map(region::ownerOf).distinct()).containsExactly(a.pid());
             // A frees B's blocks: any process may free any block.
-            a.send("free " + ofB.stream().map(String::valueOf).collect(Collectors.joining(" ")));
-            String[] freed = a.awaitPrefixed("freed ", STEP).split(" ");
+            String[] freed =
+                    a.ask(
+                                    "free "
+                                            + ofB.stream()
+                                                    .map(String::valueOf)
+                                                    .collect(Collectors.joining(" ")))
+                            .substring("freed ".length())
+                            .split(" ");
             assertThat(freed[0]).isEqualTo("100");
             // Some of them are in A's free cache now: used, A's, until A allocates them again.
             int cachedBlocks = Integer.parseInt(freed[2]);
             long cachedBytes = Long.parseLong(freed[4]);
             assertThat(cachedBlocks).isPositive();
-            b.send("check");
-            assertThat(b.readLine(STEP)).startsWith("error"); // its blocks are gone, and it is told
-            a.send("check");
-            assertThat(a.readLine(STEP)).isEqualTo("ok");
+            assertThat(b.askFailing("check"))
+                    .startsWith("error"); // its blocks are gone: it is told
+            assertThat(a.ask("check")).isEqualTo("ok");
             RegionInvariants.check(region);
             assertThat(region.usedBlocks()).isEqualTo(100 + cachedBlocks);
             assertThat(region.reclaimDead()).as("A is alive: nothing is reclaimed").isZero();

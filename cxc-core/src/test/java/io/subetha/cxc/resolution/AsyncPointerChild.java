@@ -1,11 +1,11 @@
 package io.subetha.cxc.resolution;
 
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.codec.FixedCodec;
-import java.io.BufferedReader;
+import io.subetha.cxc.testing.ChildServer;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -13,8 +13,7 @@ import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A child JVM for the async pointer's process tests: one command per stdin line, one answer per
- * line on stdout; exits on stdin EOF. Failures are answered {@code error <exception>}.
+ * A child JVM for the async pointer's process tests: served by {@link ChildServer}.
  *
  * <pre>
  * open PATH                          ok            (a pointer of INT64)
@@ -48,67 +47,65 @@ public final class AsyncPointerChild {
 
     private AsyncPointerChild() {}
 
-    public static void main(String[] args) throws IOException {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] words = line.trim().split(" ");
-            String answer;
-            try {
-                answer = execute(words);
-            } catch (RuntimeException e) {
-                answer = "error " + e;
-            }
-            System.out.println(answer);
-            System.out.flush();
-        }
-        Runtime.getRuntime().halt(0);
-    }
-
-    private static String execute(String[] words) {
-        switch (words[0]) {
-            case "open":
-                pointer =
-                        SharedAsyncPointer.openOrCreate(
-                                Path.of(words[1]),
-                                new SharedAsyncPointer.Settings<>(FixedCodec.INT64));
-                return "ok";
-            case "fetch":
-                Path countFile = Path.of(words[1]);
-                String mode = words[2];
-                Duration timeout = Duration.ofMillis(Long.parseLong(words[3]));
-                long value = pointer.getOrFetch(() -> countedFetch(countFile, mode), timeout);
-                return "value " + value;
-            case "open-pair":
-                pairs =
-                        SharedAsyncPointer.openOrCreate(
-                                Path.of(words[1]), new SharedAsyncPointer.Settings<>(PAIR));
-                return "ok";
-            case "churn":
-                Thread churn =
-                        new Thread(
-                                () -> {
-                                    long n = 0;
-                                    while (true) {
-                                        long next = ++n;
-                                        pairs.reset();
-                                        Pair got =
-                                                pairs.getOrFetch(
-                                                        () -> Pair.of(PID * 1_000_000 + next),
-                                                        Duration.ofSeconds(30));
-                                        if (!got.whole()) {
-                                            System.out.println("torn " + got);
-                                        }
-                                    }
-                                },
-                                "churn");
-                churn.setDaemon(true);
-                churn.start();
-                return "churning";
-            default:
-                return "error unknown command " + words[0];
-        }
+    public static void main(String[] args) {
+        new ChildServer()
+                .on(
+                        "open",
+                        words -> {
+                            pointer =
+                                    SharedAsyncPointer.openOrCreate(
+                                            Path.of(words[1]),
+                                            new SharedAsyncPointer.Settings<>(FixedCodec.INT64));
+                            return "ok";
+                        })
+                .on(
+                        "fetch",
+                        words -> {
+                            Path countFile = Path.of(words[1]);
+                            String mode = words[2];
+                            Duration timeout = Duration.ofMillis(Long.parseLong(words[3]));
+                            long value =
+                                    pointer.getOrFetch(
+                                            () -> countedFetch(countFile, mode), timeout);
+                            return "value " + value;
+                        })
+                .on(
+                        "open-pair",
+                        words -> {
+                            pairs =
+                                    SharedAsyncPointer.openOrCreate(
+                                            Path.of(words[1]),
+                                            new SharedAsyncPointer.Settings<>(PAIR));
+                            return "ok";
+                        })
+                .on(
+                        "churn",
+                        words -> {
+                            Thread churn =
+                                    new Thread(
+                                            () -> {
+                                                long n = 0;
+                                                while (true) {
+                                                    long next = ++n;
+                                                    pairs.reset();
+                                                    Pair got =
+                                                            pairs.getOrFetch(
+                                                                    () ->
+                                                                            Pair.of(
+                                                                                    PID * 1_000_000
+                                                                                            + next),
+                                                                    Duration.ofSeconds(30));
+                                                    if (!got.whole()) {
+                                                        say("torn " + got);
+                                                    }
+                                                }
+                                            },
+                                            "churn");
+                            churn.setDaemon(true);
+                            churn.start();
+                            return "churning";
+                        })
+                .serve();
     }
 
     static long countedFetch(Path countFile, String mode) {

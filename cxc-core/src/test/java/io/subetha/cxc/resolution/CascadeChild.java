@@ -3,12 +3,10 @@ package io.subetha.cxc.resolution;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.resolution.AsyncPointerChild.Pair;
-import java.io.BufferedReader;
+import io.subetha.cxc.testing.ChildServer;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
@@ -16,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A child JVM for the cascade's process tests: one command per stdin line, one answer per line.
+ * A child JVM for the cascade's process tests: served by {@link ChildServer}.
  *
  * <pre>
  * open PATH CAPACITY     ok         a cascade: memory, the shared level at PATH (long to long),
@@ -48,22 +46,89 @@ public final class CascadeChild {
 
     private CascadeChild() {}
 
-    public static void main(String[] args) throws IOException {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] words = line.trim().split(" ");
-            String answer;
-            try {
-                answer = execute(words);
-            } catch (RuntimeException e) {
-                answer = "error " + e;
-            }
-            System.out.println(answer);
-            System.out.flush();
-        }
-        Runtime.getRuntime().halt(0);
+    public static void main(String[] args) {
+        new ChildServer()
+                .on(
+                        "open",
+                        words -> {
+                            cascade = cascade(Path.of(words[1]), Integer.parseInt(words[2]), LOADS);
+                            return "ok";
+                        })
+                .on(
+                        "get",
+                        words -> {
+                            for (long k = Long.parseLong(words[1]);
+                                    k < Long.parseLong(words[2]);
+                                    k++) {
+                                long value = cascade.get(k).orElseThrow();
+                                if (value != k * 31 + 7) {
+                                    return "error key " + k + " gave " + value;
+                                }
+                            }
+                            return "loads " + LOADS.get();
+                        })
+                .on(
+                        "open-pairs",
+                        words -> {
+                            pairs =
+                                    CascadeSharedLevel.openOrCreate(
+                                            Path.of(words[1]),
+                                            new CascadeSharedLevel.Settings<>(
+                                                    Integer.parseInt(words[2]),
+                                                    FixedCodec.INT64,
+                                                    AsyncPointerChild.PAIR));
+                            return "ok";
+                        })
+                .on(
+                        "churn",
+                        words -> {
+                            int keys = Integer.parseInt(words[1]);
+                            Thread churn =
+                                    new Thread(
+                                            () -> {
+                                                ThreadLocalRandom random =
+                                                        ThreadLocalRandom.current();
+                                                while (true) {
+                                                    long key = random.nextInt(keys);
+                                                    if (random.nextInt(8) == 0) {
+                                                        pairs.remove(key);
+                                                    } else {
+                                                        pairs.insert(
+                                                                key,
+                                                                Pair.of(
+                                                                        key * 1000
+                                                                                + random.nextInt(
+                                                                                        1000)));
+                                                    }
+                                                }
+                                            },
+                                            "churn");
+                            churn.setDaemon(true);
+                            churn.start();
+                            return "churning";
+                        })
+                .on(
+                        "open-race",
+                        words -> {
+                            racing =
+                                    CascadeSharedLevel.openOrCreate(
+                                            Path.of(words[1]),
+                                            new CascadeSharedLevel.Settings<>(
+                                                    Integer.parseInt(words[2]),
+                                                    FixedCodec.INT64,
+                                                    RACE_VALUE));
+                            turns = map(Path.of(words[3]));
+                            return "ok";
+                        })
+                .on(
+                        "race",
+                        words -> {
+                            return race(
+                                    Integer.parseInt(words[1]),
+                                    Integer.parseInt(words[2]),
+                                    words[3].equals("put"));
+                        })
+                .serve();
     }
 
     static KTowerCascade<Long, Long> cascade(Path path, int capacity, AtomicLong loads) {
@@ -115,67 +180,6 @@ public final class CascadeChild {
             return new AtomicBuffer(channel.map(FileChannel.MapMode.READ_WRITE, 0, 16));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String execute(String[] words) {
-        switch (words[0]) {
-            case "open":
-                cascade = cascade(Path.of(words[1]), Integer.parseInt(words[2]), LOADS);
-                return "ok";
-            case "get":
-                for (long k = Long.parseLong(words[1]); k < Long.parseLong(words[2]); k++) {
-                    long value = cascade.get(k).orElseThrow();
-                    if (value != k * 31 + 7) {
-                        return "error key " + k + " gave " + value;
-                    }
-                }
-                return "loads " + LOADS.get();
-            case "open-pairs":
-                pairs =
-                        CascadeSharedLevel.openOrCreate(
-                                Path.of(words[1]),
-                                new CascadeSharedLevel.Settings<>(
-                                        Integer.parseInt(words[2]),
-                                        FixedCodec.INT64,
-                                        AsyncPointerChild.PAIR));
-                return "ok";
-            case "churn":
-                int keys = Integer.parseInt(words[1]);
-                Thread churn =
-                        new Thread(
-                                () -> {
-                                    ThreadLocalRandom random = ThreadLocalRandom.current();
-                                    while (true) {
-                                        long key = random.nextInt(keys);
-                                        if (random.nextInt(8) == 0) {
-                                            pairs.remove(key);
-                                        } else {
-                                            pairs.insert(
-                                                    key,
-                                                    Pair.of(key * 1000 + random.nextInt(1000)));
-                                        }
-                                    }
-                                },
-                                "churn");
-                churn.setDaemon(true);
-                churn.start();
-                return "churning";
-            case "open-race":
-                racing =
-                        CascadeSharedLevel.openOrCreate(
-                                Path.of(words[1]),
-                                new CascadeSharedLevel.Settings<>(
-                                        Integer.parseInt(words[2]), FixedCodec.INT64, RACE_VALUE));
-                turns = map(Path.of(words[3]));
-                return "ok";
-            case "race":
-                return race(
-                        Integer.parseInt(words[1]),
-                        Integer.parseInt(words[2]),
-                        words[3].equals("put"));
-            default:
-                return "error unknown command " + words[0];
         }
     }
 }

@@ -39,19 +39,12 @@ class KTowerCascadeProcessTest {
         children.close();
     }
 
-    static String ask(ChildJvm child, String command) {
-        child.send(command);
-        String answer = child.readLine(STEP);
-        assertThat(answer).as("%s answering '%s'", child, command).doesNotStartWith("error");
-        return answer;
-    }
-
     @Test
     void whatOneProcessLoadsTheOtherFindsInTheSharedLevelWithoutCallingItsLoader() {
         Path path = dir.resolve("shared.cxc");
         ChildJvm child = children.add(ChildJvm.start("cascade", CascadeChild.class));
-        ask(child, "open " + path + " 4096");
-        assertThat(ask(child, "get 0 200")).isEqualTo("loads 200");
+        child.ask("open " + path + " 4096");
+        assertThat(child.ask("get 0 200")).isEqualTo("loads 200");
 
         AtomicLong loads = new AtomicLong();
         KTowerCascade<Long, Long> mine = CascadeChild.cascade(path, 4096, loads);
@@ -66,7 +59,7 @@ class KTowerCascadeProcessTest {
             assertThat(mine.get(k)).contains(k * 31 + 7);
         }
         assertThat(loads).hasValue(100);
-        assertThat(ask(child, "get 1000 1100")).isEqualTo("loads 200");
+        assertThat(child.ask("get 1000 1100")).isEqualTo("loads 200");
         ((CascadeSharedLevel<?, ?>) mine.levels().get(1)).close();
     }
 
@@ -86,8 +79,8 @@ class KTowerCascadeProcessTest {
                                 1024, FixedCodec.INT64, AsyncPointerChild.PAIR))) {
             for (int round = 0; round < KILLS; round++) {
                 try (ChildJvm child = ChildJvm.start("churn-" + round, CascadeChild.class)) {
-                    ask(child, "open-pairs " + path + " 1024");
-                    ask(child, "churn " + keys);
+                    child.ask("open-pairs " + path + " 1024");
+                    child.ask("churn " + keys);
                     long before = puts(level);
                     await().atMost(STEP).until(() -> puts(level) > before + 10_000);
                     LockSupport.parkNanos(
@@ -125,8 +118,8 @@ class KTowerCascadeProcessTest {
         int capacity = 16_384;
         ChildJvm a = children.add(ChildJvm.start("racer-0", CascadeChild.class));
         ChildJvm b = children.add(ChildJvm.start("racer-1", CascadeChild.class));
-        ask(a, "open-race " + path + " " + capacity + " " + turns);
-        ask(b, "open-race " + path + " " + capacity + " " + turns);
+        a.ask("open-race " + path + " " + capacity + " " + turns);
+        b.ask("open-race " + path + " " + capacity + " " + turns);
         try (CascadeSharedLevel<Long, String> level =
                 CascadeSharedLevel.open(
                         path,

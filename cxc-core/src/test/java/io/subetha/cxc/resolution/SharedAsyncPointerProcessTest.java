@@ -37,13 +37,6 @@ class SharedAsyncPointerProcessTest {
         children.close();
     }
 
-    static String ask(ChildJvm child, String command) {
-        child.send(command);
-        String answer = child.readLine(STEP);
-        assertThat(answer).as("%s answering '%s'", child, command).doesNotStartWith("error");
-        return answer;
-    }
-
     @Test
     void sixJvmsFetchExactlyOnceAndAKilledFetcherIsReplacedByExactlyOneMoreFetch()
             throws IOException {
@@ -54,7 +47,7 @@ class SharedAsyncPointerProcessTest {
             jvms.add(children.add(ChildJvm.start("pointer-" + i, AsyncPointerChild.class)));
         }
         for (ChildJvm jvm : jvms) {
-            ask(jvm, "open " + path);
+            jvm.ask("open " + path);
         }
 
         // All six at once: one fetch, one value everywhere.
@@ -109,8 +102,8 @@ class SharedAsyncPointerProcessTest {
                         path, new SharedAsyncPointer.Settings<>(AsyncPointerChild.PAIR))) {
             for (int round = 0; round < KILLS; round++) {
                 try (ChildJvm child = ChildJvm.start("churn-" + round, AsyncPointerChild.class)) {
-                    ask(child, "open-pair " + path);
-                    ask(child, "churn");
+                    child.ask("open-pair " + path);
+                    child.ask("churn");
                     long before = pointer.fetches();
                     await().atMost(STEP).until(() -> pointer.fetches() > before + 50);
                     LockSupport.parkNanos(

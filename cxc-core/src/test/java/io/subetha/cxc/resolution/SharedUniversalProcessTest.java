@@ -43,13 +43,6 @@ class SharedUniversalProcessTest {
         children.close();
     }
 
-    static String ask(ChildJvm child, String command) {
-        child.send(command);
-        String answer = child.readLine(STEP);
-        assertThat(answer).as("%s answering '%s'", child, command).doesNotStartWith("error");
-        return answer;
-    }
-
     @Test
     void oneProcessMigratesBackAndForthWhileAnotherInsertsAndRemovesAndTheSetEqualsTheModel() {
         Path path = dir.resolve("set.cxc");
@@ -57,8 +50,8 @@ class SharedUniversalProcessTest {
                 SharedUniversal.TYPE.create(
                         path, new SharedUniversal.Settings<>(512, FixedCodec.INT64))) {
             ChildJvm child = children.add(ChildJvm.start("migrator", UniversalChild.class));
-            ask(child, "open " + path + " 512");
-            ask(child, "migrate-loop");
+            child.ask("open " + path + " 512");
+            child.ask("migrate-loop");
             await().atMost(STEP).until(() -> migrations(set) >= 2);
             long before = migrations(set);
             Set<Long> model = new HashSet<>();
@@ -76,7 +69,7 @@ class SharedUniversalProcessTest {
                         .isEqualTo(model.contains(probe));
             }
             long during = migrations(set) - before;
-            String stopped = ask(child, "stop");
+            String stopped = child.ask("stop");
             assertThat(during).as("migrations during the ops (%s)", stopped).isGreaterThan(0);
             assertThat(new TreeSet<>(set.keys())).isEqualTo(new TreeSet<>(model));
             assertThat(set.size()).isEqualTo(model.size());
@@ -106,8 +99,8 @@ class SharedUniversalProcessTest {
                 Path ack = dir.resolve("ack-" + round);
                 long roundSeed = seed + round;
                 try (ChildJvm child = ChildJvm.start("churn-" + round, UniversalChild.class)) {
-                    ask(child, "open " + path + " 256");
-                    ask(child, "churn " + roundSeed + " " + ack + " " + keys);
+                    child.ask("open " + path + " 256");
+                    child.ask("churn " + roundSeed + " " + ack + " " + keys);
                     await().atMost(STEP).until(() -> acknowledged(ack) > 500);
                     LockSupport.parkNanos(
                             ThreadLocalRandom.current().nextLong(1_000_000, 30_000_000));

@@ -2,14 +2,12 @@ package io.subetha.cxc.resolution;
 
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.resolution.SharedUniversal.Representation;
-import java.io.BufferedReader;
+import io.subetha.cxc.testing.ChildServer;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.SplittableRandom;
@@ -17,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A child JVM for the universal set's process tests: one command per stdin line, one answer each.
+ * A child JVM for the universal set's process tests: served by {@link ChildServer}.
  *
  * <pre>
  * open PATH CAPACITY          ok          (a set of longs)
@@ -76,62 +74,54 @@ public final class UniversalChild {
         }
     }
 
-    public static void main(String[] args) throws IOException {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] words = line.trim().split(" ");
-            String answer;
-            try {
-                answer = execute(words);
-            } catch (RuntimeException | InterruptedException e) {
-                answer = "error " + e;
-            }
-            System.out.println(answer);
-            System.out.flush();
-        }
-        Runtime.getRuntime().halt(0);
-    }
-
-    private static String execute(String[] words) throws InterruptedException {
-        switch (words[0]) {
-            case "open":
-                set =
-                        SharedUniversal.openOrCreate(
-                                Path.of(words[1]),
-                                new SharedUniversal.Settings<>(
-                                        Integer.parseInt(words[2]), FixedCodec.INT64));
-                return "ok";
-            case "migrate-loop":
-                LOOPING.set(true);
-                loop =
-                        daemon(
-                                () -> {
-                                    boolean hash = true;
-                                    while (LOOPING.get()) {
-                                        set.migrate(
-                                                hash
-                                                        ? Representation.HASH
-                                                        : Representation.SORTED_ARRAY);
-                                        hash = !hash;
-                                        MIGRATIONS.incrementAndGet();
-                                    }
-                                });
-                return "looping";
-            case "stop":
-                LOOPING.set(false);
-                loop.join(60_000);
-                return "migrations " + MIGRATIONS.get();
-            case "churn":
-                long seed = Long.parseLong(words[1]);
-                Path ack = Path.of(words[2]);
-                int keys = Integer.parseInt(words[3]);
-                daemon(() -> churn(seed, ack, keys));
-                return "churning";
-            default:
-                return "error unknown command " + words[0];
-        }
+    public static void main(String[] args) {
+        new ChildServer()
+                .on(
+                        "open",
+                        words -> {
+                            set =
+                                    SharedUniversal.openOrCreate(
+                                            Path.of(words[1]),
+                                            new SharedUniversal.Settings<>(
+                                                    Integer.parseInt(words[2]), FixedCodec.INT64));
+                            return "ok";
+                        })
+                .on(
+                        "migrate-loop",
+                        words -> {
+                            LOOPING.set(true);
+                            loop =
+                                    daemon(
+                                            () -> {
+                                                boolean hash = true;
+                                                while (LOOPING.get()) {
+                                                    set.migrate(
+                                                            hash
+                                                                    ? Representation.HASH
+                                                                    : Representation.SORTED_ARRAY);
+                                                    hash = !hash;
+                                                    MIGRATIONS.incrementAndGet();
+                                                }
+                                            });
+                            return "looping";
+                        })
+                .on(
+                        "stop",
+                        words -> {
+                            LOOPING.set(false);
+                            loop.join(60_000);
+                            return "migrations " + MIGRATIONS.get();
+                        })
+                .on(
+                        "churn",
+                        words -> {
+                            long seed = Long.parseLong(words[1]);
+                            Path ack = Path.of(words[2]);
+                            int keys = Integer.parseInt(words[3]);
+                            daemon(() -> churn(seed, ack, keys));
+                            return "churning";
+                        })
+                .serve();
     }
 
     private static void churn(long seed, Path ack, int keys) {

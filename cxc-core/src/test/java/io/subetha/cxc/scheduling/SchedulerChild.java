@@ -1,10 +1,9 @@
 package io.subetha.cxc.scheduling;
 
+import static io.subetha.cxc.testing.ChildServer.say;
+
 import io.subetha.cxc.codec.FixedCodec;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.subetha.cxc.testing.ChildServer;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -27,9 +26,8 @@ public final class SchedulerChild {
         return job * 7 + 1;
     }
 
-    public static void main(String[] args) throws IOException {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    public static void main(String[] args) throws InterruptedException {
+        ChildServer commands = new ChildServer();
         long pid = ProcessHandle.current().pid();
         BackgroundScheduler<Long, Long> scheduler =
                 BackgroundScheduler.open(
@@ -44,22 +42,13 @@ public final class SchedulerChild {
             say("holding " + job.get().id() + " " + job.get().attempt());
         } else {
             long workNanos = Long.parseLong(args[3]) * 1000;
-            Thread reader =
-                    new Thread(
-                            () -> {
-                                try {
-                                    String line;
-                                    while ((line = in.readLine()) != null) {
-                                        if (line.equals("stop")) {
-                                            stop = true;
-                                        }
-                                    }
-                                } catch (IOException e) {
-                                    // parent gone: OrphanGuard halts us
-                                }
-                            });
-            reader.setDaemon(true);
-            reader.start();
+            commands.on(
+                    "stop",
+                    w -> {
+                        stop = true;
+                        return null; // answered by "stopped" once the job in hand is done
+                    });
+            Thread serving = ChildServer.daemon("scheduler-commands", commands::serve);
             say("working");
             long completed = 0;
             long refused = 0;
@@ -81,15 +70,8 @@ public final class SchedulerChild {
             }
             scheduler.close();
             say("stopped " + completed + " " + refused);
+            serving.join(); // it halts the JVM when the parent closes stdin
         }
-        while (in.readLine() != null) {
-            // until the parent closes stdin or kills us
-        }
-        Runtime.getRuntime().halt(0);
-    }
-
-    private static void say(String line) {
-        System.out.println(line);
-        System.out.flush();
+        commands.serve();
     }
 }

@@ -38,8 +38,12 @@ public final class ChildJvm implements AutoCloseable {
                                 () -> LIVE.forEach(Process::destroyForcibly), "child-jvm-reaper"));
     }
 
+    /** How long {@link #ask} waits for a reply: generous, as several JVMs share two cores. */
+    public static final Duration ASK_TIMEOUT = Duration.ofSeconds(60);
+
     private final String name;
     private final Process process;
+    private volatile Predicate<String> events = line -> false;
     private final PrintWriter stdin;
 
     /** Stdout lines not yet matched by an await, oldest first. */
@@ -211,6 +215,62 @@ public final class ChildJvm implements AutoCloseable {
      * @throws AssertionError on timeout, with the child's recent output
      */
     public String awaitLine(Predicate<String> matching, Duration timeout) {
+        return awaitLine(matching, timeout, "a line");
+    }
+
+    /**
+     * Sends {@code command} to a {@link ChildServer} and returns its reply: the oldest stdout line
+     * that is not one of this child's events (see {@link #eventsAre}), waiting at most {@link
+     * #ASK_TIMEOUT}.
+     *
+     * @throws AssertionError on timeout, naming the child and the command, or when the reply is an
+     *     {@code error}
+     */
+    public String ask(String command) {
+        return ask(command, ASK_TIMEOUT);
+    }
+
+    /**
+     * Sends {@code command}, which should fail, and returns the child's {@code error} reply.
+     *
+     * @throws AssertionError on timeout or when the command succeeded
+     */
+    public String askFailing(String command) {
+        send(command);
+        Predicate<String> isEvent = events;
+        String reply =
+                awaitLine(
+                        line -> !isEvent.test(line), ASK_TIMEOUT, "the reply to '" + command + "'");
+        if (!reply.startsWith("error")) {
+            throw new AssertionError(
+                    name + " did not refuse '" + command + "': " + reply + diagnostics());
+        }
+        return reply;
+    }
+
+    /** {@link #ask(String)} with its own timeout. */
+    public String ask(String command, Duration timeout) {
+        send(command);
+        Predicate<String> isEvent = events;
+        String reply =
+                awaitLine(line -> !isEvent.test(line), timeout, "the reply to '" + command + "'");
+        if (reply.startsWith("error")) {
+            throw new AssertionError(
+                    name + " answered '" + command + "' with: " + reply + diagnostics());
+        }
+        return reply;
+    }
+
+    /**
+     * Declares which stdout lines the child prints on its own (progress, acknowledgements), so
+     * {@link #ask} passes over them; they stay for {@link #awaitLine}.
+     */
+    public ChildJvm eventsAre(Predicate<String> events) {
+        this.events = events;
+        return this;
+    }
+
+    private String awaitLine(Predicate<String> matching, Duration timeout, String awaited) {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (pending) {
             while (true) {
@@ -229,7 +289,9 @@ public final class ChildJvm implements AutoCloseable {
                     throw new AssertionError(
                             "timed out after "
                                     + timeout
-                                    + " waiting for a line from "
+                                    + " waiting for "
+                                    + awaited
+                                    + " from "
                                     + name
                                     + " (pid "
                                     + pid()

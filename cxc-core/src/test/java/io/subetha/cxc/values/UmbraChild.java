@@ -2,13 +2,12 @@ package io.subetha.cxc.values;
 
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.region.SharedRegion;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.subetha.cxc.testing.ChildServer;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * A child JVM for the values' two-process test, one command per stdin line.
+ * A child JVM for the values' two-process test, served by {@link ChildServer}.
  *
  * <pre>
  * open REGION CELLS TAGGED     ok
@@ -23,124 +22,95 @@ import java.nio.file.Path;
  */
 public final class UmbraChild {
 
+    private static SharedRegion region;
+    private static SharedNaNValue cells;
+    private static SharedNaNTaggedValue tagged;
+
     private UmbraChild() {}
 
-    public static void main(String[] args) throws Exception {
-        BufferedReader in =
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        SharedRegion region = null;
-        SharedNaNValue cells = null;
-        SharedNaNTaggedValue tagged = null;
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] w = line.split(" ", 4);
-            try {
-                switch (w[0]) {
-                    case "open":
-                        region =
-                                SharedRegion.TYPE.openAsRecorded(
-                                        Path.of(w[1]), CxcFileOptions.defaults());
-                        cells =
-                                SharedNaNValue.openOrCreate(
-                                        Path.of(w[2]), new SharedNaNValue.Settings(64));
-                        tagged =
-                                SharedNaNTaggedValue.openOrCreate(
-                                        Path.of(w[3]), new SharedNaNTaggedValue.Settings(64, 99));
-                        System.out.println("ok");
-                        break;
-                    case "store":
-                        {
+    public static void main(String[] args) {
+        new ChildServer()
+                .on(
+                        "open",
+                        w -> {
+                            region =
+                                    SharedRegion.TYPE.openAsRecorded(
+                                            Path.of(w[1]), CxcFileOptions.defaults());
+                            cells =
+                                    SharedNaNValue.openOrCreate(
+                                            Path.of(w[2]), new SharedNaNValue.Settings(64));
+                            tagged =
+                                    SharedNaNTaggedValue.openOrCreate(
+                                            Path.of(w[3]),
+                                            new SharedNaNTaggedValue.Settings(64, 99));
+                            return "ok";
+                        })
+                .on(
+                        "store",
+                        w -> {
                             int i = Integer.parseInt(w[1]);
-                            String text =
-                                    line.substring(line.indexOf(' ', line.indexOf(' ') + 1) + 1);
+                            String text = String.join(" ", List.of(w).subList(2, w.length));
                             SharedUmbraPointer p = SharedUmbraPointer.store(region, text);
                             cells.set(2 * i + 1, p.tail());
                             cells.set(2 * i, p.head());
-                            System.out.println("ok");
-                            break;
-                        }
-                    case "read":
-                        {
+                            return "ok";
+                        })
+                .on(
+                        "read",
+                        w -> {
                             int i = Integer.parseInt(w[1]);
-                            System.out.println(
-                                    "text "
-                                            + SharedUmbraPointer.of(
-                                                            region,
-                                                            cells.get(2 * i),
-                                                            cells.get(2 * i + 1))
-                                                    .resolveString());
-                            break;
-                        }
-                    case "box":
-                        {
-                            int i = Integer.parseInt(w[1]);
-                            String v = w[3];
-                            long bits;
-                            switch (w[2]) {
-                                case "int":
-                                    bits = SharedNaNValue.box(Integer.parseInt(v));
-                                    break;
-                                case "uint32":
-                                    bits = SharedNaNValue.boxUint32(Long.parseLong(v));
-                                    break;
-                                case "bool":
-                                    bits = SharedNaNValue.box(Boolean.parseBoolean(v));
-                                    break;
-                                case "double":
-                                    bits = SharedNaNValue.box(Double.parseDouble(v));
-                                    break;
-                                case "offset":
-                                    bits = SharedNaNValue.boxOffset(Long.parseLong(v));
-                                    break;
-                                case "int48":
-                                    bits = SharedNaNValue.boxInt48(Long.parseLong(v));
-                                    break;
-                                default:
-                                    throw new IllegalArgumentException(w[2]);
-                            }
-                            cells.set(i, bits);
-                            System.out.println("ok");
-                            break;
-                        }
-                    case "cell":
-                        System.out.println(
-                                "cell "
-                                        + SharedNaNValue.toString(
-                                                cells.get(Integer.parseInt(w[1]))));
-                        break;
-                    case "tag":
-                        tagged.set(
-                                Integer.parseInt(w[1]),
-                                Integer.parseInt(w[2]),
-                                Integer.parseInt(w[3]));
-                        System.out.println("ok");
-                        break;
-                    case "tagged":
-                        {
+                            return "text "
+                                    + SharedUmbraPointer.of(
+                                                    region, cells.get(2 * i), cells.get(2 * i + 1))
+                                            .resolveString();
+                        })
+                .on(
+                        "box",
+                        w -> {
+                            cells.set(Integer.parseInt(w[1]), box(w[2], w[3]));
+                            return "ok";
+                        })
+                .on(
+                        "cell",
+                        w -> "cell " + SharedNaNValue.toString(cells.get(Integer.parseInt(w[1]))))
+                .on(
+                        "tag",
+                        w -> {
+                            tagged.set(
+                                    Integer.parseInt(w[1]),
+                                    Integer.parseInt(w[2]),
+                                    Integer.parseInt(w[3]));
+                            return "ok";
+                        })
+                .on(
+                        "tagged",
+                        w -> {
                             long bits = tagged.get(Integer.parseInt(w[1]));
-                            System.out.println(
-                                    "tagged "
-                                            + SharedNaNTaggedValue.userTagOf(bits)
-                                            + " "
-                                            + SharedNaNTaggedValue.valueOf(bits));
-                            break;
-                        }
-                    case "cas":
-                        System.out.println(
+                            return "tagged "
+                                    + SharedNaNTaggedValue.userTagOf(bits)
+                                    + " "
+                                    + SharedNaNTaggedValue.valueOf(bits);
+                        })
+                .on(
+                        "cas",
+                        w ->
                                 "cas "
                                         + cells.compareAndSet(
                                                 Integer.parseInt(w[1]),
                                                 Long.parseUnsignedLong(w[2], 16),
-                                                Long.parseUnsignedLong(w[3], 16)));
-                        break;
-                    default:
-                        System.out.println("error unknown command " + w[0]);
-                }
-            } catch (RuntimeException e) {
-                System.out.println("error " + e);
-            }
-            System.out.flush();
-        }
-        Runtime.getRuntime().halt(0);
+                                                Long.parseUnsignedLong(w[3], 16)))
+                .serve();
+    }
+
+    private static long box(String type, String v) {
+        return switch (type) {
+            case "int" -> SharedNaNValue.box(Integer.parseInt(v));
+            case "uint32" -> SharedNaNValue.boxUint32(Long.parseLong(v));
+            case "bool" -> SharedNaNValue.box(Boolean.parseBoolean(v));
+            case "double" -> SharedNaNValue.box(Double.parseDouble(v));
+            case "offset" -> SharedNaNValue.boxOffset(Long.parseLong(v));
+            case "int48" -> SharedNaNValue.boxInt48(Long.parseLong(v));
+            default -> throw new IllegalArgumentException(type);
+        };
     }
 }

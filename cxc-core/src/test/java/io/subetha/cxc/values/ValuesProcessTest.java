@@ -42,11 +42,6 @@ class ValuesProcessTest {
         return child;
     }
 
-    static String ask(ChildJvm child, String command) {
-        child.send(command);
-        return child.readLine(STEP);
-    }
-
     @Test
     void twoProcessesExchangeTypedValuesAndStrings() {
         SharedRegion.TYPE
@@ -66,29 +61,29 @@ class ValuesProcessTest {
             {"int48", "-140737488355328", "int48 -140737488355328"}
         };
         for (int i = 0; i < boxes.length; i++) {
-            assertThat(ask(writer, "box " + (40 + i) + " " + boxes[i][0] + " " + boxes[i][1]))
+            assertThat(writer.ask("box " + (40 + i) + " " + boxes[i][0] + " " + boxes[i][1]))
                     .isEqualTo("ok");
         }
         for (int i = 0; i < boxes.length; i++) {
-            assertThat(ask(reader, "cell " + (40 + i))).isEqualTo("cell " + boxes[i][2]);
+            assertThat(reader.ask("cell " + (40 + i))).isEqualTo("cell " + boxes[i][2]);
         }
         // A CAS from the other process sees exactly the bits written.
         String intBits = Long.toHexString(SharedNaNValue.box(Integer.MIN_VALUE));
         String newBits = Long.toHexString(SharedNaNValue.box(true));
-        assertThat(ask(reader, "cas 40 " + intBits + " " + newBits)).isEqualTo("cas true");
-        assertThat(ask(writer, "cas 40 " + intBits + " " + newBits)).isEqualTo("cas false");
-        assertThat(ask(writer, "cell 40")).isEqualTo("cell bool true");
+        assertThat(reader.ask("cas 40 " + intBits + " " + newBits)).isEqualTo("cas true");
+        assertThat(writer.ask("cas 40 " + intBits + " " + newBits)).isEqualTo("cas false");
+        assertThat(writer.ask("cell 40")).isEqualTo("cell bool true");
 
-        assertThat(ask(writer, "tag 3 99 -5")).isEqualTo("ok");
-        assertThat(ask(reader, "tagged 3")).isEqualTo("tagged 99 -5");
-        assertThat(ask(reader, "tag 4 100 1"))
+        assertThat(writer.ask("tag 3 99 -5")).isEqualTo("ok");
+        assertThat(reader.ask("tagged 3")).isEqualTo("tagged 99 -5");
+        assertThat(reader.askFailing("tag 4 100 1"))
                 .contains("user tag 100 is outside this file's 0..99");
 
-        assertThat(ask(writer, "store 0 short")).isEqualTo("ok");
-        assertThat(ask(writer, "store 1 a string longer than twelve bytes, kept in the region"))
+        assertThat(writer.ask("store 0 short")).isEqualTo("ok");
+        assertThat(writer.ask("store 1 a string longer than twelve bytes, kept in the region"))
                 .isEqualTo("ok");
-        assertThat(ask(reader, "read 0")).isEqualTo("text short");
-        assertThat(ask(reader, "read 1"))
+        assertThat(reader.ask("read 0")).isEqualTo("text short");
+        assertThat(reader.ask("read 1"))
                 .isEqualTo("text a string longer than twelve bytes, kept in the region");
         writer.kill();
         try (SharedRegion region =
@@ -98,7 +93,7 @@ class ValuesProcessTest {
                     .as("stored strings are disowned: they outlive the writer")
                     .isZero();
         }
-        assertThat(ask(reader, "read 1"))
+        assertThat(reader.ask("read 1"))
                 .isEqualTo("text a string longer than twelve bytes, kept in the region");
     }
 }

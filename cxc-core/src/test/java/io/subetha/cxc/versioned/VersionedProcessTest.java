@@ -35,16 +35,12 @@ class VersionedProcessTest {
     }
 
     ChildJvm child(String name, String open) {
-        ChildJvm child = children.add(ChildJvm.start(name, VersionedChild.class));
-        ask(child, open);
+        ChildJvm child =
+                children.add(
+                        ChildJvm.start(name, VersionedChild.class)
+                                .eventsAre(line -> line.startsWith("pushed ")));
+        child.ask(open);
         return child;
-    }
-
-    static String ask(ChildJvm child, String command) {
-        child.send(command);
-        String answer = child.awaitLine(line -> !line.startsWith("pushed "), STEP);
-        assertThat(answer).as("%s answering '%s'", child.name(), command).doesNotStartWith("error");
-        return answer;
     }
 
     @Test
@@ -86,7 +82,7 @@ class VersionedProcessTest {
                         path, new SharedVersionedChain.Settings<>(4, Sample.CODEC))) {
             chain.push(Sample.of(9, 1)); // version 1
             ChildJvm victim = child("victim", "chain " + path + " 4");
-            ask(victim, "stall");
+            victim.ask("stall");
             victim.send("push 1 1"); // version 2: half written, then parks holding the slot
             victim.awaitLine("stalled"::equals, STEP);
             assertThat(chain.lookup(2).status()).isEqualTo(Status.NOT_WRITTEN);
@@ -114,7 +110,7 @@ class VersionedProcessTest {
                         path, new SharedVersionedChain.Settings<>(8, Sample.CODEC))) {
             for (int kill = 0; kill < KILLS; kill++) {
                 ChildJvm victim = child("victim-" + kill, "chain " + path + " 8");
-                ask(victim, "push-loop " + kill + " 1000000");
+                victim.ask("push-loop " + kill + " 1000000");
                 victim.awaitPrefixed("pushed ", STEP);
                 long end = System.nanoTime() + random.nextInt(1, 20) * 1_000_000L;
                 while (System.nanoTime() < end) {
@@ -144,7 +140,7 @@ class VersionedProcessTest {
                 SharedTimePointTile.openOrCreate(
                         path, new SharedTimePointTile.Settings<>(1000, 100, 4, Sample.CODEC))) {
             ChildJvm other = child("recorder", "tile " + path + " 1000 100 4");
-            ask(other, "record-loop 7 200");
+            other.ask("record-loop 7 200");
             for (long n = 1; n <= 200; n++) {
                 for (int p = 0; p < 4; p++) {
                     tile.record(tile.pointTime(p), Sample.of(8, n));
@@ -159,7 +155,7 @@ class VersionedProcessTest {
                 assertThat(last.producer()).isIn(7L, 8L);
             }
 
-            ask(other, "stall");
+            other.ask("stall");
             other.send("record 1200 7 201"); // half written, then parks holding point 1200
             other.awaitLine("stalled"::equals, STEP);
             other.kill();
