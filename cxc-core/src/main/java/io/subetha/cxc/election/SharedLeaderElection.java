@@ -104,6 +104,12 @@ public final class SharedLeaderElection extends MappedPrimitive {
         }
     }
 
+    // The fast paths count by int code: a constant the JIT folds, where {@code op.code()} through
+    // the OpKind interface cost the counted leader check 2 ns (measured, JMH A/B).
+    private static final int TRY_CLAIM_CODE = Op.TRY_CLAIM.code();
+    private static final int BEAT_CODE = Op.BEAT.code();
+    private static final int READ_CODE = Op.READ.code();
+
     /**
      * The settings every participant of one election runs at, written into the file when it is
      * created: the epoch's pace and how many epochs a leader's (or a candidate's) heartbeat may
@@ -273,13 +279,13 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == myPid
                 && myPid != NO_LEADER
                 && graceEpochs >= 0) {
-            counters.increment(Op.TRY_CLAIM);
+            counters.increment(TRY_CLAIM_CODE);
             return true; // already leader
         }
         if (myPid <= 0 || myPid > Pids.MAX_PID || graceEpochs < 0) {
             throw invalid(myPid, graceEpochs);
         }
-        counters.increment(Op.TRY_CLAIM);
+        counters.increment(TRY_CLAIM_CODE);
         return mapped.claim(myPid, graceEpochs, true);
     }
 
@@ -294,13 +300,13 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == myPid
                 && myPid != NO_LEADER
                 && graceEpochs >= 0) {
-            counters.increment(Op.TRY_CLAIM);
+            counters.increment(TRY_CLAIM_CODE);
             return true;
         }
         if (myPid <= 0 || myPid > Pids.MAX_PID || graceEpochs < 0) {
             throw invalid(myPid, graceEpochs);
         }
-        counters.increment(Op.TRY_CLAIM);
+        counters.increment(TRY_CLAIM_CODE);
         return mapped.claim(myPid, graceEpochs, false);
     }
 
@@ -371,7 +377,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         // handle whose orphan still names the caller goes on like any other miss.
         if (leaderPid((long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET)) == myPid
                 && !mapped.isRetired()) {
-            counters.increment(Op.BEAT);
+            counters.increment(BEAT_CODE);
             OwnerRecord.beat(body, LEADER_RECORD_OFFSET, body.getLongVolatile(GLOBAL_EPOCH_OFFSET));
             return true;
         }
@@ -379,7 +385,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         if (at.isRetired()) {
             return false;
         }
-        counters.increment(Op.BEAT);
+        counters.increment(BEAT_CODE);
         LeaderSeat seat = at.seat();
         if (leaderPid(seat.word()) != myPid) {
             return false;
@@ -500,7 +506,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
         // counted fast path 0.3 ns faster than counting first).
         long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
         long term = leaderPid(word) == pid && pid != NO_LEADER ? term(word) : -1;
-        counters.increment(Op.READ);
+        counters.increment(READ_CODE);
         // Off the fast path: a retired handle asks the files that replaced it (counted already).
         return term >= 0 ? term : mapped.termIfLeaderInSuccessors(pid);
     }
@@ -508,7 +514,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
     /** The leader's PID, empty when there is no leader. */
     public OptionalLong currentLeader() {
         LeaderSeat seat = mapped.live().seat();
-        counters.increment(Op.READ);
+        counters.increment(READ_CODE);
         long leader = leaderPid(seat.word());
         return leader == NO_LEADER ? OptionalLong.empty() : OptionalLong.of(leader);
     }
@@ -516,7 +522,7 @@ public final class SharedLeaderElection extends MappedPrimitive {
     /** The election term: rises by one on each handover; the fencing token. */
     public long electionTerm() {
         LeaderSeat seat = mapped.live().seat();
-        counters.increment(Op.READ);
+        counters.increment(READ_CODE);
         return term(seat.word());
     }
 
@@ -528,31 +534,31 @@ public final class SharedLeaderElection extends MappedPrimitive {
     public long leaderWord() {
         if (mapped.isRetired()) {
             LeaderSeat seat = mapped.live().seat();
-            counters.increment(Op.READ);
+            counters.increment(READ_CODE);
             return seat.word();
         }
         long word = (long) LONG.getVolatile(bodyBytes, LEADER_WORD_OFFSET);
-        counters.increment(Op.READ); // after the read, as in isLeader
+        counters.increment(READ_CODE); // after the read, as in isLeader
         return word;
     }
 
     public long globalEpoch() {
         LeaderSeat seat = mapped.live().seat();
-        counters.increment(Op.READ);
+        counters.increment(READ_CODE);
         return seat.globalEpoch();
     }
 
     /** The global epoch at the leader's last beat. */
     public long leaderHeartbeat() {
         LeaderSeat seat = mapped.live().seat();
-        counters.increment(Op.READ);
+        counters.increment(READ_CODE);
         return seat.heartbeatWord();
     }
 
     /** Leader, term, heartbeat, epoch and start time in one call. */
     public LeaderSnapshot snapshot() {
         LeaderSeat seat = mapped.live().seat();
-        counters.increment(Op.READ);
+        counters.increment(READ_CODE);
         long word = seat.word();
         long heartbeat = seat.heartbeatWord();
         long epoch = seat.globalEpoch();
