@@ -2,9 +2,8 @@ package io.subetha.cxc.cli;
 
 import io.subetha.cxc.CxcException;
 import io.subetha.cxc.catalog.PrimitiveCatalog;
-import io.subetha.cxc.internal.FileHeader;
-import io.subetha.cxc.internal.MappedFiles;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.FileHeader;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
@@ -101,7 +100,7 @@ final class FileInspector {
         try {
             // Only a regular file is read: opening a FIFO would block.
             if (attributes.isRegularFile() && size >= HeaderDescriptor.HEADER_LENGTH) {
-                raw = MappedFiles.readHeader(path);
+                raw = PrimitiveCatalog.readHeader(path);
             }
         } catch (CxcException e) {
             return Optional.of(problem(candidate, size, null, e.getMessage()));

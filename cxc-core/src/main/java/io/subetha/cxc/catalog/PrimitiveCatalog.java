@@ -17,6 +17,7 @@ import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.FileHeader;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.primitive.PrimitiveView;
@@ -101,6 +102,17 @@ public final class PrimitiveCatalog {
     /** The type whose kind has {@code code}, if this library knows it. */
     public static Optional<PrimitiveType<?, ?>> ofCode(int code) {
         return PrimitiveKinds.ofCode(code).map(BY_KIND::get);
+    }
+
+    /**
+     * Reads the common header of whatever file {@code path} holds, with one plain read and no
+     * mapping, checking nothing but its size: for tools that report on a file before (or instead
+     * of) opening it. Its magic, checksum and marker say whether it is a sound cxc header.
+     *
+     * @throws io.subetha.cxc.CxcException if the file cannot be read or is shorter than a header
+     */
+    public static FileHeader readHeader(Path path) {
+        return MappedFiles.readHeader(path);
     }
 
     /**

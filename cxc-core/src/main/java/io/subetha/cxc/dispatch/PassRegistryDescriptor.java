@@ -2,8 +2,8 @@ package io.subetha.cxc.dispatch;
 
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
-import io.subetha.cxc.internal.FileHeader;
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.FileHeader;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,7 @@
 package io.subetha.cxc.internal;
 
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.FileHeader;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Path;

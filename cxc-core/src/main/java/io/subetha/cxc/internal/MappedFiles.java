@@ -10,6 +10,7 @@ import io.subetha.cxc.CxcPidNamespaceException;
 import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.FileHeader;
 import io.subetha.cxc.wait.Backoff;
 import io.subetha.cxc.wait.Deadline;
 import java.io.IOException;
@@ -205,13 +206,13 @@ public final class MappedFiles {
                                 .fileKey();
             }
             FileHeader header =
-                    FileHeader.forNewFile(
+                    HeaderWriter.forNewFile(
                             spec,
                             bodyLength,
                             CURRENT_PID,
                             PidNamespace.current(),
                             System.currentTimeMillis());
-            header.encodeWithoutMarker(mapping);
+            HeaderWriter.encodeWithoutMarker(header, mapping);
             MappedFile file =
                     new MappedFile(target, header, mapping, keyOrPath(fileKey, target), true);
             initialiser.accept(file.body());

@@ -7,7 +7,6 @@ import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.claim.OwnerStatus;
-import io.subetha.cxc.election.FencedLedger;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
@@ -32,8 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * duration, and the name is free again when the holder {@linkplain #release releases} it, when that
  * duration has passed, or at once when the holder's process is dead. Every acquisition of a name
  * hands out a fencing token one higher than the last, so a downstream store can refuse a paused
- * ex-holder's writes (a {@link FencedLedger} takes it as a term). Layout: {@link
- * OwnerLeaseDescriptor}.
+ * ex-holder's writes (an {@link io.subetha.cxc.election.FencedLedger} takes it as a term). Layout:
+ * {@link OwnerLeaseDescriptor}.
  *
  * <p><b>Binding a name to a slot.</b> A name gets a slot once, for the life of the file (so the
  * capacity is the number of distinct names; full is a {@link CxcCapacityException}). The binder

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.FileHeader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;

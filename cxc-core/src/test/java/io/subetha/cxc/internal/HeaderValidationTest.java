@@ -12,6 +12,7 @@ import io.subetha.cxc.CxcPidNamespaceException;
 import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.FileHeader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;

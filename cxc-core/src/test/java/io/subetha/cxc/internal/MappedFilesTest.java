@@ -10,6 +10,7 @@ import io.subetha.cxc.election.FencedLedger;
 import io.subetha.cxc.election.LeaderElectionDescriptor;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.FileHeader;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import java.nio.channels.FileChannel;

@@ -1,15 +1,16 @@
-package io.subetha.cxc.internal;
+package io.subetha.cxc.mmf;
 
 import static io.subetha.cxc.mmf.HeaderDescriptor.*;
 
-import io.subetha.cxc.mmf.HeaderDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 
 /**
  * The decoded common header of a cxc file (see {@link HeaderDescriptor} for the layout). Decoding
- * trusts nothing: {@link MappedFiles} checks every number against the file before use.
+ * trusts nothing: the file layer checks every number against the file before use, and writes a new
+ * header (see {@code internal.HeaderWriter}); this record is what reading one yields, for tools
+ * that look at a file without opening it as a primitive.
  *
  * @param magic should be {@link HeaderDescriptor#MAGIC}
  * @param layoutVersion layout version of the body
@@ -18,7 +19,7 @@ import java.util.zip.CRC32C;
  * @param capacity the primitive's capacity (0 if none)
  * @param slotSize bytes per slot (0 if none)
  * @param creatorPid PID of the process that created the file
- * @param pidNamespace the creator's PID namespace inode, {@link PidNamespace#UNKNOWN} if unknown
+ * @param pidNamespace the creator's PID namespace inode, {@code PidNamespace.UNKNOWN} if unknown
  * @param createdAtMillis wall-clock creation time, for people reading the file
  * @param checksum stored CRC32C of bytes 0..55
  * @param initialised stored marker; {@link HeaderDescriptor#INITIALISED} once complete
@@ -37,7 +38,7 @@ public record FileHeader(
         int initialised) {
 
     /** Decodes the first {@link HeaderDescriptor#HEADER_LENGTH} bytes of {@code bytes}. */
-    static FileHeader decode(ByteBuffer bytes) {
+    public static FileHeader decode(ByteBuffer bytes) {
         ByteBuffer b = bytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         return new FileHeader(
                 b.getLong(MAGIC_OFFSET),
@@ -53,29 +54,8 @@ public record FileHeader(
                 b.getInt(INITIALISED_OFFSET));
     }
 
-    /** A header for a new file, its checksum computed, not yet marked initialised. */
-    static FileHeader forNewFile(
-            FileSpec spec, long bodyLength, long creatorPid, long pidNamespace, long now) {
-        FileHeader unsummed =
-                new FileHeader(
-                        MAGIC,
-                        spec.layoutVersion(),
-                        spec.kindCode(),
-                        bodyLength,
-                        spec.capacity(),
-                        spec.slotSize(),
-                        creatorPid,
-                        pidNamespace,
-                        now,
-                        0,
-                        0);
-        ByteBuffer scratch = ByteBuffer.allocate(HEADER_LENGTH);
-        unsummed.encodeWithoutMarker(scratch);
-        return unsummed.with(checksumOf(scratch), 0);
-    }
-
     /** This header with another checksum and initialised marker. */
-    FileHeader with(int newChecksum, int newInitialised) {
+    public FileHeader with(int newChecksum, int newInitialised) {
         return new FileHeader(
                 magic,
                 layoutVersion,
@@ -90,27 +70,8 @@ public record FileHeader(
                 newInitialised);
     }
 
-    /**
-     * Writes every field but the initialised marker with plain stores; the caller publishes the
-     * marker last with a release store.
-     */
-    void encodeWithoutMarker(ByteBuffer bytes) {
-        ByteBuffer b = bytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(MAGIC_OFFSET, magic);
-        b.putInt(LAYOUT_VERSION_OFFSET, layoutVersion);
-        b.putInt(KIND_OFFSET, kindCode);
-        b.putLong(BODY_LENGTH_OFFSET, bodyLength);
-        b.putInt(CAPACITY_OFFSET, capacity);
-        b.putInt(SLOT_SIZE_OFFSET, slotSize);
-        b.putInt(CREATOR_PID_OFFSET, (int) creatorPid);
-        b.putInt(RESERVED_OFFSET, 0);
-        b.putLong(PID_NAMESPACE_OFFSET, pidNamespace);
-        b.putLong(CREATED_AT_OFFSET, createdAtMillis);
-        b.putInt(CHECKSUM_OFFSET, checksum);
-    }
-
     /** CRC32C of bytes 0 up to {@link HeaderDescriptor#CHECKSUM_OFFSET}. */
-    static int checksumOf(ByteBuffer bytes) {
+    public static int checksumOf(ByteBuffer bytes) {
         CRC32C crc = new CRC32C();
         crc.update(bytes.duplicate().position(0).limit(CHECKSUM_OFFSET));
         return (int) crc.getValue();
