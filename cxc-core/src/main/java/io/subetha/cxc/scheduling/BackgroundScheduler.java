@@ -509,10 +509,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                                 + i
                                 + " holds a result of lap tag "
                                 + lapOf(word)
-                                + ", ahead of"
-                                + " the head's lap "
+                                + ", which beside the head's lap "
                                 + head / capacity
-                                + " by more than one");
+                                + " names a lap below 0");
             }
             // The winner of this CAS alone returns the result: each is collected once.
             if (body.compareAndSetLong(slot, word, pack(lap + 1, FREE, 0, 0, 0))) {
