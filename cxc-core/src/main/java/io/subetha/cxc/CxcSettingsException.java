@@ -32,4 +32,27 @@ public class CxcSettingsException extends IllegalArgumentException {
         }
         return value;
     }
+
+    /**
+     * Throws unless a body of {@code bodyLength} bytes fits in one file, whose body holds at most
+     * {@code limit} bytes: settings each inside its own range can still need more together.
+     *
+     * @param setting the component to name: the one that multiplies ({@code "capacity"})
+     * @param settings the values that made the length: "capacity 1048576 of 65536-byte items"
+     */
+    public static void requireBodyFits(
+            String setting, String settings, long bodyLength, long limit) {
+        if (bodyLength > limit) {
+            throw new CxcSettingsException(
+                    setting,
+                    settings
+                            + " need a body of "
+                            + bodyLength
+                            + " bytes, more than one file holds ("
+                            + limit
+                            + " bytes); lower "
+                            + setting
+                            + " or the payload size");
+        }
+    }
 }

@@ -51,7 +51,7 @@ final class ElectionFile {
      */
     ElectionFile(Path path, AtomicBuffer body, boolean writable) {
         this.path = path;
-        this.seat = new LeaderSeat(body);
+        this.seat = new LeaderSeat(body, path);
         this.candidates = new CandidateSeats(body);
         this.pacer = new EpochPacer(body, LAST_TICK_NANOS_OFFSET);
         this.incarnation = body.getLongAcquire(INCARNATION_OFFSET);

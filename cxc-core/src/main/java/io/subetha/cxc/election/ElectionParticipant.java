@@ -569,6 +569,10 @@ public final class ElectionParticipant {
         if (attributes.size() < FILE_LENGTH) {
             return "was truncated to " + attributes.size() + " bytes";
         }
+        if (!election.isRetired() && !election.mappingHoldsItsIncarnation()) {
+            // The same file, its contents gone: a seat read from it would restart the terms.
+            return "was truncated and grown back (its mapped contents are zero)";
+        }
         long atPath = incarnationAtPath();
         if (atPath == 0 || atPath == election.incarnation()) {
             return null;

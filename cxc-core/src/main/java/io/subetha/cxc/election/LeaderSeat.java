@@ -2,6 +2,7 @@ package io.subetha.cxc.election;
 
 import static io.subetha.cxc.election.LeaderElectionDescriptor.*;
 
+import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
@@ -9,6 +10,8 @@ import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The leader's seat of one election file and the global epoch it is judged by: the protocol on the
@@ -23,9 +26,22 @@ final class LeaderSeat {
     private static final long IDENTITY_WAIT_NANOS = 100_000_000;
 
     private final AtomicBuffer body;
+    private final Path path;
 
-    LeaderSeat(AtomicBuffer body) {
+    /**
+     * The highest term this handle saw in the seat or issued: terms only rise in a file, so a seat
+     * below it was written by something else (a file truncated and grown back reads zero), and a
+     * claim on it would issue a fencing token already issued.
+     */
+    private final AtomicLong highestTerm = new AtomicLong();
+
+    LeaderSeat(AtomicBuffer body, Path path) {
         this.body = body;
+        this.path = path;
+        long word = word();
+        if (word != RETIRED_WORD) {
+            highestTerm.set(term(word));
+        }
     }
 
     /**
@@ -89,6 +105,7 @@ final class LeaderSeat {
             if (word == RETIRED_WORD) {
                 return false; // a file retired under running processes: nobody leads here again
             }
+            requireNoLowerThanSeen(word);
             long leader = leaderPid(word);
             if (leader == myPid) {
                 // Ours, or a dead process's that had our PID: that one's term is not ours to
@@ -115,13 +132,37 @@ final class LeaderSeat {
      */
     boolean takeOver(long expected, long myPid) {
         long mine = packLeaderWord(myPid, (term(expected) + 1) & 0xFFFF_FFFFL);
-        return OwnerRecord.claim(
+        if (!OwnerRecord.claim(
                 body,
                 LEADER_RECORD_OFFSET,
                 expected,
                 mine,
                 OwnerRecord.startTimeOf(myPid),
-                this::globalEpoch);
+                this::globalEpoch)) {
+            return false;
+        }
+        highestTerm.accumulateAndGet(term(mine), Math::max);
+        return true;
+    }
+
+    /** Refuses a seat whose term is below one this handle saw: never trust a term that fell. */
+    private void requireNoLowerThanSeen(long word) {
+        long seen = highestTerm.get();
+        long term = term(word);
+        if (term < seen) {
+            throw new CxcFormatException(
+                    "the leader-election file "
+                            + path
+                            + " is damaged: its term fell from "
+                            + seen
+                            + " to "
+                            + term
+                            + " under this handle (truncated, zeroed or written by something"
+                            + " other than cxc), so a claim would issue a fencing token already"
+                            + " issued; this handle claims nothing more. Stop its processes and"
+                            + " recreate the file.");
+        }
+        highestTerm.accumulateAndGet(term, Math::max);
     }
 
     /**

@@ -594,6 +594,19 @@ public final class SharedLeaderElection extends MappedPrimitive {
         return mapped.isRetired();
     }
 
+    /**
+     * Whether the mapping still holds the incarnation it was opened with: a file truncated and
+     * grown back under it (the same inode, its pages zero now) does not. Only once the file is
+     * known to be its full length; a read that faults anyway counts as not.
+     */
+    boolean mappingHoldsItsIncarnation() {
+        try {
+            return body.getLongVolatile(INCARNATION_OFFSET) == mapped.incarnation();
+        } catch (InternalError truncatedSinceItsSizeWasRead) {
+            return false;
+        }
+    }
+
     /** Whether this handle's file was found truncated under its mapping. */
     public boolean isDamaged() {
         return mapped.isDamaged();

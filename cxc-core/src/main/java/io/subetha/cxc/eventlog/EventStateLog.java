@@ -13,6 +13,7 @@ import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -150,6 +151,17 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
             if (initial == null) {
                 throw new CxcSettingsException("initial", "initial state must not be null");
             }
+            CxcSettingsException.requireBodyFits(
+                    "capacity",
+                    "capacity "
+                            + capacity
+                            + " of "
+                            + events.size()
+                            + "-byte events with a "
+                            + state.size()
+                            + "-byte state",
+                    bodyLength(capacity, strideFor(events.size(), state.size())),
+                    HeaderDescriptor.MAX_BODY_LENGTH);
         }
 
         int stride() {
@@ -308,7 +320,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     private long tryAppend(FixedCodec<E> codec, E event) {
         long unchangedReads = 0;
         while (true) {
-            long t = body.getLongVolatile(CURSOR_OFFSET);
+            long t = cursor();
             int slot = eventSlotOffset(t, capacity, stride);
             long word = OwnerRecord.ownerWord(body, slot);
             long key = OwnerRecord.key(word);
@@ -320,9 +332,12 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
             }
             if (key != previousLapKey(t, capacity)) {
                 if (body.getLongVolatile(CURSOR_OFFSET) == t && ++unchangedReads > 1_000_000) {
-                    throw TYPE.corrupt(
-                            file.path(),
-                            "slot of sequence " + t + " holds owner key " + key + ", not a lap");
+                    throw damaged(
+                            "the slot of sequence "
+                                    + t
+                                    + " holds owner key "
+                                    + key
+                                    + ", not a lap");
                 }
                 continue; // the cursor moved on since we read it
             }
@@ -524,7 +539,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
      * reservations whose emitter has not advanced the cursor yet; writes nothing.
      */
     public long emittedCount() {
-        long cursor = body.getLongVolatile(CURSOR_OFFSET);
+        long cursor = cursor();
         long t = cursor;
         while (t - cursor < capacity
                 && OwnerRecord.key(
@@ -533,6 +548,15 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
             t++;
         }
         return t;
+    }
+
+    /** The next sequence to reserve; sequences only grow from 0, so a negative one is damage. */
+    private long cursor() {
+        long cursor = body.getLongVolatile(CURSOR_OFFSET);
+        if (cursor < 0) {
+            throw damaged("its cursor is at sequence " + cursor + ", below 0");
+        }
+        return cursor;
     }
 
     /** The read position of the published state: sequences folded (or skipped as gaps). */

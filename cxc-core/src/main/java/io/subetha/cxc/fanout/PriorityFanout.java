@@ -8,6 +8,7 @@ import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.participant.LapTags;
 import io.subetha.cxc.participant.ParticipantRecord;
@@ -145,6 +146,16 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                 throw new CxcSettingsException(
                         "grace", "grace must be more than 0 and at most 1 day, got " + grace);
             }
+            CxcSettingsException.requireBodyFits(
+                    "capacityPerPriority",
+                    MAX_PRIORITIES
+                            + " levels of capacityPerPriority "
+                            + capacityPerPriority
+                            + " "
+                            + codec.size()
+                            + "-byte items",
+                    BODY_LAYOUT.bodyLength(capacityPerPriority, slotStride(codec.size())),
+                    HeaderDescriptor.MAX_BODY_LENGTH);
         }
 
         public Settings(int capacityPerPriority, FixedCodec<T> codec) {
@@ -287,7 +298,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         long me = participant.tag();
         int level = levelOffset(priority);
         while (true) {
-            long t = body.getLongVolatile(level + TAIL_OFFSET);
+            long t = position(priority, TAIL_OFFSET, "tail");
             long lap = t / capacity;
             int slot = slotOffset(priority, t);
             long word = body.getLongVolatile(slot);
@@ -309,9 +320,14 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             }
             if (lapTag(word) == (lap & 0xFFFF_FFFFL)) {
                 body.compareAndSetLong(level + TAIL_OFFSET, t, t + 1); // reserved by another
-            } else if (lapTag(word) == ((lap - 1) & 0xFFFF_FFFFL)
-                    && body.getLongVolatile(level + TAIL_OFFSET) == t) {
-                return false; // the previous lap's item is still held
+            } else if (lapTag(word) == ((lap - 1) & 0xFFFF_FFFFL)) {
+                if (body.getLongVolatile(level + TAIL_OFFSET) == t) {
+                    return false; // the previous lap's item is still held
+                }
+            } else if (body.getLongVolatile(level + TAIL_OFFSET) == t) {
+                // A slot holds its position's lap or the one before while the tail names it;
+                // anything else would be read again and again, forever.
+                throw damaged(lapProblem(priority, "tail", t, lapTag(word)));
             }
         }
     }
@@ -381,7 +397,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         long me = -1;
         int spins = 0;
         while (taken < max) {
-            long h = body.getLongVolatile(level + HEAD_OFFSET);
+            long h = position(priority, HEAD_OFFSET, "head");
             long lap = h / capacity;
             int slot = slotOffset(priority, h);
             long word = body.getLongVolatile(slot);
@@ -389,6 +405,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             if (tag != (lap & 0xFFFF_FFFFL)) {
                 if (tag == ((lap - 1) & 0xFFFF_FFFFL)) {
                     break; // not yet written: the previous lap's item still holds the slot
+                }
+                if (body.getLongVolatile(level + HEAD_OFFSET) == h) {
+                    throw damaged(lapProblem(priority, "head", h, tag));
                 }
                 continue; // the head moved on
             }
@@ -420,6 +439,16 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                     body.compareAndSetLong(slot, taking, empty(lap + 1));
                 }
                 continue;
+            }
+            if (state != FULL) {
+                throw damaged(
+                        "slot "
+                                + h % capacity
+                                + " of priority level "
+                                + priority
+                                + " holds state "
+                                + state
+                                + ", which no step writes");
             }
             // FULL at the head
             long mine = as(lap, claim ? CLAIMED : TAKING, me);
@@ -673,6 +702,38 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     }
 
     // ----------------------------------------------------------------------------- helpers
+
+    /** A level's ring position; positions only grow from 0, so a negative one is damage. */
+    private long position(int priority, int offset, String name) {
+        long position = body.getLongVolatile(levelOffset(priority) + offset);
+        if (position < 0) {
+            throw damaged(
+                    "the "
+                            + name
+                            + " of priority level "
+                            + priority
+                            + " is at "
+                            + position
+                            + ", below 0");
+        }
+        return position;
+    }
+
+    private String lapProblem(int priority, String end, long position, long tag) {
+        return "slot "
+                + position % capacity
+                + " of priority level "
+                + priority
+                + " holds lap tag "
+                + tag
+                + " while the "
+                + end
+                + " is at position "
+                + position
+                + " (lap "
+                + position / capacity
+                + "): a slot holds its position's lap or the one before";
+    }
 
     private int slotOffset(int priority, long position) {
         return SLOTS_OFFSET + (priority * capacity + (int) (position % capacity)) * stride;

@@ -20,6 +20,7 @@ import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -229,6 +230,11 @@ public final class FailoverWatchdog extends MappedPrimitive {
                     + Integer.toUnsignedString(length)
                     + "-byte heartbeat table path, outside 1.."
                     + MAX_TABLE_PATH_BYTES;
+        }
+        try {
+            storedTablePath(body);
+        } catch (InvalidPathException unusable) {
+            return "its heartbeat table path is no path: " + unusable.getMessage();
         }
         return null;
     }

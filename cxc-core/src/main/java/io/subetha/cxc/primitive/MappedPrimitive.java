@@ -1,5 +1,6 @@
 package io.subetha.cxc.primitive;
 
+import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.observe.ObservedPrimitive;
@@ -127,6 +128,15 @@ public abstract class MappedPrimitive implements ObservedPrimitive, AutoCloseabl
     @Override
     public String toString() {
         return kind() + " " + file.path() + " " + describe();
+    }
+
+    /**
+     * The error for a word of the body this handle read that the protocol never writes: thrown
+     * instead of trusting it (a loop over it might never end, an offset from it might fall outside
+     * the body).
+     */
+    protected final CxcFormatException damaged(String problem) {
+        return type.damaged(file.path(), problem);
     }
 
     /** A convenience for {@link #describe()}: an ordered, unmodifiable map of pairs. */

@@ -393,6 +393,23 @@ public final class PrimitiveType<P extends MappedPrimitive, S> {
                         + "; the body is corrupt. The file was left untouched.");
     }
 
+    /**
+     * The error for a body found damaged while a handle operates on it (a word outside what the
+     * protocol ever writes): nothing the caller did, so it says what to do with the file.
+     */
+    public CxcFormatException damaged(Path path, String problem) {
+        return new CxcFormatException(
+                path
+                        + " is "
+                        + kind.withArticle()
+                        + " file (layout version "
+                        + layoutVersion
+                        + ") whose body is damaged: "
+                        + problem
+                        + ". Something other than cxc wrote to it, or truncated it; stop its"
+                        + " processes and recreate the file (its contents cannot be trusted).");
+    }
+
     @Override
     public String toString() {
         return kind.name() + " (kind " + kind.code() + ", layout " + layoutVersion + ")";

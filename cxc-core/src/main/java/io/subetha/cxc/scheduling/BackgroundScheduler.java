@@ -8,6 +8,7 @@ import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.participant.LapTags;
 import io.subetha.cxc.participant.ParticipantRecord;
@@ -110,6 +111,18 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             CxcSettingsException.requireInRange("capacity", capacity, 1, MAX_CAPACITY, " jobs");
             requireSize("jobCodec", jobCodec);
             requireSize("resultCodec", resultCodec);
+            CxcSettingsException.requireBodyFits(
+                    "capacity",
+                    "capacity "
+                            + capacity
+                            + " of "
+                            + jobCodec.size()
+                            + "-byte jobs and "
+                            + resultCodec.size()
+                            + "-byte results",
+                    BODY_LAYOUT.bodyLength(
+                            capacity, slotStride(jobCodec.size(), resultCodec.size())),
+                    HeaderDescriptor.MAX_BODY_LENGTH);
             if (grace.isNegative() || grace.isZero() || grace.compareTo(Duration.ofDays(1)) > 0) {
                 throw new CxcSettingsException(
                         "grace", "grace must be more than 0 and at most 1 day, got " + grace);
@@ -275,7 +288,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         counters.increment(Op.SUBMIT);
         long me = participant.tag();
         while (true) {
-            long t = body.getLongVolatile(TAIL_OFFSET);
+            long t = position(TAIL_OFFSET, "tail");
             long lap = t / capacity;
             int slot = slotOffset(t);
             long word = body.getLongVolatile(slot);
@@ -307,6 +320,10 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 } else if (body.getLongVolatile(TAIL_OFFSET) == t) {
                     return -1;
                 }
+            } else if (body.getLongVolatile(TAIL_OFFSET) == t) {
+                // A slot holds its position's lap or the one before while the tail names it;
+                // anything else would be read again and again, forever.
+                throw damaged(lapProblem("tail", t, tag));
             }
         }
     }
@@ -345,13 +362,20 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         }
         int spins = 0;
         while (true) {
-            long h = body.getLongVolatile(HEAD_OFFSET);
+            long h = position(HEAD_OFFSET, "head");
             long lap = h / capacity;
             int slot = slotOffset(h);
             long word = body.getLongVolatile(slot);
             if (lapOf(word) != lapTag(lap)) {
                 if (lapOf(word) == lapTag(lap - 1)) {
                     return Optional.empty(); // not yet submitted
+                }
+                if (lapOf(word) == lapTag(lap + 1)) {
+                    // Job h was collected and its slot reused while the worker that took it is
+                    // yet to move the head: step the head over it for that worker.
+                    body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
+                } else if (body.getLongVolatile(HEAD_OFFSET) == h) {
+                    throw damaged(lapProblem("head", h, lapOf(word)));
                 }
                 continue;
             }
@@ -374,6 +398,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                                         h, attempt, codec.read(body, slot + JOB_OFFSET), running));
                     }
                     continue;
+                case UNUSED_STATE:
+                    throw damaged(
+                            "job slot " + h % capacity + " holds state 7, which no step writes");
                 default: // dispatched, done or abandoned: step the head over it
                     body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
             }
@@ -381,7 +408,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     private @Nullable Job<J> receiveRequeued(FixedCodec<J> codec, long me, long hint) {
-        long h = body.getLongVolatile(HEAD_OFFSET);
+        long h = position(HEAD_OFFSET, "head");
         for (long id = Math.max(0, h - capacity); id < h; id++) {
             long lap = id / capacity;
             int slot = slotOffset(id);
@@ -457,7 +484,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         FixedCodec<R> codec = resultCodec;
         counters.increment(Op.COLLECT);
         List<long[]> done = new ArrayList<>();
-        long head = body.getLongVolatile(HEAD_OFFSET);
+        long head = position(HEAD_OFFSET, "head");
         for (int i = 0; i < capacity; i++) {
             int slot = SLOTS_OFFSET + i * stride;
             long word = body.getLongVolatile(slot);
@@ -476,6 +503,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             long word = d[2];
             R result = codec.read(body, slot + resultOffset);
             long lap = fullLap(head, lapOf(word));
+            if (lap < 0) {
+                throw damaged(
+                        "job slot "
+                                + i
+                                + " holds a result of lap tag "
+                                + lapOf(word)
+                                + ", which beside the head's lap "
+                                + head / capacity
+                                + " names a lap below 0");
+            }
             // The winner of this CAS alone returns the result: each is collected once.
             if (body.compareAndSetLong(slot, word, pack(lap + 1, FREE, 0, 0, 0))) {
                 body.getAndAddLong(COLLECTED_OFFSET, 1);
@@ -637,6 +674,30 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     // ----------------------------------------------------------------------------- helpers
+
+    /** A ring position the file holds; positions only grow from 0, so a negative one is damage. */
+    private long position(int offset, String name) {
+        long position = body.getLongVolatile(offset);
+        if (position < 0) {
+            throw damaged("its " + name + " is at job " + position + ", below 0");
+        }
+        return position;
+    }
+
+    private String lapProblem(String end, long position, long tag) {
+        return "job slot "
+                + position % capacity
+                + " holds lap tag "
+                + tag
+                + " while the "
+                + end
+                + " is at job "
+                + position
+                + " (lap "
+                + position / capacity
+                + "): a slot holds its position's lap, the one before or, at the head, the one"
+                + " after";
+    }
 
     private int slotOffset(long id) {
         return SLOTS_OFFSET + (int) (id % capacity) * stride;

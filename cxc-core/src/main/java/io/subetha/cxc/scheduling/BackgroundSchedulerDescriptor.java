@@ -85,6 +85,9 @@ public final class BackgroundSchedulerDescriptor {
     public static final int DONE = 5;
     public static final int ABANDONED = 6;
 
+    /** The one value the 3 state bits can hold that no step writes: a damaged slot. */
+    public static final int UNUSED_STATE = 7;
+
     public static final long MAX_ATTEMPT = (1L << 20) - 1;
 
     private static final long LAP_MASK = (1L << 24) - 1;

@@ -221,6 +221,9 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
         }
         counters.increment(Op.PUSH);
         long version = body.getAndAddLong(VERSIONS_OFFSET, 1) + 1;
+        if (version < 1) { // versions count up from 1 and never wrap in a file's life
+            throw damaged("its version counter stood at " + (version - 1) + ", below 0");
+        }
         int slot = slotOffset(version, retained, stride);
         long deadline = 0;
         Backoff backoff = null; // made by the first wait: a push that never waits allocates none
