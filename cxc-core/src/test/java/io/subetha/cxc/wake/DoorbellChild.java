@@ -1,0 +1,62 @@
+package io.subetha.cxc.wake;
+
+import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.eventlog.EventLogReader;
+import io.subetha.cxc.eventlog.EventStateLog;
+import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A child JVM that waits on an event log's doorbell or rings it, for {@link DoorbellCrashTest}.
+ * Events it says on its own: {@code waited <true|false>}, {@code frozen <POINT>}.
+ */
+public final class DoorbellChild {
+
+    private static EventStateLog<Long, Long> log;
+
+    private DoorbellChild() {}
+
+    static EventStateLog<Long, Long> open(Path path) {
+        return EventStateLog.openOrCreate(
+                path, new EventStateLog.Settings<>(64, FixedCodec.INT64, FixedCodec.INT64, 0L));
+    }
+
+    public static void main(String[] args) {
+        new ChildServer()
+                .on(
+                        "open",
+                        w -> {
+                            log = open(Path.of(w[1]));
+                            return "opened";
+                        })
+                .on(
+                        "wait",
+                        w -> {
+                            EventLogReader<Long> reader =
+                                    log.reader(Long.parseLong(w[1]))
+                                            .waitingWith(WaitPhases.SLEEP_AT_ONCE);
+                            Duration timeout = Duration.ofMillis(Long.parseLong(w[2]));
+                            ChildServer.daemon(
+                                    "waiter",
+                                    () -> ChildServer.say("waited " + reader.await(timeout)));
+                            return "waiting";
+                        })
+                .on(
+                        "emit",
+                        w -> {
+                            log.emit(Long.parseLong(w[1]));
+                            return "emitted";
+                        })
+                .on(
+                        "freeze-ring",
+                        w -> {
+                            PointFreeze.install(Point.DOORBELL_TAKEN, 1, "frozen");
+                            ChildServer.daemon("ringer", () -> log.emit(Long.parseLong(w[1])));
+                            return "armed";
+                        })
+                .serve();
+    }
+}
