@@ -125,7 +125,7 @@ public final class DoorbellWaiter implements AutoCloseable {
         long yieldUntil = spinUntil + yieldNanos;
         while (true) {
             long now = System.nanoTime();
-            if (closed || now - deadline >= 0) {
+            if (closed || now - deadline >= 0 || Thread.currentThread().isInterrupted()) {
                 return false;
             }
             if (now - spinUntil < 0) {
