@@ -4,9 +4,13 @@ import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.eventlog.EventLogReader;
 import io.subetha.cxc.eventlog.EventStateLog;
 import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.testing.ChildServer;
 import io.subetha.cxc.testing.PointFreeze;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 
 /**
@@ -17,7 +21,24 @@ public final class DoorbellChild {
 
     private static EventStateLog<Long, Long> log;
 
+    /** In a raw doorbell file: the word a raw waiter waits for, after the region. */
+    static final int FLAG = DoorbellDescriptor.LENGTH;
+
     private DoorbellChild() {}
+
+    /** A file of a doorbell region and a flag word, mapped. */
+    static AtomicBuffer mapRaw(Path path) throws java.io.IOException {
+        try (FileChannel channel =
+                FileChannel.open(
+                        path,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.READ,
+                        StandardOpenOption.WRITE)) {
+            return new AtomicBuffer(
+                    channel.map(FileChannel.MapMode.READ_WRITE, 0, FLAG + 64)
+                            .order(ByteOrder.LITTLE_ENDIAN));
+        }
+    }
 
     static EventStateLog<Long, Long> open(Path path) {
         return EventStateLog.openOrCreate(
@@ -49,6 +70,28 @@ public final class DoorbellChild {
                         w -> {
                             log.emit(Long.parseLong(w[1]));
                             return "emitted";
+                        })
+                .on(
+                        "bell-wait",
+                        w -> {
+                            AtomicBuffer raw = mapRaw(Path.of(w[1]));
+                            DoorbellWaiter waiter =
+                                    new Doorbell(raw, 0, Path.of(w[1]))
+                                            .waiter(
+                                                    WaitPhases.SLEEP_AT_ONCE,
+                                                    DoorbellProtocolTest.NEVER,
+                                                    DoorbellProtocolTest.NEVER);
+                            ChildServer.daemon(
+                                    "raw-waiter",
+                                    () ->
+                                            ChildServer.say(
+                                                    "waited "
+                                                            + waiter.await(
+                                                                    () ->
+                                                                            raw.getLongAcquire(FLAG)
+                                                                                    != 0,
+                                                                    Duration.ofHours(1))));
+                            return "waiting";
                         })
                 .on(
                         "freeze-ring",

@@ -65,6 +65,25 @@ class DoorbellCrashTest {
     }
 
     @Test
+    void aRingCrossesProcessesWithoutTheSafetyLook() throws Exception {
+        Path path = dir.resolve("raw.bell");
+        io.subetha.cxc.mmf.AtomicBuffer raw = DoorbellChild.mapRaw(path);
+        Doorbell doorbell = new Doorbell(raw, 0, path);
+        ChildJvm waiter =
+                children.add(
+                        ChildJvm.start("raw-waiter", DoorbellChild.class)
+                                .eventsAre(line -> line.startsWith("waited")));
+        for (int round = 1; round <= 5; round++) {
+            raw.setLongVolatile(DoorbellChild.FLAG, 0);
+            waiter.ask("bell-wait " + path);
+            await().atMost(STEP).until(() -> doorbell.announcedCount() == 1);
+            raw.setLongRelease(DoorbellChild.FLAG, round);
+            doorbell.ringIfAnnounced(); // its only way to wake: its safety look is an hour
+            assertThat(waiter.awaitPrefixed("waited ", STEP)).isEqualTo("true");
+        }
+    }
+
+    @Test
     void aWaiterKilledWhileAnnouncedLeavesNothingThatHangsTheRingerOrTheNextWaiter()
             throws Exception {
         Path path = dir.resolve("log.cxc");
