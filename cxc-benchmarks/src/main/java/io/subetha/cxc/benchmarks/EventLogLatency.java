@@ -32,12 +32,13 @@ import org.HdrHistogram.Histogram;
  *   <li><b>Latency</b>: this JVM writes, a child JVM reads and records, per message, how long after
  *       the write it saw it (HdrHistogram: p50, p99, p99.9, max), first with a spinning reader
  *       (busy poll), then with a parking one ({@code parkNanos(1 µs)} between empty polls, which
- *       Linux rounds up to its timer slack), then with a sleeping one: ours sleeps on the log's
- *       doorbell at once after each event ({@link WaitPhases#SLEEP_AT_ONCE}, woken by the writer's
- *       ring), Chronicle's, which has no cross-process wake-up, parks as before. Writes are paced
- *       one per {@code PACE} µs, so the figure is the hand-over, not a queue. Our reader is an
- *       {@link EventLogReader} (it follows without consuming, as a read-side projection would);
- *       Chronicle's an {@code ExcerptTailer}.
+ *       Linux rounds up to its timer slack), then with a waiting one ({@code wait}: ours spins,
+ *       yields, then sleeps on the log's doorbell, {@link WaitPhases#DEFAULT}; {@code sleep}: ours
+ *       sleeps on it at once after each event, {@link WaitPhases#SLEEP_AT_ONCE}, so that every
+ *       event is a ring and a wake-up); Chronicle's, which has no cross-process wake-up, parks in
+ *       both. Writes are paced one per {@code PACE} µs, so the figure is the hand-over, not a
+ *       queue. Our reader is an {@link EventLogReader} (it follows without consuming, as a
+ *       read-side projection would); Chronicle's an {@code ExcerptTailer}.
  *   <li><b>Three producer processes</b>: three child JVMs write as fast as they can; aggregate
  *       writes per second over the span from the first start to the last end.
  * </ol>
@@ -64,7 +65,7 @@ public final class EventLogLatency {
         System.out.printf(
                 "%-10s %-6s %9s %9s %9s %9s  (ns, %d messages, one per %d µs)%n",
                 "system", "reader", "p50", "p99", "p99.9", "max", messages, PACE_NANOS / 1000);
-        for (String reader : List.of("spin", "park", "bell")) {
+        for (String reader : List.of("spin", "park", "wait", "sleep")) {
             for (String system : List.of("cxc", "chronicle")) {
                 latency(system, reader, messages);
             }
@@ -278,8 +279,13 @@ public final class EventLogLatency {
                 };
         if (system.equals("cxc")) {
             EventStateLog<byte[], Long> log = openLog(path);
-            EventLogReader<byte[]> reader = log.reader(0).waitingWith(WaitPhases.SLEEP_AT_ONCE);
-            boolean bell = mode.equals("bell");
+            EventLogReader<byte[]> reader =
+                    log.reader(0)
+                            .waitingWith(
+                                    mode.equals("sleep")
+                                            ? WaitPhases.SLEEP_AT_ONCE
+                                            : WaitPhases.DEFAULT);
+            boolean bell = mode.equals("wait") || mode.equals("sleep");
             System.out.println("ready");
             System.out.flush();
             while (seen[0] < messages) {
