@@ -3,6 +3,7 @@ package io.subetha.cxc.benchmarks;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.eventlog.EventLogReader;
 import io.subetha.cxc.eventlog.EventStateLog;
+import io.subetha.cxc.wake.WaitPhases;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,9 +32,13 @@ import org.HdrHistogram.Histogram;
  *   <li><b>Latency</b>: this JVM writes, a child JVM reads and records, per message, how long after
  *       the write it saw it (HdrHistogram: p50, p99, p99.9, max), first with a spinning reader
  *       (busy poll), then with a parking one ({@code parkNanos(1 µs)} between empty polls, which
- *       Linux rounds up to its timer slack). Writes are paced one per {@code PACE} µs, so the
- *       figure is the hand-over, not a queue. Our reader is an {@link EventLogReader} (it follows
- *       without consuming, as a read-side projection would); Chronicle's an {@code ExcerptTailer}.
+ *       Linux rounds up to its timer slack), then with a waiting one ({@code wait}: ours spins,
+ *       yields, then sleeps on the log's doorbell, {@link WaitPhases#DEFAULT}; {@code sleep}: ours
+ *       sleeps on it at once after each event, {@link WaitPhases#SLEEP_AT_ONCE}, so that every
+ *       event is a ring and a wake-up); Chronicle's, which has no cross-process wake-up, parks in
+ *       both. Writes are paced one per {@code PACE} µs, so the figure is the hand-over, not a
+ *       queue. Our reader is an {@link EventLogReader} (it follows without consuming, as a
+ *       read-side projection would); Chronicle's an {@code ExcerptTailer}.
  *   <li><b>Three producer processes</b>: three child JVMs write as fast as they can; aggregate
  *       writes per second over the span from the first start to the last end.
  * </ol>
@@ -59,7 +65,7 @@ public final class EventLogLatency {
         System.out.printf(
                 "%-10s %-6s %9s %9s %9s %9s  (ns, %d messages, one per %d µs)%n",
                 "system", "reader", "p50", "p99", "p99.9", "max", messages, PACE_NANOS / 1000);
-        for (String reader : List.of("spin", "park")) {
+        for (String reader : List.of("spin", "park", "wait", "sleep")) {
             for (String system : List.of("cxc", "chronicle")) {
                 latency(system, reader, messages);
             }
@@ -249,7 +255,7 @@ public final class EventLogLatency {
                 new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String[] w = in.readLine().split(" ");
         switch (w[0]) {
-            case "reader" -> read(w[1], Path.of(w[2]), w[3].equals("spin"), Integer.parseInt(w[4]));
+            case "reader" -> read(w[1], Path.of(w[2]), w[3], Integer.parseInt(w[4]));
             case "producer" -> produce(w[1], Path.of(w[2]), Integer.parseInt(w[3]), in);
             default -> throw new IllegalArgumentException(w[0]);
         }
@@ -257,7 +263,8 @@ public final class EventLogLatency {
         Runtime.getRuntime().halt(0);
     }
 
-    private static void read(String system, Path path, boolean spin, int messages) {
+    private static void read(String system, Path path, String mode, int messages) {
+        boolean spin = mode.equals("spin");
         Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
         int warmup = messages / 10;
         int[] seen = new int[1];
@@ -272,11 +279,19 @@ public final class EventLogLatency {
                 };
         if (system.equals("cxc")) {
             EventStateLog<byte[], Long> log = openLog(path);
-            EventLogReader<byte[]> reader = log.reader(0);
+            EventLogReader<byte[]> reader =
+                    log.reader(0)
+                            .waitingWith(
+                                    mode.equals("sleep")
+                                            ? WaitPhases.SLEEP_AT_ONCE
+                                            : WaitPhases.DEFAULT);
+            boolean bell = mode.equals("wait") || mode.equals("sleep");
             System.out.println("ready");
             System.out.flush();
             while (seen[0] < messages) {
-                if (reader.poll(record) == 0) {
+                if (bell) {
+                    reader.poll(record, Duration.ofSeconds(10));
+                } else if (reader.poll(record) == 0) {
                     idle(spin);
                 }
             }

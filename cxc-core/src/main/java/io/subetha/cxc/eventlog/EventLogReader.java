@@ -6,9 +6,14 @@ import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.wake.DoorbellWaiter;
+import io.subetha.cxc.wake.WaitPhases;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Follows an {@link EventStateLog} without consuming it: its own position, in this process only,
@@ -21,15 +26,24 @@ import java.util.function.Consumer;
  * the reader fell more than {@code capacity} events behind and is told so with {@link
  * EventsOverwrittenException} (its position stays, so {@link #seek} decides where to go on).
  *
+ * <p><b>Waiting.</b> {@link #await} waits until the event at the position is committed (or the
+ * position holds anything {@link #poll} must act on): it spins, yields, then sleeps on the log's
+ * {@link io.subetha.cxc.wake.Doorbell}, which every commit rings, so a sleeping reader in another
+ * process sees an event within a Unix socket's hand-over. {@link #close} gives its doorbell slot
+ * back; closing the log does it for every reader.
+ *
  * <p>Not thread-safe: one reader per thread.
  */
-public final class EventLogReader<E> {
+public final class EventLogReader<E> implements AutoCloseable {
 
     private final EventStateLog<E, ?> log;
     private final AtomicBuffer body;
     private final FixedCodec<E> codec;
     private final int capacity;
     private final int stride;
+    private final BooleanSupplier hasEvent = this::hasEvent;
+    private @Nullable DoorbellWaiter waiter;
+    private WaitPhases phases = WaitPhases.DEFAULT;
     private long position;
 
     EventLogReader(EventStateLog<E, ?> log, long fromSequence) {
@@ -113,6 +127,80 @@ public final class EventLogReader<E> {
             delivered++;
         }
         return delivered;
+    }
+
+    /**
+     * Waits until {@link #poll} has something to hand over (or to report), at most {@code timeout};
+     * returns at once if it has. Spins and yields as {@link #waitingWith} says, then sleeps until a
+     * writer rings.
+     *
+     * @return whether {@link #poll} has something now; false on timeout or when the log closed
+     */
+    public boolean await(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (hasEvent()) {
+            return true;
+        }
+        DoorbellWaiter w = waiter;
+        if (w == null) {
+            w = log.waiter(phases);
+            waiter = w;
+        }
+        return w.await(hasEvent, timeout);
+    }
+
+    /**
+     * {@link #await} for at most {@code timeout}, then {@link #poll(Consumer)}.
+     *
+     * @return how many events were handed over; 0 on timeout
+     */
+    public int poll(Consumer<? super E> consumer, Duration timeout) {
+        Objects.requireNonNull(consumer, "consumer");
+        return await(timeout) ? poll(consumer) : 0;
+    }
+
+    /**
+     * How {@link #await} spins and yields before it sleeps ({@link WaitPhases#DEFAULT} unless set).
+     */
+    public EventLogReader<E> waitingWith(WaitPhases newPhases) {
+        this.phases = Objects.requireNonNull(newPhases, "phases");
+        DoorbellWaiter w = waiter;
+        if (w != null) {
+            waiter = null;
+            log.forget(w);
+        }
+        return this;
+    }
+
+    /** Gives the reader's doorbell slot back; it may wait again later (with a new one). */
+    @Override
+    public void close() {
+        DoorbellWaiter w = waiter;
+        if (w != null) {
+            waiter = null;
+            log.forget(w);
+        }
+    }
+
+    /**
+     * Whether the position's slot holds what {@link #poll} acts on: its event committed, a gap, a
+     * slot freed without a mark, or a later lap (overwritten). False while the sequence is not
+     * reserved yet or reserved but not committed.
+     */
+    private boolean hasEvent() {
+        long s = position;
+        int slot = eventSlotOffset(s, capacity, stride);
+        long content = body.getLongAcquire(slot + CONTENT_OFFSET);
+        if (content == committed(s) || content == gap(s)) {
+            return true;
+        }
+        long word = OwnerRecord.ownerWord(body, slot);
+        long key = OwnerRecord.key(word);
+        if (key == lapKey(s, capacity)) {
+            return OwnerRecord.pid(word) == OwnerRecord.NO_OWNER; // freed: poll steps over it
+        }
+        // a later lap (poll reports it), unless the position is past what was ever emitted
+        return key != previousLapKey(s, capacity) && s < log.emittedCount();
     }
 
     private EventsOverwrittenException overwritten(long sequence) {

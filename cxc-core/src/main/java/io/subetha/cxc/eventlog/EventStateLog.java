@@ -21,12 +21,17 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.wait.Backoff;
 import io.subetha.cxc.wait.Deadline;
+import io.subetha.cxc.wake.Doorbell;
+import io.subetha.cxc.wake.DoorbellWaiter;
+import io.subetha.cxc.wake.WaitPhases;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -211,6 +216,10 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     private final int stride;
     private final FixedCodec<E> events;
     private final FixedCodec<S> state;
+    private final Doorbell doorbell;
+
+    /** The waiters of this handle's readers: closed with it. */
+    private final Set<DoorbellWaiter> waiters = ConcurrentHashMap.newKeySet();
 
     private EventStateLog(MappedFile file, Settings<E, S> settings) {
         super(file, TYPE);
@@ -219,6 +228,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
         this.stride = file.header().slotSize();
         this.events = settings.events();
         this.state = settings.state();
+        this.doorbell = new Doorbell(body, (int) doorbellOffset(capacity, stride), file.path());
     }
 
     // ---------------------------------------------------------------------------- factories
@@ -353,9 +363,11 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
                 } catch (RuntimeException refused) {
                     // The sequence is ours: say it holds nothing, so nobody waits for it.
                     body.setLongRelease(slot + CONTENT_OFFSET, gap(t));
+                    doorbell.ringIfAnnounced();
                     throw refused;
                 }
                 body.setLongRelease(slot + CONTENT_OFFSET, committed(t));
+                doorbell.ringIfAnnounced();
                 return t;
             }
         }
@@ -460,6 +472,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     private void markGap(int slot, long sequence) {
         body.setLongRelease(slot + CONTENT_OFFSET, gap(sequence));
         body.getAndAddLong(GAPS_OFFSET, 1);
+        doorbell.ringIfAnnounced();
     }
 
     /** Writes the unpublished copy, then publishes it with the generation's CAS. */
@@ -625,7 +638,9 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
                 "gaps",
                 gapCount(),
                 "drainerPid",
-                drainerPid());
+                drainerPid(),
+                "sleepingReaders",
+                doorbell.announcedCount());
     }
 
     // ---------------------------------------------------------------------- reader access
@@ -640,5 +655,29 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
 
     FixedCodec<E> eventsCodec() {
         return events;
+    }
+
+    /** A waiter for a reader of this handle, closed with it at the latest. */
+    DoorbellWaiter waiter(WaitPhases phases) {
+        DoorbellWaiter waiter = doorbell.waiter(phases);
+        waiters.add(waiter);
+        if (isClosed()) {
+            waiter.close();
+        }
+        return waiter;
+    }
+
+    void forget(DoorbellWaiter waiter) {
+        waiters.remove(waiter);
+        waiter.close();
+    }
+
+    /** Closes the handle and every reader's waiter: their waits return, their slots are free. */
+    @Override
+    public void close() {
+        super.close();
+        for (DoorbellWaiter waiter : waiters) {
+            forget(waiter);
+        }
     }
 }

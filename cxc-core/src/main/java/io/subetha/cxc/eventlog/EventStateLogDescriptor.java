@@ -4,6 +4,7 @@ import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.wake.DoorbellDescriptor;
 
 /**
  * Body layout of an {@link EventStateLog} file. Offsets are relative to the body, which follows the
@@ -46,6 +47,9 @@ import io.subetha.cxc.primitive.PrimitiveType;
  * +---------------------------------------------------------------+
  * |                  Event slot 0 .. capacity-1 (one stride each) |
  * +---------------------------------------------------------------+
+ * |                  Doorbell region (DoorbellDescriptor)         |  readers asleep;
+ * |                  at STATE_COPIES_OFFSET + (capacity+2)*stride |  rung by every commit
+ * +---------------------------------------------------------------+
  *
  * State copy (at offset 0 of its stride)          Event slot (at offset 0 of its stride)
  * +-------------------------------+               +-------------------------------+
@@ -76,13 +80,15 @@ import io.subetha.cxc.primitive.PrimitiveType;
  *       slot (a release store after the bytes), {@code (s + 1) | }{@link #GAP_BIT} once the
  *       sequence is known to hold no event (its emitter died, or its event was refused by the
  *       codec).
+ *   <li><b>Doorbell</b>: where a {@link EventLogReader} that waits announces itself; every commit
+ *       and every gap marked rings it ({@link io.subetha.cxc.wake.Doorbell}).
  *   <li><b>Stride</b>: a multiple of 64, large enough for an event slot and a state copy, so that
  *       slots written by different producers never share a cache line.
  * </ul>
  */
 public final class EventStateLogDescriptor {
 
-    public static final int LAYOUT_VERSION = 1;
+    public static final int LAYOUT_VERSION = 2;
 
     /** The body magic, in ASCII. */
     public static final String MAGIC = "EVSTLOG1";
@@ -149,6 +155,11 @@ public final class EventStateLogDescriptor {
     }
 
     public static long bodyLength(int capacity, int stride) {
+        return doorbellOffset(capacity, stride) + DoorbellDescriptor.LENGTH;
+    }
+
+    /** The doorbell region, after the last event slot (64-byte aligned: strides are). */
+    public static long doorbellOffset(int capacity, int stride) {
         return STATE_COPIES_OFFSET + (capacity + 2L) * stride;
     }
 

@@ -131,7 +131,14 @@ public final class Interleaving {
          * A pass registry caller read a free mailbox slot's state word: before its CAS that claims
          * the slot.
          */
-        PASS_SLOT_JUDGED
+        PASS_SLOT_JUDGED,
+        /**
+         * A doorbell waiter announced itself in the announced word: before its last look at what it
+         * waits for, and its sleep.
+         */
+        DOORBELL_ANNOUNCED,
+        /** A doorbell ringer took the announcements by CAS: before it rings their waiters. */
+        DOORBELL_TAKEN
     }
 
     private static volatile @Nullable Consumer<Point> observer;

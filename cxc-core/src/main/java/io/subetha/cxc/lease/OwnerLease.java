@@ -17,6 +17,9 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import io.subetha.cxc.wake.Doorbell;
+import io.subetha.cxc.wake.DoorbellWaiter;
+import io.subetha.cxc.wake.WaitPhases;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -185,12 +188,24 @@ public final class OwnerLease extends MappedPrimitive {
     private final int capacity;
     private final Map<String, Integer> boundSlots = new ConcurrentHashMap<>();
 
+    /** Rung by every release, so a waiter in any process tries again at once. */
+    private final Doorbell doorbell;
+
     /**
      * @param settings the file's: its header's capacity was checked against them on open
      */
     private OwnerLease(MappedFile file, Settings settings) {
         super(file, TYPE);
         this.capacity = settings.capacity();
+        this.doorbell = new Doorbell(body, doorbellOffset(capacity), file.path());
+    }
+
+    /**
+     * A waiter that sleeps until a lease of this table is released (any name's: its look decides
+     * whether the one it wants is free), for one thread at a time; close it when done.
+     */
+    public DoorbellWaiter waiter(WaitPhases phases) {
+        return doorbell.waiter(phases);
     }
 
     /**
@@ -324,7 +339,9 @@ public final class OwnerLease extends MappedPrimitive {
         boolean expired =
                 leaseKey(current) == OwnerRecord.key(lease.ownerWord)
                         && expired(current, nowMillis());
-        return OwnerRecord.release(body, record, lease.ownerWord) && !expired;
+        boolean released = OwnerRecord.release(body, record, lease.ownerWord);
+        doorbell.ringIfAnnounced();
+        return released && !expired;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.subetha.cxc.lease;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
+import io.subetha.cxc.wake.DoorbellDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -48,6 +49,9 @@ import java.security.NoSuchAlgorithmException;
  * |                  Name, UTF-8 (64 bytes, zero-padded)     64   |
  * |                                                               |
  * +---------------------------------------------------------------+
+ *
+ * After the last name slot, at 64 + capacity * 128: the doorbell region (DoorbellDescriptor),
+ * where a thread that waits for a held name announces itself; every release rings it.
  *
  * Bind word
  *   0                      no name: the slot is empty
@@ -109,7 +113,7 @@ public final class OwnerLeaseDescriptor {
     /** The most name slots a file may have. */
     public static final int MAX_CAPACITY = 65_536;
 
-    public static final int LAYOUT_VERSION = 1;
+    public static final int LAYOUT_VERSION = 2;
 
     /** The body magic, in ASCII. */
     public static final String MAGIC = "OWNLEAS1";
@@ -137,8 +141,13 @@ public final class OwnerLeaseDescriptor {
                     throw new IllegalArgumentException(
                             "lease slots are " + SLOT_LENGTH + " bytes, not " + slotSize);
                 }
-                return TABLE_HEADER_LENGTH + (long) capacity * SLOT_LENGTH;
+                return doorbellOffset(capacity) + DoorbellDescriptor.LENGTH;
             };
+
+    /** The doorbell region, after the last name slot (64-byte aligned: slots are 128 bytes). */
+    public static int doorbellOffset(int capacity) {
+        return TABLE_HEADER_LENGTH + capacity * SLOT_LENGTH;
+    }
 
     private OwnerLeaseDescriptor() {}
 

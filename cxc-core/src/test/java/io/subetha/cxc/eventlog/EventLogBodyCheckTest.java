@@ -24,7 +24,10 @@ class EventLogBodyCheckTest {
     @TempDir Path dir;
     int files;
 
-    /** A fresh 2-event INT64 log (stride 64, body 576 bytes) with {@code damage} done, reopened. */
+    /**
+     * A fresh 2-event INT64 log (stride 64, body 1664 bytes: 576 and the doorbell) with {@code
+     * damage} done, reopened.
+     */
     void assertRefused(Consumer<AtomicBuffer> damage, String problem) {
         Path path = dir.resolve("log" + files++ + ".cxc");
         EventStateLog.TYPE
@@ -49,8 +52,8 @@ class EventLogBodyCheckTest {
         assertRefused(setInt(CAPACITY_OFFSET, MAX_CAPACITY + 1), "declares capacity 1048577");
         assertRefused(
                 setInt(CAPACITY_OFFSET, 3),
-                "declares capacity 3 and slot stride 64, which need 640 bytes, but it has 576");
-        assertRefused(setInt(CAPACITY_OFFSET, 1), "which need 512 bytes, but it has 576");
+                "declares capacity 3 and slot stride 64, which need 1728 bytes, but it has 1664");
+        assertRefused(setInt(CAPACITY_OFFSET, 1), "which need 1600 bytes, but it has 1664");
     }
 
     @Test
@@ -58,7 +61,7 @@ class EventLogBodyCheckTest {
         assertRefused(setInt(SLOT_STRIDE_OFFSET, 0), "declares capacity 2 and slot stride 0");
         assertRefused(setInt(SLOT_STRIDE_OFFSET, 63), "slot stride 63");
         assertRefused(setInt(SLOT_STRIDE_OFFSET, 96), "slot stride 96");
-        assertRefused(setInt(SLOT_STRIDE_OFFSET, 128), "which need 832 bytes, but it has 576");
+        assertRefused(setInt(SLOT_STRIDE_OFFSET, 128), "which need 1920 bytes, but it has 1664");
         assertRefused(setInt(EVENT_SIZE_OFFSET, 0), "event size 0 and state size 8");
         assertRefused(setInt(STATE_SIZE_OFFSET, 0), "event size 8 and state size 0");
         assertRefused(setInt(EVENT_SIZE_OFFSET, 33), "event size 33 and state size 8 do not fit");

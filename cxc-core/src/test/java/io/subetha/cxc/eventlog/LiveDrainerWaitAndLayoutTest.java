@@ -138,7 +138,8 @@ class LiveDrainerWaitAndLayoutTest {
         assertThat(stateCopyOffset(1, 64)).isEqualTo(384);
         assertThat(stateCopyOffset(2, 64)).isEqualTo(320);
         assertThat(eventSlotOffset(5, 4, 64)).isEqualTo(320 + 3 * 64);
-        assertThat(bodyLength(4, 64)).isEqualTo(320 + 6 * 64);
+        assertThat(doorbellOffset(4, 64)).isEqualTo(320 + 6 * 64);
+        assertThat(bodyLength(4, 64)).isEqualTo(320 + 6 * 64 + 64 + 32 * 32);
         assertThat(lapKey(3, 4)).isEqualTo(1);
         assertThat(lapKey(9, 4)).isEqualTo(3);
         assertThat(lapKey(0xFFFF_FFFFL * 4, 4)).isEqualTo(1);

@@ -156,9 +156,10 @@ class OwnerLeaseBindingTest {
 
     @Test
     void theLayoutRefusesCapacitiesAndSlotSizesItDoesNotHave() {
-        assertThat(BODY_LAYOUT.bodyLength(1, SLOT_LENGTH)).isEqualTo(64 + 128);
+        int doorbell = io.subetha.cxc.wake.DoorbellDescriptor.LENGTH;
+        assertThat(BODY_LAYOUT.bodyLength(1, SLOT_LENGTH)).isEqualTo(64 + 128 + doorbell);
         assertThat(BODY_LAYOUT.bodyLength(MAX_CAPACITY, SLOT_LENGTH))
-                .isEqualTo(64 + 128L * MAX_CAPACITY);
+                .isEqualTo(64 + 128L * MAX_CAPACITY + doorbell);
         assertThatThrownBy(() -> BODY_LAYOUT.bodyLength(0, SLOT_LENGTH))
                 .hasMessage("a lease table has 1..65536 name slots, not 0");
         assertThatThrownBy(() -> BODY_LAYOUT.bodyLength(MAX_CAPACITY + 1, SLOT_LENGTH))

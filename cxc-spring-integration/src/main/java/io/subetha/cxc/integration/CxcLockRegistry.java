@@ -4,7 +4,8 @@ import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.lease.OwnerLeaseDescriptor;
 import io.subetha.cxc.process.Pids;
-import io.subetha.cxc.wait.Backoff;
+import io.subetha.cxc.wake.DoorbellWaiter;
+import io.subetha.cxc.wake.WaitPhases;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ConcurrentModificationException;
@@ -17,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
@@ -44,9 +46,11 @@ import org.springframework.scheduling.TaskScheduler;
  * renewed to its time to live every third of it until unlock, as Spring Integration's JDBC registry
  * does: a lock then lasts as long as its holder's process.
  *
- * <p>Waiting polls the lease, backing off from 50 µs to {@link #MAX_POLL}: a dead holder's lock is
- * taken within one poll of its death. Each poll of a lock held by a live process reads its {@code
- * /proc} entry (~10 µs).
+ * <p>A waiter sleeps on the lease table's doorbell, which every release in any process rings, so a
+ * released lock is taken within a socket's hand-over; a holder that dies or lets its lease expire
+ * rings nothing, so each sleep lasts {@link #MAX_POLL} at most, and a dead holder's lock is taken
+ * within one of them. Each look at a lock held by a live process reads its {@code /proc} entry (~10
+ * µs).
  */
 public final class CxcLockRegistry
         implements ExpirableLockRegistry<DistributedLock>, RenewableLockRegistry<DistributedLock> {
@@ -54,11 +58,8 @@ public final class CxcLockRegistry
     /** A lock's time to live unless given: as long as a lease lasts, so in effect until unlock. */
     public static final Duration DEFAULT_TTL = OwnerLease.MAX_AT_MOST;
 
-    /** The longest pause between two attempts of a waiting acquirer. */
+    /** The longest sleep of a waiting acquirer between two looks, unless a release rings. */
     public static final Duration MAX_POLL = Duration.ofMillis(5);
-
-    /** The first poll's pause: a lease is held across a call, so waiting parks from the start. */
-    private static final long FIRST_POLL_NANOS = 50_000;
 
     private final OwnerLease leases;
     private final Duration defaultTtl;
@@ -204,14 +205,6 @@ public final class CxcLockRegistry
         }
     }
 
-    /**
-     * A waiter's polls of the lease: from {@value #FIRST_POLL_NANOS} ns, doubling to {@link
-     * #MAX_POLL}.
-     */
-    private static Backoff polling() {
-        return Backoff.parking(FIRST_POLL_NANOS, MAX_POLL.toNanos());
-    }
-
     private static Duration requireTtl(Duration ttl) {
         if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(OwnerLease.MAX_AT_MOST) > 0) {
             throw new IllegalArgumentException(
@@ -288,13 +281,22 @@ public final class CxcLockRegistry
                             return true;
                         }
                         boolean interrupted = false;
-                        Backoff backoff = null; // made by the first wait: a free lock makes none
-                        while (!acquire(ttl)) {
-                            if (backoff == null) {
-                                backoff = polling();
+                        DoorbellWaiter waiter =
+                                null; // made by the first wait: a free lock makes none
+                        try {
+                            boolean acquired = acquire(ttl);
+                            while (!acquired) {
+                                if (waiter == null) {
+                                    waiter = leases.waiter(WaitPhases.SLEEP_AT_ONCE);
+                                }
+                                // woken by a release; a holder's death or expiry by MAX_POLL
+                                acquired = waiter.await(() -> acquire(ttl), MAX_POLL);
+                                interrupted |= Thread.interrupted();
                             }
-                            backoff.idle();
-                            interrupted |= Thread.interrupted();
+                        } finally {
+                            if (waiter != null) {
+                                waiter.close();
+                            }
                         }
                         if (interrupted) {
                             Thread.currentThread().interrupt();
@@ -364,25 +366,43 @@ public final class CxcLockRegistry
             }
         }
 
-        /** Polls the lease until acquired or {@code deadline} (nanoTime; MAX_VALUE: none). */
+        /**
+         * Waits for the lease until acquired or {@code deadline} (nanoTime; MAX_VALUE: none): on
+         * the lease table's doorbell, which every release rings; a holder that dies or lets its
+         * lease expire rings nothing, so each sleep lasts {@link #MAX_POLL} at most.
+         */
         private boolean await(long deadline, Duration ttl) throws InterruptedException {
-            Backoff backoff = null; // made by the first wait: a free lock makes none
-            while (true) {
-                // Interruption first: an interrupted waiter never takes the lock on its way out.
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("interrupted waiting for the lock " + key);
+            DoorbellWaiter waiter = null; // made by the first wait: a free lock makes none
+            try {
+                while (true) {
+                    // Interruption first: an interrupted waiter never takes the lock on its way.
+                    if (Thread.interrupted()) {
+                        throw new InterruptedException("interrupted waiting for the lock " + key);
+                    }
+                    if (acquire(ttl)) {
+                        return true;
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (deadline != Long.MAX_VALUE && left <= 0) {
+                        return false;
+                    }
+                    if (waiter == null) {
+                        waiter = leases.waiter(WaitPhases.SLEEP_AT_ONCE);
+                    }
+                    long sleep =
+                            deadline == Long.MAX_VALUE
+                                    ? MAX_POLL.toNanos()
+                                    : Math.min(left, MAX_POLL.toNanos());
+                    BooleanSupplier look =
+                            () -> !Thread.currentThread().isInterrupted() && acquire(ttl);
+                    if (waiter.await(look, Duration.ofNanos(sleep))) {
+                        return true;
+                    }
                 }
-                if (acquire(ttl)) {
-                    return true;
+            } finally {
+                if (waiter != null) {
+                    waiter.close();
                 }
-                long left = deadline - System.nanoTime();
-                if (deadline != Long.MAX_VALUE && left <= 0) {
-                    return false;
-                }
-                if (backoff == null) {
-                    backoff = polling();
-                }
-                backoff.idleAtMost(deadline == Long.MAX_VALUE ? Long.MAX_VALUE : left);
             }
         }
 

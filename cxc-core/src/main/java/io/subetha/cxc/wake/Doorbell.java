@@ -1,0 +1,128 @@
+package io.subetha.cxc.wake;
+
+import static io.subetha.cxc.wake.DoorbellDescriptor.ANNOUNCED_OFFSET;
+import static io.subetha.cxc.wake.DoorbellDescriptor.SLOTS;
+import static io.subetha.cxc.wake.DoorbellDescriptor.WAKE_ADDRESS_OFFSET;
+import static io.subetha.cxc.wake.DoorbellDescriptor.slotOffset;
+
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
+import io.subetha.cxc.mmf.AtomicBuffer;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+
+/**
+ * A primitive's doorbell: the {@link DoorbellDescriptor region} of its body through which waiters
+ * of any process sleep until a writer has something for them. A primitive gives it the body, the
+ * region's offset and its file; calls {@link #ringIfAnnounced} after every write a waiter may wait
+ * for; and hands its waiters a {@link #waiter}.
+ *
+ * <ol>
+ *   <li><b>Announce, then look, then sleep.</b> A waiter sets its bit in the announced word by CAS,
+ *       looks at what it waits for once more, and only then sleeps.
+ *   <li><b>Write, then ring.</b> A writer, after its write, fences and reads the announced word; if
+ *       a waiter announced itself it takes every announcement by one CAS and rings each.
+ * </ol>
+ *
+ * The waiter's CAS and the writer's fence order both sides' steps, so either the waiter's last look
+ * sees the write or the writer sees the announcement. A ring lost (its writer killed between its
+ * take and its ring, a waiter's socket gone or refused) is not a lost wake-up: every sleep is
+ * bounded by its waiter's safety look, and what it waits for is in the file.
+ */
+public final class Doorbell {
+
+    private final AtomicBuffer buffer;
+    private final int region;
+    private final Path directory;
+
+    /**
+     * @param buffer the primitive's body
+     * @param region the body offset of its doorbell region, 64-byte aligned, {@link
+     *     DoorbellDescriptor#LENGTH} bytes
+     * @param file the primitive's file: the wake sockets live beside it
+     */
+    public Doorbell(AtomicBuffer buffer, int region, Path file) {
+        if (region < 0
+                || region % 64 != 0
+                || (long) region + DoorbellDescriptor.LENGTH > buffer.capacity()) {
+            throw new IllegalArgumentException(
+                    "a doorbell region is "
+                            + DoorbellDescriptor.LENGTH
+                            + " bytes at a 64-byte aligned offset of the body, not at "
+                            + region
+                            + " of "
+                            + buffer.capacity());
+        }
+        this.buffer = buffer;
+        this.region = region;
+        this.directory = WakeSocket.directory(file);
+    }
+
+    /**
+     * Rings every waiter that announced itself; with none announced, one fence and one read. Call
+     * it after each write a waiter may wait for (after the write is visible: its release store or
+     * CAS).
+     */
+    public void ringIfAnnounced() {
+        // A release store followed by a load may be reordered (store-load): the fence keeps the
+        // read of the announced word after the write, so a waiter's last look cannot miss both.
+        VarHandle.fullFence();
+        if (buffer.getLongVolatile(region + ANNOUNCED_OFFSET) != 0) {
+            ringAnnounced();
+        }
+    }
+
+    private void ringAnnounced() {
+        long taken = takeAnnouncements() & slotMask(); // bits past the slots: nobody to ring
+        if (taken == 0) {
+            return;
+        }
+        Interleaving.at(Point.DOORBELL_TAKEN);
+        while (taken != 0) {
+            int index = Long.numberOfTrailingZeros(taken);
+            taken &= taken - 1;
+            long address = buffer.getLongAcquire(slotOffset(region, index) + WAKE_ADDRESS_OFFSET);
+            if (address != 0) {
+                WakeLines.ring(directory, address);
+            }
+        }
+    }
+
+    /** Takes every announcement by one CAS to zero: one ring per announcement. */
+    private long takeAnnouncements() {
+        while (true) {
+            long announced = buffer.getLongVolatile(region + ANNOUNCED_OFFSET);
+            if (announced == 0
+                    || buffer.compareAndSetLong(region + ANNOUNCED_OFFSET, announced, 0)) {
+                return announced;
+            }
+        }
+    }
+
+    /** A waiter on this doorbell, for one thread at a time; close it when done. */
+    public DoorbellWaiter waiter(WaitPhases phases) {
+        return waiter(
+                phases,
+                DoorbellWaiter.FIRST_SAFETY_LOOK_NANOS,
+                DoorbellWaiter.LONGEST_SAFETY_LOOK_NANOS);
+    }
+
+    /** A waiter with other safety looks: tests that must see a lost ring as a hang. */
+    DoorbellWaiter waiter(WaitPhases phases, long firstLook, long longestLook) {
+        return new DoorbellWaiter(buffer, region, directory, phases, firstLook, longestLook);
+    }
+
+    /** How many waiters are announced (asleep, or about to be), for operators and tests. */
+    public int announcedCount() {
+        return Long.bitCount(buffer.getLongVolatile(region + ANNOUNCED_OFFSET) & slotMask());
+    }
+
+    private static long slotMask() {
+        return SLOTS == 64 ? -1L : (1L << SLOTS) - 1;
+    }
+
+    /** The directory of the wake sockets beside {@code file}. */
+    public static Path socketDirectory(Path file) {
+        return WakeSocket.directory(file);
+    }
+}
