@@ -20,9 +20,13 @@ import io.subetha.cxc.process.ProcessStatus;
 import io.subetha.cxc.wake.Doorbell;
 import io.subetha.cxc.wake.DoorbellWaiter;
 import io.subetha.cxc.wake.WaitPhases;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -378,6 +382,45 @@ public final class OwnerLease extends MappedPrimitive {
             return Optional.empty();
         }
         return info(slotOffset(slot));
+    }
+
+    /**
+     * A name with a live holder, as {@link #held()} lists it.
+     *
+     * @param name the name; one longer than {@link OwnerLeaseDescriptor#MAX_NAME_BYTES} UTF-8 bytes
+     *     is stored as its SHA-256 and listed as {@code sha256:<hex>}
+     */
+    public record HeldName(String name, LeaseInfo holder) {}
+
+    /**
+     * Every name with a live holder now, in slot order: an operator's view (a console, an
+     * inspector). Reads only, and counts no op; probes {@code /proc} once per held slot. A slot
+     * whose bound length is out of range is left out, never trusted.
+     */
+    public List<HeldName> held() {
+        List<HeldName> held = new ArrayList<>();
+        for (int slot = 0; slot < capacity; slot++) {
+            int record = slotOffset(slot);
+            long bind = body.getLongAcquire(record + BIND_WORD_OFFSET);
+            int length = boundLength(bind);
+            if (!isBound(bind) || length < 1 || length > MAX_NAME_BYTES) {
+                continue;
+            }
+            Optional<LeaseInfo> holder = info(record);
+            if (holder.isPresent()) {
+                held.add(new HeldName(storedNameText(record, length), holder.get()));
+            }
+        }
+        return held;
+    }
+
+    private String storedNameText(int record, int length) {
+        byte[] stored = new byte[length];
+        body.getBytes(record + NAME_OFFSET, stored);
+        if (stored[0] == DIGEST_MARK) {
+            return "sha256:" + HexFormat.of().formatHex(stored, 1, length);
+        }
+        return new String(stored, StandardCharsets.UTF_8);
     }
 
     /** Whether {@code lease} is still held by its acquirer (not released, expired, or taken). */

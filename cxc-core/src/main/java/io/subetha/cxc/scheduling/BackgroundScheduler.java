@@ -631,6 +631,43 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 body.getLongVolatile(COLLECTED_OFFSET));
     }
 
+    /**
+     * Every job the ring holds now, oldest id first: queued, running (with its worker's PID) or
+     * done and not yet collected. An operator's view (a console, an inspector), slot by slot and
+     * not atomic across slots; reads only, counts no op. A slot being written is not yet a job and
+     * is left out.
+     */
+    public List<JobEntry> jobs() {
+        long tail = body.getLongVolatile(TAIL_OFFSET);
+        List<JobEntry> jobs = new ArrayList<>();
+        for (long id = Math.max(0, tail - capacity); id < tail; id++) {
+            long word = body.getLongVolatile(slotOffset(id));
+            if (lapOf(word) != lapTag(id / capacity)) {
+                continue; // freed and not yet reused, or already a later lap's
+            }
+            JobEntry.State state =
+                    switch (state(word)) {
+                        case QUEUED -> JobEntry.State.QUEUED;
+                        case RUNNING, COMPLETING -> JobEntry.State.RUNNING;
+                        case DONE -> JobEntry.State.DONE;
+                        default -> null;
+                    };
+            if (state != null) {
+                long pid = state == JobEntry.State.RUNNING ? workerPid(word) : 0;
+                jobs.add(new JobEntry(id, state, pid, attempt(word)));
+            }
+        }
+        return jobs;
+    }
+
+    /** The PID of the participant a slot word names, or 0 if its record moved on. */
+    private long workerPid(long word) {
+        long owner = OwnerRecord.ownerWord(body, participantOffset(participant(word)));
+        return generationTag(OwnerRecord.key(owner)) == generation(word)
+                ? OwnerRecord.pid(owner)
+                : 0;
+    }
+
     public int capacity() {
         return capacity;
     }

@@ -1,0 +1,149 @@
+package io.subetha.cxc.console.autoconfigure;
+
+import io.subetha.cxc.boot.CxcPrimitives;
+import io.subetha.cxc.boot.InvalidCxcPropertyException;
+import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
+import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
+import io.subetha.cxc.boot.autoconfigure.CxcEndpointAutoConfiguration;
+import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.ticker.LeaderTicker;
+import io.subetha.cxc.boot.ticker.LeadershipTier;
+import io.subetha.cxc.console.ConsoleOverview;
+import io.subetha.cxc.console.ConsoleProperties;
+import io.subetha.cxc.console.JobBoard;
+import io.subetha.cxc.console.LeadershipHistory;
+import io.subetha.cxc.console.LeaseTables;
+import io.subetha.cxc.console.action.ConsoleAction;
+import io.subetha.cxc.console.action.StepDown;
+import io.subetha.cxc.console.web.ConsoleActions;
+import io.subetha.cxc.console.web.ConsoleApi;
+import io.subetha.cxc.console.web.ConsoleErrors;
+import io.subetha.cxc.console.web.ConsolePage;
+import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.observe.PrimitiveRegistry;
+import java.time.Clock;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.servlet.DispatcherServlet;
+
+/**
+ * The operations console at {@code cxc.console.path} ({@code /cxc}) of a servlet web application
+ * that runs cxc, unless {@code cxc.console.enabled=false}; its actions only with {@code
+ * cxc.console.actions=true}.
+ */
+@AutoConfiguration(after = {CxcAutoConfiguration.class, CxcEndpointAutoConfiguration.class})
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnBooleanProperty(name = "cxc.console.enabled", matchIfMissing = true)
+@ConditionalOnBean({PrimitiveRegistry.class, CxcPrimitives.class})
+@EnableConfigurationProperties(ConsoleProperties.class)
+public final class CxcConsoleAutoConfiguration {
+
+    private static final Pattern PATH = Pattern.compile("(/[A-Za-z0-9._~-]+)+");
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SharedLeaderElection.class)
+    LeadershipHistory cxcConsoleLeadershipHistory(SharedLeaderElection election) {
+        return new LeadershipHistory(election, Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LeaseTables cxcConsoleLeaseTables(PrimitiveRegistry registry) {
+        return new LeaseTables(registry, Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobBoard cxcConsoleJobBoard(PrimitiveRegistry registry) {
+        return new JobBoard(registry, Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ConsoleOverview cxcConsoleOverview(
+            PrimitiveRegistry registry,
+            CxcPrimitives primitives,
+            ObjectProvider<CxcEndpoint> endpoint,
+            ObjectProvider<LeaderTicker> ticker,
+            ObjectProvider<CxcParticipants> participants,
+            ObjectProvider<LeadershipTier> global,
+            ObjectProvider<LeadershipHistory> history,
+            ObjectProvider<ConsoleAction> actions,
+            ConsoleProperties properties) {
+        LeaderTicker leaderTicker = ticker.getIfAvailable();
+        // The actuator's endpoint bean when it is exposed; otherwise the same reader, made here.
+        CxcEndpoint reader =
+                endpoint.getIfAvailable(
+                        () ->
+                                new CxcEndpoint(
+                                        registry,
+                                        leaderTicker,
+                                        primitives.directory(),
+                                        participants.getIfAvailable(),
+                                        global.getIfAvailable()));
+        List<String> offered =
+                properties.isActions()
+                        ? actions.orderedStream().map(ConsoleAction::name).toList()
+                        : List.of();
+        return new ConsoleOverview(
+                reader,
+                history.getIfAvailable(),
+                leaderTicker == null ? null : leaderTicker.tickInterval(),
+                offered,
+                Clock.systemUTC());
+    }
+
+    @Bean
+    ConsolePage cxcConsolePage(ConsoleProperties properties) {
+        String path = properties.getPath();
+        if (!PATH.matcher(path).matches()) {
+            throw new InvalidCxcPropertyException(
+                    "cxc.console.path",
+                    path,
+                    "the console's path must start with '/', name at least one segment and not end"
+                            + " with '/' (letters, digits, '.', '_', '~', '-')",
+                    "Set cxc.console.path to a path such as /cxc or /ops/cxc.");
+        }
+        return new ConsolePage(path);
+    }
+
+    @Bean
+    ConsoleApi cxcConsoleApi(ConsoleOverview overview, LeaseTables leases, JobBoard jobs) {
+        return new ConsoleApi(overview, leases, jobs);
+    }
+
+    @Bean
+    ConsoleErrors cxcConsoleErrors() {
+        return new ConsoleErrors();
+    }
+
+    /** With {@code cxc.console.actions=true}: the actions' endpoint and the starter's actions. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty(name = "cxc.console.actions")
+    static class Actions {
+
+        @Bean
+        @ConditionalOnBean(LeaderTicker.class)
+        @ConditionalOnMissingBean
+        StepDown cxcConsoleStepDown(LeaderTicker ticker) {
+            return new StepDown(ticker);
+        }
+
+        @Bean
+        ConsoleActions cxcConsoleActions(ObjectProvider<ConsoleAction> actions) {
+            return new ConsoleActions(actions.orderedStream().toList());
+        }
+    }
+}
