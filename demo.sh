@@ -101,6 +101,8 @@ show() {
 
 echo "==> all up; every instance's /actuator/cxc:"
 show "${PORTS[@]}"
+echo "==> the operations console (every instance serves one; the page follows the failover below):"
+for port in "${PORTS[@]}"; do echo "    http://127.0.0.1:$port/cxc"; done
 
 leader_port=""
 leader_pid=""
@@ -140,4 +142,9 @@ echo "==> failover: ${failover} ms from SIGKILL to a survivor's /actuator/cxc sa
 sleep 0.3 # a few ticks: a lower PID that was not first to notice takes over from the first
 echo "==> the survivors now (the lowest live PID leads):"
 show "${survivors[@]}"
+if [[ -t 0 && -t 1 ]]; then
+    echo "==> the survivors' consoles stay up until you press Enter:"
+    for port in "${survivors[@]}"; do echo "    http://127.0.0.1:$port/cxc"; done
+    read -r || true
+fi
 echo "==> stopping everything"

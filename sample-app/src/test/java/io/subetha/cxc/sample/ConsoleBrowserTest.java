@@ -1,0 +1,264 @@
+package io.subetha.cxc.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.subetha.cxc.testing.ChildJvm;
+import io.subetha.cxc.testing.ChildJvmGroup;
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The console in a real browser (headless Chromium, Debian's packages): three copies of the sample
+ * share one directory; a survivor's console shows one leader and three live participants; the
+ * leader is SIGKILLed and the same page, never reloaded, shows the new leader under a later term
+ * and the killed one not alive; the browser logged no JavaScript error. The screenshot in the
+ * README (docs/console.png) is taken here.
+ */
+class ConsoleBrowserTest {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Duration STARTUP = Duration.ofSeconds(100);
+
+    @TempDir Path temp;
+
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final ObjectMapper json = new ObjectMapper();
+
+    @Test
+    void theConsoleFollowsAKilledLeadersSuccessorWithoutAReload() throws Exception {
+        requireChromium();
+        ChildJvmGroup children = new ChildJvmGroup();
+        ChromeDriver browser = null;
+        try {
+            Map<ChildJvm, Integer> ports = startCopies(children, temp.resolve("cxc"));
+            ChildJvm leader = awaitOneLeader(ports);
+            ChildJvm watcher =
+                    ports.keySet().stream().filter(c -> c != leader).findFirst().orElseThrow();
+
+            browser = chromium();
+            browser.get("http://127.0.0.1:" + ports.get(watcher) + "/cxc");
+            ChromeDriver page = browser;
+            long firstTerm =
+                    await("the page shows the leader and three live participants")
+                            .atMost(Duration.ofSeconds(60))
+                            .pollInterval(Duration.ofMillis(100))
+                            .until(
+                                    () -> shown(page),
+                                    s ->
+                                            s.leaderPid() == leader.pid()
+                                                    && s.alive() == 3
+                                                    && s.participants() == 3)
+                            .term();
+            // A mark a reload would wipe out.
+            ((JavascriptExecutor) browser)
+                    .executeScript("document.body.dataset.notReloaded = 'yes'");
+
+            leader.process().destroyForcibly(); // SIGKILL
+            Shown after =
+                    await("the page shows a survivor leading under a later term")
+                            .atMost(Duration.ofSeconds(60))
+                            .pollInterval(Duration.ofMillis(100))
+                            .until(
+                                    () -> shown(page),
+                                    s ->
+                                            s.leaderPid() != leader.pid()
+                                                    && s.leaderPid() > 0
+                                                    && s.term() > firstTerm
+                                                    && s.alive() == 2
+                                                    && s.participants() == 3);
+            assertThat(ports.keySet().stream().map(ChildJvm::pid)).contains(after.leaderPid());
+            assertThat(browser.findElement(By.tagName("body")).getDomAttribute("data-not-reloaded"))
+                    .isEqualTo("yes");
+            assertThat(browser.findElement(By.id("freshness")).getText()).startsWith("live");
+            assertThat(browser.findElements(By.id("step-down"))).as("actions are off").isEmpty();
+
+            saveScreenshot(browser);
+            List<String> errors = new ArrayList<>();
+            for (LogEntry entry : browser.manage().logs().get(LogType.BROWSER)) {
+                if (entry.getLevel().intValue() >= Level.SEVERE.intValue()) {
+                    errors.add(entry.getMessage());
+                }
+            }
+            assertThat(errors).as("the browser's console errors").isEmpty();
+        } finally {
+            if (browser != null) {
+                browser.quit();
+            }
+            children.close();
+        }
+    }
+
+    /** What the page shows now. */
+    private record Shown(long leaderPid, long term, int participants, int alive) {}
+
+    private static Shown shown(ChromeDriver browser) {
+        String pid = browser.findElement(By.id("leader-pid")).getText().split(" ")[0];
+        String term = browser.findElement(By.id("leader-term")).getText();
+        List<WebElement> rows = browser.findElements(By.cssSelector("#participants tr"));
+        int alive = browser.findElements(By.cssSelector("#participants td.alive")).size();
+        return new Shown(number(pid), number(term), rows.size(), alive);
+    }
+
+    private static long number(String text) {
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException notYet) {
+            return -1;
+        }
+    }
+
+    private static void requireChromium() {
+        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+            throw new AssertionError(
+                    "the console's browser test needs headless Chromium and its driver at "
+                            + CHROMIUM
+                            + " and "
+                            + CHROMEDRIVER
+                            + ": install Debian's packages as root with `apt-get update &&"
+                            + " apt-get install -y chromium chromium-driver` (.ci/run does)");
+        }
+    }
+
+    private ChromeDriver chromium() throws IOException {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                // This machine's network is closed: without these Chromium's own connections are
+                // refused, many at a time.
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + Files.createDirectories(temp.resolve("chromium")));
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service =
+                new ChromeDriverService.Builder()
+                        .usingDriverExecutable(CHROMEDRIVER.toFile())
+                        .usingAnyFreePort()
+                        .build();
+        ChromeDriver driver = new ChromeDriver(service, options);
+        driver.manage().window().setSize(new Dimension(1280, 900));
+        return driver;
+    }
+
+    private static void saveScreenshot(ChromeDriver browser) throws IOException {
+        File shot = browser.getScreenshotAs(OutputType.FILE);
+        Path docs = Path.of(System.getProperty("basedir", ".")).resolve("../docs").normalize();
+        if (Files.isDirectory(docs)) {
+            Files.copy(
+                    shot.toPath(),
+                    docs.resolve("console.png"),
+                    StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    private Map<ChildJvm, Integer> startCopies(ChildJvmGroup children, Path directory)
+            throws IOException {
+        Map<ChildJvm, Integer> ports = new LinkedHashMap<>();
+        for (int i = 1; i <= 3; i++) {
+            int port = freePort();
+            ChildJvm child =
+                    children.add(
+                            ChildJvm.start(
+                                    "sample-console-" + i,
+                                    List.of("-Xss512k", "-XX:ReservedCodeCacheSize=64m"),
+                                    System.getProperty("java.class.path"),
+                                    SampleApplication.class.getName(),
+                                    List.of(
+                                            "--server.port=" + port,
+                                            "--cxc.directory=" + directory,
+                                            "--spring.main.banner-mode=off"),
+                                    null));
+            ports.put(child, port);
+        }
+        for (Map.Entry<ChildJvm, Integer> entry : ports.entrySet()) {
+            ChildJvm child = entry.getKey();
+            await("/actuator/cxc of " + child)
+                    .atMost(STARTUP)
+                    .pollInterval(Duration.ofMillis(250))
+                    .failFast(() -> !child.isAlive())
+                    .until(() -> cxc(entry.getValue()) != null);
+        }
+        return ports;
+    }
+
+    private ChildJvm awaitOneLeader(Map<ChildJvm, Integer> ports) {
+        return await("exactly one leader among " + ports.keySet())
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(
+                        () -> {
+                            List<ChildJvm> selves = new ArrayList<>();
+                            for (Map.Entry<ChildJvm, Integer> entry : ports.entrySet()) {
+                                JsonNode state = cxc(entry.getValue());
+                                if (state != null && state.get("leader").get("self").asBoolean()) {
+                                    selves.add(entry.getKey());
+                                }
+                            }
+                            return selves.size() == 1 ? selves.get(0) : null;
+                        },
+                        leader -> leader != null);
+    }
+
+    /** GET /actuator/cxc, or null if the instance does not answer (yet). */
+    private JsonNode cxc(int port) throws InterruptedException {
+        try {
+            HttpResponse<String> response =
+                    http.send(
+                            HttpRequest.newBuilder(
+                                            URI.create(
+                                                    "http://127.0.0.1:" + port + "/actuator/cxc"))
+                                    .timeout(Duration.ofSeconds(5))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? json.readTree(response.body()) : null;
+        } catch (IOException notUp) {
+            return null;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
