@@ -1,7 +1,6 @@
 package io.subetha.cxc.console.autoconfigure;
 
 import io.subetha.cxc.boot.CxcPrimitives;
-import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
 import io.subetha.cxc.boot.autoconfigure.CxcEndpointAutoConfiguration;
@@ -15,15 +14,10 @@ import io.subetha.cxc.console.LeadershipHistory;
 import io.subetha.cxc.console.LeaseTables;
 import io.subetha.cxc.console.action.ConsoleAction;
 import io.subetha.cxc.console.action.StepDown;
-import io.subetha.cxc.console.web.ConsoleActions;
-import io.subetha.cxc.console.web.ConsoleApi;
-import io.subetha.cxc.console.web.ConsoleErrors;
-import io.subetha.cxc.console.web.ConsolePage;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import java.time.Clock;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -33,7 +27,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
@@ -48,8 +44,6 @@ import org.springframework.web.servlet.DispatcherServlet;
 @ConditionalOnBean({PrimitiveRegistry.class, CxcPrimitives.class})
 @EnableConfigurationProperties(ConsoleProperties.class)
 public final class CxcConsoleAutoConfiguration {
-
-    private static final Pattern PATH = Pattern.compile("(/[A-Za-z0-9._~-]+)+");
 
     @Bean
     @ConditionalOnMissingBean
@@ -105,31 +99,13 @@ public final class CxcConsoleAutoConfiguration {
                 Clock.systemUTC());
     }
 
-    @Bean
-    ConsolePage cxcConsolePage(ConsoleProperties properties) {
-        String path = properties.getPath();
-        if (!PATH.matcher(path).matches()) {
-            throw new InvalidCxcPropertyException(
-                    "cxc.console.path",
-                    path,
-                    "the console's path must start with '/', name at least one segment and not end"
-                            + " with '/' (letters, digits, '.', '_', '~', '-')",
-                    "Set cxc.console.path to a path such as /cxc or /ops/cxc.");
-        }
-        return new ConsolePage(path);
-    }
+    /** The controllers on the application's port, unless a separate management port serves them. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(OnApplicationPort.class)
+    @Import(ConsoleWeb.class)
+    static class OnTheApplicationsPort {}
 
-    @Bean
-    ConsoleApi cxcConsoleApi(ConsoleOverview overview, LeaseTables leases, JobBoard jobs) {
-        return new ConsoleApi(overview, leases, jobs);
-    }
-
-    @Bean
-    ConsoleErrors cxcConsoleErrors() {
-        return new ConsoleErrors();
-    }
-
-    /** With {@code cxc.console.actions=true}: the actions' endpoint and the starter's actions. */
+    /** With {@code cxc.console.actions=true}: the starter's actions. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBooleanProperty(name = "cxc.console.actions")
     static class Actions {
@@ -139,11 +115,6 @@ public final class CxcConsoleAutoConfiguration {
         @ConditionalOnMissingBean
         StepDown cxcConsoleStepDown(LeaderTicker ticker) {
             return new StepDown(ticker);
-        }
-
-        @Bean
-        ConsoleActions cxcConsoleActions(ObjectProvider<ConsoleAction> actions) {
-            return new ConsoleActions(actions.orderedStream().toList());
         }
     }
 }
