@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,7 +62,7 @@ public final class LeadershipHistory implements TickTask {
         Term last = terms.peekFirst();
         if (last != null
                 && last.term() == snapshot.term()
-                && java.util.Objects.equals(last.leaderPid(), pid)) {
+                && Objects.equals(last.leaderPid(), pid)) {
             return;
         }
         terms.addFirst(new Term(snapshot.term(), pid, clock.millis(), last == null));

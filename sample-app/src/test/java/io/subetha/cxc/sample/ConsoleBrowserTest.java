@@ -41,8 +41,9 @@ import tools.jackson.databind.ObjectMapper;
  * The console in a real browser (headless Chromium, Debian's packages): three copies of the sample
  * share one directory; a survivor's console shows one leader and three live participants; the
  * leader is SIGKILLed and the same page, never reloaded, shows the new leader under a later term
- * and the killed one not alive; the browser logged no JavaScript error. The screenshot in the
- * README (docs/console.png) is taken here.
+ * and the killed one not alive; the browser logged no JavaScript error; once the page's own server
+ * is killed too, the page calls its data stale. The screenshot in the README (docs/console.png) is
+ * taken here.
  */
 class ConsoleBrowserTest {
 
@@ -112,6 +113,17 @@ class ConsoleBrowserTest {
                 }
             }
             assertThat(errors).as("the browser's console errors").isEmpty();
+
+            // The page's own server gone, the page says its data is stale.
+            watcher.process().destroyForcibly();
+            await("the page calls its data stale")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(
+                            () ->
+                                    page.findElement(By.id("freshness"))
+                                            .getText()
+                                            .startsWith("stale"));
         } finally {
             if (browser != null) {
                 browser.quit();
