@@ -50,7 +50,7 @@ class ConsoleReadTest {
     }
 
     @LocalServerPort int port;
-    @Autowired OwnerLease locks;
+    @Autowired OwnerLease appLeases;
     @Autowired BackgroundScheduler<Long, Long> reports;
     @Autowired PriorityFanout<Long> work;
 
@@ -102,17 +102,17 @@ class ConsoleReadTest {
         assertThat(overview.get("actions")).isEmpty();
         List<String> names = new ArrayList<>();
         overview.get("cxc").get("primitives").forEach(p -> names.add(p.get("name").asText()));
-        assertThat(names).contains("locks.cxc", "reports.cxc", "work.cxc");
+        assertThat(names).contains("app-leases.cxc", "reports.cxc", "work.cxc");
     }
 
     @Test
     void everyHeldLeaseIsListedWithItsHolder() throws Exception {
         OwnerLease.Lease lease =
-                locks.tryAcquire("nightly-report", PID, Duration.ofMinutes(5)).orElseThrow();
+                appLeases.tryAcquire("nightly-report", PID, Duration.ofMinutes(5)).orElseThrow();
         try {
             JsonNode tables = console.json("/cxc/api/leases");
             JsonNode table = tables.get(0);
-            assertThat(table.get("name").asText()).isEqualTo("locks.cxc");
+            assertThat(table.get("name").asText()).isEqualTo("app-leases.cxc");
             assertThat(table.get("capacity").asInt()).isEqualTo(16);
             JsonNode held = table.get("held").get(0);
             assertThat(held.get("name").asText()).isEqualTo("nightly-report");
@@ -121,7 +121,7 @@ class ConsoleReadTest {
             assertThat(held.get("expiresAtMillis").asLong())
                     .isGreaterThan(held.get("acquiredAtMillis").asLong());
         } finally {
-            locks.release(lease);
+            appLeases.release(lease);
         }
         assertThat(console.json("/cxc/api/leases").get(0).get("held")).isEmpty();
     }

@@ -18,9 +18,9 @@ import org.springframework.context.annotation.Bean;
 public class ConsoleTestApplication {
 
     @Bean
-    OwnerLease locks(CxcPrimitives primitives) {
+    OwnerLease appLeases(CxcPrimitives primitives) {
         return primitives.open(
-                "locks",
+                "app-leases",
                 (file, options) ->
                         OwnerLease.TYPE.openOrCreate(file, new OwnerLease.Settings(16), options));
     }
