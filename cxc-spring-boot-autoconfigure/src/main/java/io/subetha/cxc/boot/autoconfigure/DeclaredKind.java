@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanRegistry;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -43,6 +45,13 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
     interface Context {
         /** Whether this process beats the participants' heartbeat table. */
         boolean participates();
+
+        /**
+         * The switch that keeps this process out of the heartbeat table, as the user wrote it and
+         * where: "cxc.leader.enabled=false (from class path resource [application.properties] -
+         * 3:1)".
+         */
+        String notTakingPart();
 
         /** The participants' heartbeat table file, relative to {@code cxc.directory}. */
         Path participantsTable();
@@ -86,7 +95,9 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
     Opener<P, S> opener;
 
     private record Requirement(
-            java.util.function.Predicate<Context> met, String reason, String fix) {}
+            Predicate<Context> met,
+            Function<Context, String> reason,
+            Function<Context, String> fix) {}
 
     /**
      * @param example a one-line declaration for error messages: "cxc.barriers.phases.capacity=8"
@@ -116,8 +127,11 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
         return this;
     }
 
+    /** Refused, naming what the user wrote, unless {@code met}: a watchdog needs the table. */
     DeclaredKind<P, D, S> requiring(
-            java.util.function.Predicate<Context> met, String reason, String fix) {
+            Predicate<Context> met,
+            Function<Context, String> reason,
+            Function<Context, String> fix) {
         this.requirement = new Requirement(met, reason, fix);
         return this;
     }
@@ -170,7 +184,10 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
         String prefix = prefix(name);
         if (requirement != null && !requirement.met().test(context)) {
             throw new InvalidCxcPropertyException(
-                    prefix, name, requirement.reason(), requirement.fix());
+                    prefix,
+                    name,
+                    requirement.reason().apply(context),
+                    requirement.fix().apply(context));
         }
         return new Declaration<>(prefix, properties, mapping.settings(prefix, properties, context));
     }

@@ -81,13 +81,15 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                     options))
                             .requiring(
                                     Context::participates,
-                                    "a watchdog moves work between the participants of the"
-                                            + " heartbeat table, and this process takes no part"
-                                            + " in it (cxc.leader.enabled or"
-                                            + " cxc.heartbeat.enabled is false)",
-                                    "Set cxc.leader.enabled=true and"
-                                            + " cxc.heartbeat.enabled=true, or remove the"
-                                            + " cxc.watchdogs.* properties.")
+                                    context ->
+                                            "a watchdog moves work between the participants of"
+                                                    + " the heartbeat table, and this process"
+                                                    + " takes no part in it: "
+                                                    + context.notTakingPart(),
+                                    context ->
+                                            "Remove "
+                                                    + context.notTakingPart()
+                                                    + ", or the cxc.watchdogs.* properties.")
                             .withTickTask(
                                     (watchdogs, declarations, beans) -> {
                                         Map<String, Long> grace = new LinkedHashMap<>();
@@ -193,9 +195,9 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
 
     @Override
     public void register(BeanRegistry registry, Environment env) {
-        if (!env.getProperty("cxc.enabled", Boolean.class, true)) {
-            return; // cxc is off: nothing is declared, nothing written
-        }
+        // With cxc off, every declaration is still made, in a private directory (CxcFileLocation):
+        // the application starts, as if it were the only copy.
+        boolean off = CxcFileLocation.isOff(env);
         Binder binder = Binder.get(env);
         Map<DeclaredKind<?, ?, ?>, Map<String, ?>> declared = new LinkedHashMap<>();
         for (DeclaredKind<?, ?, ?> kind : DECLARABLE) {
@@ -210,7 +212,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
         CxcProperties properties = binder.bindOrCreate("cxc", CxcProperties.class);
         // Whichever file is created first, every property is checked before it.
         CxcDirectory.filePermissions(properties);
-        if (properties.getLeader().isEnabled()) {
+        if (!off && properties.getLeader().isEnabled()) {
             CxcSettings.leader(properties.getLeader());
             if (properties.getHeartbeat().isEnabled()) {
                 CxcSettings.heartbeat(properties.getHeartbeat());
@@ -220,8 +222,19 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                 new DeclaredKind.Context() {
                     @Override
                     public boolean participates() {
-                        return properties.getLeader().isEnabled()
-                                && properties.getHeartbeat().isEnabled();
+                        // Off, alone: in its private heartbeat table (see CxcAutoConfiguration).
+                        return off
+                                || (properties.getLeader().isEnabled()
+                                        && properties.getHeartbeat().isEnabled());
+                    }
+
+                    @Override
+                    public String notTakingPart() {
+                        return SwitchOrigin.describe(
+                                env,
+                                properties.getLeader().isEnabled()
+                                        ? "cxc.heartbeat.enabled"
+                                        : "cxc.leader.enabled");
                     }
 
                     @Override
@@ -267,9 +280,9 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                 d.name(),
                 d.kind().beanType,
                 beans -> {
-                    CxcFileOptions options = CxcDirectory.fileOptions(properties);
-                    Path file =
-                            CxcDirectory.file(properties, environment, d.name() + d.kind().suffix);
+                    CxcFileLocation location = beans.bean(CxcFileLocation.class);
+                    CxcFileOptions options = location.options();
+                    Path file = location.file(d.name() + d.kind().suffix);
                     return beans.bean(PrimitiveRegistry.class)
                             .register(
                                     d.kind()
