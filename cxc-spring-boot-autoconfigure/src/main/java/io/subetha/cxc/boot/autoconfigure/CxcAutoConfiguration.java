@@ -126,8 +126,15 @@ public final class CxcAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        CxcParticipants cxcParticipants(HeartbeatTable table, CxcProperties properties) {
-            return new CxcParticipants(table, properties.getHeartbeat().getGraceEpochs(), null);
+        CxcParticipants cxcParticipants(
+                HeartbeatTable table,
+                CxcProperties properties,
+                ObjectProvider<ParticipantRegistration> registration) {
+            return new CxcParticipants(
+                    table,
+                    properties.getHeartbeat().getGraceEpochs(),
+                    null,
+                    registration.getIfAvailable());
         }
     }
 
@@ -312,11 +319,13 @@ public final class CxcAutoConfiguration {
             CxcParticipants cxcParticipants(
                     HeartbeatTable table,
                     CxcProperties properties,
-                    ObjectProvider<SharedLeaderElection> election) {
+                    ObjectProvider<SharedLeaderElection> election,
+                    ObjectProvider<ParticipantRegistration> registration) {
                 return new CxcParticipants(
                         table,
                         properties.getHeartbeat().getGraceEpochs(),
-                        election.getIfAvailable());
+                        election.getIfAvailable(),
+                        registration.getIfAvailable());
             }
         }
     }
