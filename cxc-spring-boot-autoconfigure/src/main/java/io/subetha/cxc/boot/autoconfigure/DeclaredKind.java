@@ -94,6 +94,12 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
     Class<? extends TickTask> tickTaskType = TickTask.class;
     Opener<P, S> opener;
 
+    /** Settings components the file fixes at creation, with their property under the prefix. */
+    Map<String, String> fixedAtCreation = Map.of();
+
+    /** Components whose change is refused, with why it matters (see {@link CreationSettings}). */
+    Map<String, String> refusedChange = Map.of();
+
     private record Requirement(
             Predicate<Context> met,
             Function<Context, String> reason,
@@ -133,6 +139,29 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
             Function<Context, String> reason,
             Function<Context, String> fix) {
         this.requirement = new Requirement(met, reason, fix);
+        return this;
+    }
+
+    /**
+     * The settings components the file fixes when it is created, as {@code "capacity"} (the
+     * property is its kebab case) or {@code "graceEpochs=grace-intervals"}: a file made with other
+     * values is opened with its own, and the difference warned.
+     */
+    DeclaredKind<P, D, S> fixedAtCreation(String... components) {
+        Map<String, String> fixed = new java.util.LinkedHashMap<>();
+        for (String component : components) {
+            int eq = component.indexOf('=');
+            fixed.put(
+                    eq < 0 ? component : component.substring(0, eq),
+                    eq < 0 ? CxcSettings.kebab(component) : component.substring(eq + 1));
+        }
+        this.fixedAtCreation = Map.copyOf(fixed);
+        return this;
+    }
+
+    /** A component whose difference from the file's is refused, and {@code why} it matters. */
+    DeclaredKind<P, D, S> refusingChangeOf(String component, String why) {
+        this.refusedChange = Map.of(component, why);
         return this;
     }
 
