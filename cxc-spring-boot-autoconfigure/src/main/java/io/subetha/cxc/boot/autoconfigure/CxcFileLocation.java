@@ -6,11 +6,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.env.Environment;
 
 /**
@@ -20,8 +22,15 @@ import org.springframework.core.env.Environment;
  * files no other process opens, made on first use (owner-only, under {@code /dev/shm} where it
  * exists) and deleted when the context closes. That is said once, at WARN, when the directory is
  * made.
+ *
+ * <p>Once started, it says at INFO whether {@code cxc.directory} survives a reboot, from the type
+ * of its file store: in memory ({@code tmpfs}, the default {@code /dev/shm}) the files survive a
+ * restart of the application but not a reboot of the host; on a disk they survive both.
  */
-final class CxcFileLocation implements DisposableBean {
+final class CxcFileLocation implements DisposableBean, SmartInitializingSingleton {
+
+    /** File stores whose files live in memory, gone at a reboot. */
+    private static final Set<String> IN_MEMORY = Set.of("tmpfs", "ramfs", "hugetlbfs");
 
     private static final Log logger = LogFactory.getLog(CxcFileLocation.class);
 
@@ -82,6 +91,46 @@ final class CxcFileLocation implements DisposableBean {
                             + " application stops");
         }
         return made;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        if (alone) {
+            return; // said when the private directory was made
+        }
+        Path directory = CxcDirectory.resolve(properties, environment);
+        String store = fileStoreType(directory);
+        if (store == null) {
+            return;
+        }
+        logger.info(
+                IN_MEMORY.contains(store)
+                        ? "cxc: directory "
+                                + directory
+                                + " is in memory ("
+                                + store
+                                + "): its files (leadership, jobs, events) survive a restart of"
+                                + " the application, not a reboot of the host"
+                        : "cxc: directory "
+                                + directory
+                                + " is on a disk ("
+                                + store
+                                + "): its files (leadership, jobs, events) survive a restart and"
+                                + " a reboot of the host");
+    }
+
+    /** The type of the file store of {@code path}, or of its nearest existing parent. */
+    static @Nullable String fileStoreType(Path path) {
+        for (Path p = path; p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                try {
+                    return Files.getFileStore(p).type();
+                } catch (IOException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
     }
 
     /** Deletes the private directory; the mapped files' pages go with their last mapping. */
