@@ -375,7 +375,12 @@ public final class PassRegistry extends MappedPrimitive {
      * @throws IllegalArgumentException if {@code args} is longer than {@code maxPayloadBytes}
      */
     public byte[] execute(long passId, byte[] args, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long start = System.nanoTime();
+        // Saturated: a timeout past the nanosecond range is a long wait, not an overflow.
+        long budget =
+                timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0
+                        ? Long.MAX_VALUE
+                        : timeout.toNanos();
         Duration left = timeout;
         while (true) {
             PassCall call = begin(passId, args, left, null);
@@ -384,7 +389,7 @@ public final class PassRegistry extends MappedPrimitive {
             } catch (PassOwnerDiedException changed) {
                 // The handler had not started at the old owner: sent again, the new owner (a
                 // standby that took the pass over) answers it, and it runs once.
-                long remaining = deadline - System.nanoTime();
+                long remaining = budget - (System.nanoTime() - start);
                 if (changed.mayHaveRun() || remaining <= 0 || !movedOn(call)) {
                     throw changed;
                 }
