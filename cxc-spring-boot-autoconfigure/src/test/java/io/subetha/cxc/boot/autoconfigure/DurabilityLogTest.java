@@ -49,6 +49,7 @@ class DurabilityLogTest {
         org.junit.jupiter.api.Assumptions.assumeFalse(
                 store.equals("tmpfs"), "the temporary directory is in memory here");
         runner(temp.resolve("cxc")).run(context -> assertThat(context).hasNotFailed());
-        assertThat(output.getAll()).contains("INFO", "(" + store + ")", "survive a restart and a reboot");
+        assertThat(output.getAll())
+                .contains("INFO", "(" + store + ")", "survive a restart and a reboot");
     }
 }
