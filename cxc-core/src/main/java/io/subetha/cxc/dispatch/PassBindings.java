@@ -3,6 +3,7 @@ package io.subetha.cxc.dispatch;
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.BINDER_OFFSET;
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.BOUND_KEY_OFFSET;
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.CALLS_OFFSET;
+import static io.subetha.cxc.dispatch.PassRegistryDescriptor.HANDLER_KEY_OFFSET;
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.NO_PASS;
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.OWNER_RECORD_OFFSET;
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.PASS_ID_OFFSET;
@@ -110,16 +111,25 @@ final class PassBindings {
      * one).
      *
      * @param wakeAddress this handle's wake socket, named in the entry (0: none)
+     * @param handlerKey which handler this is (0: not said): a live owner with the same non-zero
+     *     key makes this a standby rather than a refusal
+     * @return the registration, or null when a live owner serves the same handler key (this handle
+     *     stands by: nothing was written)
      */
-    synchronized Registration bind(long passId, PassHandler handler, long wakeAddress) {
-        Registration r = claimEntry(passId, handler, wakeAddress);
+    synchronized @Nullable Registration bind(
+            long passId, PassHandler handler, long wakeAddress, long handlerKey) {
+        Registration r = claimEntry(passId, handler, wakeAddress, handlerKey);
+        if (r == null) {
+            return null;
+        }
         registrations.put(passId, r);
         entries.put(passId, r.entry);
         republish();
         return r;
     }
 
-    private Registration claimEntry(long passId, PassHandler handler, long wakeAddress) {
+    private @Nullable Registration claimEntry(
+            long passId, PassHandler handler, long wakeAddress, long handlerKey) {
         while (true) {
             int reusable = -1;
             long reusableWord = 0;
@@ -146,7 +156,9 @@ final class PassBindings {
             if (bound >= 0) {
                 entry = bound;
                 word = boundWord;
-                requireGone(passId, layout.entryOffset(entry) + OWNER_RECORD_OFFSET, word);
+                if (!requireGone(passId, layout.entryOffset(entry), word, handlerKey)) {
+                    return null; // the same handler lives elsewhere: stand by
+                }
             } else if (reusable >= 0) {
                 entry = reusable;
                 word = reusableWord;
@@ -171,16 +183,22 @@ final class PassBindings {
                 body.setLongRelease(offset + CALLS_OFFSET, 0);
             }
             body.setLongRelease(offset + WAKE_ADDRESS_OFFSET, wakeAddress);
+            body.setLongRelease(offset + HANDLER_KEY_OFFSET, handlerKey);
             body.setLongRelease(offset + BOUND_KEY_OFFSET, OwnerRecord.key(mine));
             return new Registration(passId, entry, offset, mine, handler);
         }
     }
 
-    /** Throws unless the owner of {@code word} (bound to {@code passId}) is gone. */
-    private void requireGone(long passId, int record, long word) {
+    /**
+     * True if the owner of {@code word} (bound to {@code passId}) is gone; false if it lives and
+     * serves the same non-zero {@code handlerKey} (a copy of this handler: stand by); throws if it
+     * lives with another handler.
+     */
+    private boolean requireGone(long passId, int entryOffset, long word, long handlerKey) {
+        int record = entryOffset + OWNER_RECORD_OFFSET;
         long owner = OwnerRecord.pid(word);
         if (owner == OwnerRecord.NO_OWNER) {
-            return;
+            return true;
         }
         if (OwnerRecord.isOwnedBy(body, record, word, pid, startTime)) {
             throw owned(
@@ -190,15 +208,40 @@ final class PassBindings {
                             + owner
                             + ") through another handle; one process registers an id once");
         }
-        if (!OwnerRecord.isDead(body, record, word)) {
-            throw owned(
-                    passId,
-                    owner,
-                    "registered by live process PID "
-                            + owner
-                            + "; it is freed when that process unregisters it, closes its registry"
-                            + " or dies");
+        if (OwnerRecord.isDead(body, record, word)) {
+            return true;
         }
+        long ownersKey = handlerKeyOf(entryOffset, word);
+        if (handlerKey != 0 && ownersKey == handlerKey) {
+            return false;
+        }
+        throw owned(
+                passId,
+                owner,
+                "registered by live process PID "
+                        + owner
+                        + (handlerKey != 0 && ownersKey != 0
+                                ? " with another handler (key "
+                                        + Long.toHexString(ownersKey)
+                                        + ", this one's "
+                                        + Long.toHexString(handlerKey)
+                                        + "): two different handlers cannot share one id"
+                                : "")
+                        + "; it is freed when that process unregisters it, closes its registry"
+                        + " or dies");
+    }
+
+    /**
+     * The handler key the entry's owner {@code word} bound (0: not said, or the entry moved on):
+     * read between two reads of the owner word, so a key is never paired with another owner.
+     */
+    long handlerKeyOf(int entryOffset, long word) {
+        long key = body.getLongAcquire(entryOffset + HANDLER_KEY_OFFSET);
+        return ownerWord(entryOffset) == word
+                        && body.getLongVolatile(entryOffset + BOUND_KEY_OFFSET)
+                                == OwnerRecord.key(word)
+                ? key
+                : 0;
     }
 
     private PassOwnedException owned(long passId, long owner, String how) {
@@ -388,20 +431,29 @@ final class PassBindings {
             return new PassOwnerDiedException(
                     call.passId,
                     call.ownerPid(),
+                    running,
                     "the owner of pass "
                             + call.passId
                             + " in "
                             + file
-                            + ", PID "
+                            + " changed: PID "
                             + call.ownerPid()
-                            + ", died while the call was pending"
-                            + (running ? " (its handler had started: it may have run)" : ""));
+                            + ", died before the call was answered; "
+                            + (running
+                                    ? "its handler had started: it may have run, so retry only a"
+                                            + " call that is safe to run twice"
+                                    : "its handler had not started: the call may be retried, and"
+                                            + " the copy that takes the pass over answers it"));
         }
         if (current != call.addressed && !running) {
             return new PassOwnerDiedException(
                     call.passId,
                     call.ownerPid(),
-                    "pass "
+                    false,
+                    "the owner of pass "
+                            + call.passId
+                            + " changed, and the call may be retried (its handler had not"
+                            + " started): pass "
                             + call.passId
                             + " of "
                             + file

@@ -286,6 +286,27 @@ public final class PassRegistry extends MappedPrimitive {
      * @throws IllegalStateException if this handle already registered it, or is closed
      */
     public void register(long passId, PassHandler handler) {
+        registerOrStandBy(passId, handler, 0);
+    }
+
+    /**
+     * Registers {@code handler} under {@code passId} as {@link #register} does, or stands by: when
+     * a live process owns the id with the same non-zero {@code handlerKey} (a copy of the same
+     * service), nothing is written and this returns false; call again (the starter does on every
+     * tick) and it takes the id over as soon as the owner is gone (unregistered, closed, or dead as
+     * {@code /proc} proves). Calls pending at a dead owner fail with a {@link
+     * PassOwnerDiedException} saying whether they may be retried; {@link #execute} retries a call
+     * whose handler had not started once the new owner is there.
+     *
+     * @param handlerKey which handler this is, the same in every copy that serves it (0: not said,
+     *     which makes a live owner a refusal, as {@link #register})
+     * @return true if this handle now serves the id, false if it stands by
+     * @throws PassOwnedException if a live process owns the id with another handler key (or one of
+     *     the keys is 0), or this process owns it through another handle
+     * @throws CxcCapacityException if all {@code maxPasses} entries hold other ids
+     * @throws IllegalStateException if this handle already registered it, or is closed
+     */
+    public boolean registerOrStandBy(long passId, PassHandler handler, long handlerKey) {
         requirePassId(passId);
         Objects.requireNonNull(handler, "handler");
         counters.increment(Op.REGISTER);
@@ -295,8 +316,11 @@ public final class PassRegistry extends MappedPrimitive {
             doorbell.listen();
             long binder = bindings.lockBinder();
             try {
-                bindings.bind(passId, handler, doorbell.address());
+                if (bindings.bind(passId, handler, doorbell.address(), handlerKey) == null) {
+                    return false;
+                }
                 dispatchers.start();
+                return true;
             } finally {
                 bindings.unlockBinder(binder);
             }
@@ -351,7 +375,33 @@ public final class PassRegistry extends MappedPrimitive {
      * @throws IllegalArgumentException if {@code args} is longer than {@code maxPayloadBytes}
      */
     public byte[] execute(long passId, byte[] args, Duration timeout) {
-        return caller.execute(begin(passId, args, timeout, null));
+        long start = System.nanoTime();
+        // Saturated: a timeout past the nanosecond range is a long wait, not an overflow.
+        long budget =
+                timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0
+                        ? Long.MAX_VALUE
+                        : timeout.toNanos();
+        Duration left = timeout;
+        while (true) {
+            PassCall call = begin(passId, args, left, null);
+            try {
+                return caller.execute(call);
+            } catch (PassOwnerDiedException changed) {
+                // The handler had not started at the old owner: sent again, the new owner (a
+                // standby that took the pass over) answers it, and it runs once.
+                long remaining = budget - (System.nanoTime() - start);
+                if (changed.mayHaveRun() || remaining <= 0 || !movedOn(call)) {
+                    throw changed;
+                }
+                left = Duration.ofNanos(remaining);
+            }
+        }
+    }
+
+    /** Whether the call's pass now has a live owner other than the one the call was sent to. */
+    private boolean movedOn(PassCall call) {
+        PassBindings.Binding now = bindings.bindingOf(call.passId);
+        return now != null && now.ownerWord() != call.addressed && bindings.isLive(call.passId);
     }
 
     /**

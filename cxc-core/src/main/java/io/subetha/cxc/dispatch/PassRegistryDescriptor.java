@@ -50,7 +50,10 @@ import org.jspecify.annotations.Nullable;
  * |                  Wake address (u64: the owner's wake     40   |  |
  * |                  socket, see WakeServer; 0 = none)            |  |
  * +---------------------------------------------------------------+  |
- * |                  Reserved (16 bytes)                     48   |  |
+ * |                  Handler key (u64: which handler the     48   |  |
+ * |                  owner serves; 0 = not said)                  |  |
+ * +---------------------------------------------------------------+  |
+ * |                  Reserved (8 bytes)                      56   |  |
  * +---------------------------------------------------------------+ -'
  * |                  Calls served (u64)                      64   |    line 1: the owner's
  * |                                                               |    dispatchers count here
@@ -105,6 +108,11 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Owner record</b>: the process that serves the pass (PID, generation, start time).
  *   <li><b>Wake address</b>: names the owner's wake socket ({@link WakeServer}), written by the
  *       binder before it publishes the bound key; a hint only (a wrong one costs a poll interval).
+ *   <li><b>Handler key</b>: which handler the owner serves, as its registrant named it (the
+ *       starter: the handler bean's class and name), written by the binder before it publishes the
+ *       bound key and kept on unregister. A process registering the same id with the same non-zero
+ *       key stands by while the owner lives and takes the id over once it is gone; another key is a
+ *       {@link PassOwnedException}. Files made before it have 0 here: "not said".
  *   <li><b>Dispatcher parked</b>: set by CAS by the owner's dispatcher before it blocks on its wake
  *       socket; a caller that publishes a request and then finds it set clears it by CAS and pokes
  *       the socket.
@@ -137,6 +145,7 @@ public final class PassRegistryDescriptor {
     public static final int PASS_ID_OFFSET = OwnerRecord.LENGTH;
     public static final int BOUND_KEY_OFFSET = 32;
     public static final int WAKE_ADDRESS_OFFSET = 40;
+    public static final int HANDLER_KEY_OFFSET = 48;
     public static final int CALLS_OFFSET = 64;
     public static final int DISPATCHER_PARKED_OFFSET = 72;
     public static final int ENTRY_HEADER_LENGTH = 128;

@@ -15,6 +15,7 @@ import java.util.concurrent.Semaphore;
  *
  * <pre>
  * open PATH MAXPASSES SLOTS PAYLOAD   ok
+ * stand-by ID MODE KEY                owns | standby  (registerOrStandBy under handler KEY)
  * register ID MODE                    ok     (MODE: twice = 2x+1 of a long; gate = blocks on an
  *                                             argument of 0 until "release", else echoes)
  * release                             ok     (lets one gated call return)
@@ -59,6 +60,15 @@ public final class PassChild {
                             registry = PassRegistry.openOrCreate(path, settings);
                             return "ok";
                         })
+                .on(
+                        "stand-by",
+                        w ->
+                                registry.registerOrStandBy(
+                                                Long.parseLong(w[1]),
+                                                handler(w[2]),
+                                                Long.parseLong(w[3]))
+                                        ? "owns"
+                                        : "standby")
                 .on(
                         "register",
                         w -> {
@@ -162,6 +172,13 @@ public final class PassChild {
                             return "ok";
                         })
                 .serve();
+    }
+
+    private static PassHandler handler(String mode) {
+        return switch (mode) {
+            case "twice" -> a -> bytes(twice(value(a)));
+            default -> throw new IllegalArgumentException("mode " + mode);
+        };
     }
 
     static long twice(long x) {

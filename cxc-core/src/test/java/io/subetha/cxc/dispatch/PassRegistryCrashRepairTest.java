@@ -172,8 +172,8 @@ class PassRegistryCrashRepairTest extends PassRegistryFixture {
                 .havingCause()
                 .isInstanceOf(PassOwnerDiedException.class)
                 .withMessageContaining(
-                        "died while the call was pending (its handler had started: it may have"
-                                + " run)");
+                        "died before the call was answered; its handler had started: it may"
+                                + " have run");
         assertThat(raw.getLongVolatile(s + STATE_WORD_OFFSET))
                 .isEqualTo(withState(request, STATE_FREE));
     }

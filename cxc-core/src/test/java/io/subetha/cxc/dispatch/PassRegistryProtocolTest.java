@@ -185,7 +185,8 @@ class PassRegistryProtocolTest extends PassRegistryFixture {
                 .isInstanceOfSatisfying(
                         PassOwnerDiedException.class,
                         e -> assertThat(e.ownerPid()).isEqualTo(DEAD_PID))
-                .hasMessageContaining("PID " + DEAD_PID + ", died while the call was pending")
+                .hasMessageContaining("PID " + DEAD_PID + ", died before the call was answered")
+                .hasMessageContaining("the call may be retried")
                 .hasMessageNotContaining("its handler had started");
         assertThat(busy(caller)).as("the live claim is kept").isEqualTo(1);
     }

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -140,6 +142,28 @@ class SampleApplicationHttpTest {
                                 + "op=\"beat\",primitive=\"participants.heartbeat\"}",
                         "cxc_ops_total{application=\"cxc-sample\",kind=\"leader-election\","
                                 + "op=\"beat\",primitive=\"leader.cxc\"}");
+    }
+
+    /**
+     * Every meter the README's "Meters:" list names in Prometheus is in a real scrape, once the
+     * bookkeeping job (a {@code @LeaderOnly} method) has run: the list is read from the README, so
+     * a meter added there is checked here.
+     */
+    @Test
+    void prometheusHasEveryMeterTheReadmeLists() throws Exception {
+        Matcher list =
+                Pattern.compile("in Prometheus ((?:`cxc_[a-z_]+`,?\\s*)+)")
+                        .matcher(
+                                Files.readString(OperatorFiles.docs().resolveSibling("README.md")));
+        assertThat(list.find()).as("the README's list of Prometheus names").isTrue();
+        Set<String> listed = new TreeSet<>();
+        Matcher name = Pattern.compile("`(cxc_[a-z_]+)`").matcher(list.group(1));
+        while (name.find()) {
+            listed.add(name.group(1));
+        }
+        assertThat(listed).contains("cxc_leader_term", "cxc_leader_only_total");
+        await().atMost(Duration.ofSeconds(10)).until(() -> job.runs() >= 1);
+        assertThat(OperatorFiles.sampleNames(get("/actuator/prometheus"))).containsAll(listed);
     }
 
     /**

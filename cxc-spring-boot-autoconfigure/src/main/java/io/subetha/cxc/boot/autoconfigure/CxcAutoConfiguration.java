@@ -67,22 +67,75 @@ public final class CxcAutoConfiguration {
      * when registered in this bean.
      */
     @Bean
-    @ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
     @ConditionalOnMissingBean
     PrimitiveRegistry cxcPrimitiveRegistry() {
         return new PrimitiveRegistry();
     }
 
     /**
-     * Opens the application's codec-typed primitives by name in {@code cxc.directory}; see {@link
-     * CxcPrimitives}.
+     * Where the primitives live: {@code cxc.directory}, or with cxc off a private directory (see
+     * {@link CxcFileLocation}). Destroyed after every primitive, which all depend on it.
      */
     @Bean
-    @ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
+    CxcFileLocation cxcFileLocation(CxcProperties properties, Environment environment) {
+        return new CxcFileLocation(properties, environment);
+    }
+
+    /**
+     * Opens the application's codec-typed primitives by name in {@code cxc.directory}; see {@link
+     * CxcPrimitives}. With cxc off, in the private directory.
+     */
+    @Bean
     @ConditionalOnMissingBean
-    CxcPrimitives cxcPrimitives(
-            CxcProperties properties, Environment environment, PrimitiveRegistry registry) {
-        return new DirectoryPrimitives(properties, environment, registry);
+    CxcPrimitives cxcPrimitives(CxcFileLocation location, PrimitiveRegistry registry) {
+        return new DirectoryPrimitives(location, registry);
+    }
+
+    /**
+     * With cxc off, a watchdog still needs this process's slot in a heartbeat table: a private one,
+     * in which this process registers and, with no ticker, never ages (the table's epoch advances
+     * only on the participants' ticks), so work assigned to it stays with it: alone, there is no
+     * one to hand it to.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty(name = "cxc.enabled", havingValue = false)
+    static class AloneConfiguration {
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean
+        HeartbeatTable cxcHeartbeatTable(
+                CxcProperties properties, CxcFileLocation location, PrimitiveRegistry registry) {
+            CxcProperties.Heartbeat heartbeat = properties.getHeartbeat();
+            return registry.register(
+                    HeartbeatTable.TYPE.openOrCreate(
+                            location.file(heartbeat.getName() + ".heartbeat"),
+                            CxcSettings.heartbeat(heartbeat),
+                            location.options()));
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        ParticipantRegistration cxcParticipantRegistration(
+                HeartbeatTable table, CxcProperties properties) {
+            return new ParticipantRegistration(
+                    table,
+                    Pids.current(),
+                    properties.getHeartbeat().getGraceEpochs(),
+                    properties.getLeader().getTickInterval());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        CxcParticipants cxcParticipants(
+                HeartbeatTable table,
+                CxcProperties properties,
+                ObjectProvider<ParticipantRegistration> registration) {
+            return new CxcParticipants(
+                    table,
+                    properties.getHeartbeat().getGraceEpochs(),
+                    null,
+                    registration.getIfAvailable());
+        }
     }
 
     /** Says at INFO when this process gains or loses leadership, with the term. */
@@ -266,11 +319,13 @@ public final class CxcAutoConfiguration {
             CxcParticipants cxcParticipants(
                     HeartbeatTable table,
                     CxcProperties properties,
-                    ObjectProvider<SharedLeaderElection> election) {
+                    ObjectProvider<SharedLeaderElection> election,
+                    ObjectProvider<ParticipantRegistration> registration) {
                 return new CxcParticipants(
                         table,
                         properties.getHeartbeat().getGraceEpochs(),
-                        election.getIfAvailable());
+                        election.getIfAvailable(),
+                        registration.getIfAvailable());
             }
         }
     }

@@ -3,7 +3,6 @@ package io.subetha.cxc.boot.autoconfigure;
 import io.subetha.cxc.boot.dispatch.PassHandlers;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -12,7 +11,6 @@ import org.springframework.context.annotation.Bean;
  * DeclaredPrimitivesRegistrar}).
  */
 @AutoConfiguration(after = CxcAutoConfiguration.class)
-@ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
 public final class CxcDispatchAutoConfiguration {
 
     @Bean

@@ -13,7 +13,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 
 /** The {@code cxc} actuator endpoint, when Actuator is present and the endpoint exposed. */
 @AutoConfiguration(after = CxcAutoConfiguration.class)
@@ -29,15 +28,14 @@ public final class CxcEndpointAutoConfiguration {
     CxcEndpoint cxcEndpoint(
             PrimitiveRegistry registry,
             ObjectProvider<LeaderTicker> ticker,
-            ObjectProvider<CxcProperties> properties,
+            ObjectProvider<CxcFileLocation> location,
             ObjectProvider<CxcParticipants> participants,
-            ObjectProvider<LeadershipTier> global,
-            Environment environment) {
-        CxcProperties props = properties.getIfAvailable();
+            ObjectProvider<LeadershipTier> global) {
+        CxcFileLocation where = location.getIfAvailable();
         return new CxcEndpoint(
                 registry,
                 ticker.getIfAvailable(),
-                props == null ? null : CxcDirectory.resolve(props, environment),
+                where == null ? null : where.directory(),
                 participants.getIfAvailable(),
                 global.getIfAvailable());
     }

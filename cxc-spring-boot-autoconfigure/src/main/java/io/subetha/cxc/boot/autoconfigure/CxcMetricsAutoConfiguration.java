@@ -16,11 +16,21 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-/** cxc's Micrometer meters, when Micrometer is present. */
+/**
+ * cxc's Micrometer meters, when Micrometer is present. Ordered after the composite registry's
+ * auto-configuration, as Boot's own meter binders are: the registry a plain application scrapes
+ * (Prometheus, or the composite over several) is defined by the export auto-configurations, which
+ * all run before it; after {@code MetricsAutoConfiguration} alone, {@code @ConditionalOnBean
+ * (MeterRegistry)} was judged before any registry existed and {@code cxc.leader.only} never
+ * appeared.
+ */
 @AutoConfiguration(
         after = CxcAutoConfiguration.class,
-        afterName =
-                "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration")
+        afterName = {
+            "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure"
+                    + ".CompositeMeterRegistryAutoConfiguration"
+        })
 @ConditionalOnClass(MeterBinder.class)
 @ConditionalOnBean(PrimitiveRegistry.class)
 public final class CxcMetricsAutoConfiguration {

@@ -32,6 +32,13 @@ final class CxcRuntimeHints implements RuntimeHintsRegistrar {
             // Its settings are listed by field in the message refusing an unknown one.
             hints.reflection()
                     .registerType(kind.propertiesType, MemberCategory.ACCESS_DECLARED_FIELDS);
+            // A file made with other creation settings is opened with its own: the settings
+            // record is read and rebuilt by its components (CreationSettings).
+            hints.reflection()
+                    .registerType(
+                            kind.type.defaults().getClass(),
+                            MemberCategory.INVOKE_PUBLIC_METHODS,
+                            MemberCategory.INVOKE_DECLARED_CONSTRUCTORS);
         }
         new BindingReflectionHintsRegistrar()
                 .registerReflectionHints(hints.reflection(), CxcEndpoint.CxcDescriptor.class);

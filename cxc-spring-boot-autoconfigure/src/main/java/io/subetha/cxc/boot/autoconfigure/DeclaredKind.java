@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanRegistry;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -43,6 +45,13 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
     interface Context {
         /** Whether this process beats the participants' heartbeat table. */
         boolean participates();
+
+        /**
+         * The switch that keeps this process out of the heartbeat table, as the user wrote it and
+         * where: "cxc.leader.enabled=false (from class path resource [application.properties] -
+         * 3:1)".
+         */
+        String notTakingPart();
 
         /** The participants' heartbeat table file, relative to {@code cxc.directory}. */
         Path participantsTable();
@@ -85,8 +94,16 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
     Class<? extends TickTask> tickTaskType = TickTask.class;
     Opener<P, S> opener;
 
+    /** Settings components the file fixes at creation, with their property under the prefix. */
+    Map<String, String> fixedAtCreation = Map.of();
+
+    /** Components whose change is refused, with why it matters (see {@link CreationSettings}). */
+    Map<String, String> refusedChange = Map.of();
+
     private record Requirement(
-            java.util.function.Predicate<Context> met, String reason, String fix) {}
+            Predicate<Context> met,
+            Function<Context, String> reason,
+            Function<Context, String> fix) {}
 
     /**
      * @param example a one-line declaration for error messages: "cxc.barriers.phases.capacity=8"
@@ -116,9 +133,35 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
         return this;
     }
 
+    /** Refused, naming what the user wrote, unless {@code met}: a watchdog needs the table. */
     DeclaredKind<P, D, S> requiring(
-            java.util.function.Predicate<Context> met, String reason, String fix) {
+            Predicate<Context> met,
+            Function<Context, String> reason,
+            Function<Context, String> fix) {
         this.requirement = new Requirement(met, reason, fix);
+        return this;
+    }
+
+    /**
+     * The settings components the file fixes when it is created, as {@code "capacity"} (the
+     * property is its kebab case) or {@code "graceEpochs=grace-intervals"}: a file made with other
+     * values is opened with its own, and the difference warned.
+     */
+    DeclaredKind<P, D, S> fixedAtCreation(String... components) {
+        Map<String, String> fixed = new java.util.LinkedHashMap<>();
+        for (String component : components) {
+            int eq = component.indexOf('=');
+            fixed.put(
+                    eq < 0 ? component : component.substring(0, eq),
+                    eq < 0 ? CxcSettings.kebab(component) : component.substring(eq + 1));
+        }
+        this.fixedAtCreation = Map.copyOf(fixed);
+        return this;
+    }
+
+    /** A component whose difference from the file's is refused, and {@code why} it matters. */
+    DeclaredKind<P, D, S> refusingChangeOf(String component, String why) {
+        this.refusedChange = Map.of(component, why);
         return this;
     }
 
@@ -170,7 +213,10 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
         String prefix = prefix(name);
         if (requirement != null && !requirement.met().test(context)) {
             throw new InvalidCxcPropertyException(
-                    prefix, name, requirement.reason(), requirement.fix());
+                    prefix,
+                    name,
+                    requirement.reason().apply(context),
+                    requirement.fix().apply(context));
         }
         return new Declaration<>(prefix, properties, mapping.settings(prefix, properties, context));
     }

@@ -21,6 +21,7 @@ import io.subetha.cxc.region.SharedRegion;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.values.SharedNaNTaggedValue;
 import io.subetha.cxc.values.SharedNaNValue;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,13 +54,16 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
     static final List<DeclaredKind<?, ?, ?>> DECLARABLE =
             List.of(
                     new DeclaredKind<>(
-                            EpochBarrier.TYPE,
-                            EpochBarrier.class,
-                            CxcProperties.Barrier.class,
-                            "barriers",
-                            ".barrier",
-                            "cxc.barriers.phases.capacity=8",
-                            (prefix, barrier, context) -> CxcSettings.barrier(prefix, barrier)),
+                                    EpochBarrier.TYPE,
+                                    EpochBarrier.class,
+                                    CxcProperties.Barrier.class,
+                                    "barriers",
+                                    ".barrier",
+                                    "cxc.barriers.phases.capacity=8",
+                                    (prefix, barrier, context) ->
+                                            CxcSettings.barrier(prefix, barrier))
+                            .fixedAtCreation(
+                                    "capacity", "heartbeatInterval", "graceEpochs=grace-intervals"),
                     new DeclaredKind<>(
                                     FailoverWatchdog.TYPE,
                                     FailoverWatchdog.class,
@@ -71,6 +75,12 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                             CxcSettings.watchdog(
                                                     prefix, watchdog, context.participantsTable()))
                             .supplying("heartbeat-table")
+                            .fixedAtCreation("workPerSlot")
+                            .refusingChangeOf(
+                                    "heartbeatTable",
+                                    "its assignments name slots of that table, so over another"
+                                            + " one its scans would judge the work's owners by"
+                                            + " the wrong participants")
                             // Through the participants' own handle: one process, one table view.
                             .openedBy(
                                     (file, settings, options, beans) ->
@@ -81,13 +91,15 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                     options))
                             .requiring(
                                     Context::participates,
-                                    "a watchdog moves work between the participants of the"
-                                            + " heartbeat table, and this process takes no part"
-                                            + " in it (cxc.leader.enabled or"
-                                            + " cxc.heartbeat.enabled is false)",
-                                    "Set cxc.leader.enabled=true and"
-                                            + " cxc.heartbeat.enabled=true, or remove the"
-                                            + " cxc.watchdogs.* properties.")
+                                    context ->
+                                            "a watchdog moves work between the participants of"
+                                                    + " the heartbeat table, and this process"
+                                                    + " takes no part in it: "
+                                                    + context.notTakingPart(),
+                                    context ->
+                                            "Remove "
+                                                    + context.notTakingPart()
+                                                    + ", or the cxc.watchdogs.* properties.")
                             .withTickTask(
                                     (watchdogs, declarations, beans) -> {
                                         Map<String, Long> grace = new LinkedHashMap<>();
@@ -108,40 +120,47 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                     "cxc.pass-registries.calls.max-passes=64",
                                     (prefix, registry, context) ->
                                             CxcSettings.passRegistry(prefix, registry))
-                            .supplying("dispatcher-threads", "waiting"),
+                            .supplying("dispatcher-threads", "waiting")
+                            .fixedAtCreation("maxPasses", "mailboxSlots", "maxPayloadBytes"),
                     new DeclaredKind<>(
-                            ProgressTask.TYPE,
-                            ProgressTask.class,
-                            CxcProperties.ProgressTask.class,
-                            "progress-tasks",
-                            ".progress",
-                            "cxc.progress-tasks.import.total=1000",
-                            (prefix, task, context) -> CxcSettings.progressTask(prefix, task)),
+                                    ProgressTask.TYPE,
+                                    ProgressTask.class,
+                                    CxcProperties.ProgressTask.class,
+                                    "progress-tasks",
+                                    ".progress",
+                                    "cxc.progress-tasks.import.total=1000",
+                                    (prefix, task, context) ->
+                                            CxcSettings.progressTask(prefix, task))
+                            .fixedAtCreation("total"),
                     new DeclaredKind<>(
-                            SharedRegion.TYPE,
-                            SharedRegion.class,
-                            CxcProperties.Region.class,
-                            "regions",
-                            ".region",
-                            "cxc.regions.blobs.capacity-bytes=1048576",
-                            (prefix, region, context) -> CxcSettings.region(prefix, region)),
+                                    SharedRegion.TYPE,
+                                    SharedRegion.class,
+                                    CxcProperties.Region.class,
+                                    "regions",
+                                    ".region",
+                                    "cxc.regions.blobs.capacity-bytes=1048576",
+                                    (prefix, region, context) -> CxcSettings.region(prefix, region))
+                            .fixedAtCreation("capacityBytes"),
                     new DeclaredKind<>(
-                            SharedNaNValue.TYPE,
-                            SharedNaNValue.class,
-                            CxcProperties.NaNValues.class,
-                            "nan-values",
-                            ".nan",
-                            "cxc.nan-values.flags.cells=64",
-                            (prefix, values, context) -> CxcSettings.nanValues(prefix, values)),
+                                    SharedNaNValue.TYPE,
+                                    SharedNaNValue.class,
+                                    CxcProperties.NaNValues.class,
+                                    "nan-values",
+                                    ".nan",
+                                    "cxc.nan-values.flags.cells=64",
+                                    (prefix, values, context) ->
+                                            CxcSettings.nanValues(prefix, values))
+                            .fixedAtCreation("cells"),
                     new DeclaredKind<>(
-                            SharedNaNTaggedValue.TYPE,
-                            SharedNaNTaggedValue.class,
-                            CxcProperties.NaNTaggedValues.class,
-                            "nan-tagged-values",
-                            ".nantagged",
-                            "cxc.nan-tagged-values.state.max-user-tag=15",
-                            (prefix, values, context) ->
-                                    CxcSettings.nanTaggedValues(prefix, values)),
+                                    SharedNaNTaggedValue.TYPE,
+                                    SharedNaNTaggedValue.class,
+                                    CxcProperties.NaNTaggedValues.class,
+                                    "nan-tagged-values",
+                                    ".nantagged",
+                                    "cxc.nan-tagged-values.state.max-user-tag=15",
+                                    (prefix, values, context) ->
+                                            CxcSettings.nanTaggedValues(prefix, values))
+                            .fixedAtCreation("cells", "maxUserTag"),
                     schedulers());
 
     /**
@@ -193,9 +212,9 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
 
     @Override
     public void register(BeanRegistry registry, Environment env) {
-        if (!env.getProperty("cxc.enabled", Boolean.class, true)) {
-            return; // cxc is off: nothing is declared, nothing written
-        }
+        // With cxc off, every declaration is still made, in a private directory (CxcFileLocation):
+        // the application starts, as if it were the only copy.
+        boolean off = CxcFileLocation.isOff(env);
         Binder binder = Binder.get(env);
         Map<DeclaredKind<?, ?, ?>, Map<String, ?>> declared = new LinkedHashMap<>();
         for (DeclaredKind<?, ?, ?> kind : DECLARABLE) {
@@ -210,7 +229,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
         CxcProperties properties = binder.bindOrCreate("cxc", CxcProperties.class);
         // Whichever file is created first, every property is checked before it.
         CxcDirectory.filePermissions(properties);
-        if (properties.getLeader().isEnabled()) {
+        if (!off && properties.getLeader().isEnabled()) {
             CxcSettings.leader(properties.getLeader());
             if (properties.getHeartbeat().isEnabled()) {
                 CxcSettings.heartbeat(properties.getHeartbeat());
@@ -220,8 +239,19 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                 new DeclaredKind.Context() {
                     @Override
                     public boolean participates() {
-                        return properties.getLeader().isEnabled()
-                                && properties.getHeartbeat().isEnabled();
+                        // Off, alone: in its private heartbeat table (see CxcAutoConfiguration).
+                        return off
+                                || (properties.getLeader().isEnabled()
+                                        && properties.getHeartbeat().isEnabled());
+                    }
+
+                    @Override
+                    public String notTakingPart() {
+                        return SwitchOrigin.describe(
+                                env,
+                                properties.getLeader().isEnabled()
+                                        ? "cxc.heartbeat.enabled"
+                                        : "cxc.leader.enabled");
                     }
 
                     @Override
@@ -267,18 +297,23 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                 d.name(),
                 d.kind().beanType,
                 beans -> {
-                    CxcFileOptions options = CxcDirectory.fileOptions(properties);
-                    Path file =
-                            CxcDirectory.file(properties, environment, d.name() + d.kind().suffix);
+                    CxcFileLocation location = beans.bean(CxcFileLocation.class);
+                    CxcFileOptions options = location.options();
+                    Path file = location.file(d.name() + d.kind().suffix);
+                    S settings = d.declaration().settings();
+                    if (Files.exists(file)) {
+                        // A rolling deploy may have changed a creation setting: the file's win.
+                        settings =
+                                CreationSettings.reconcile(
+                                        d.kind(),
+                                        d.kind().prefix(d.name()),
+                                        settings,
+                                        file,
+                                        options,
+                                        Map.of("heartbeatTable", "cxc.heartbeat.name"));
+                    }
                     return beans.bean(PrimitiveRegistry.class)
-                            .register(
-                                    d.kind()
-                                            .opener
-                                            .open(
-                                                    file,
-                                                    d.declaration().settings(),
-                                                    options,
-                                                    beans));
+                            .register(d.kind().opener.open(file, settings, options, beans));
                 });
     }
 

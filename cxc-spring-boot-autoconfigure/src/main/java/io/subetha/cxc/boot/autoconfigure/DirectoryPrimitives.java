@@ -11,27 +11,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.core.env.Environment;
 
 /**
- * The starter's {@link CxcPrimitives}: files in {@code cxc.directory}, registered in this context's
- * {@link PrimitiveRegistry}, closed in reverse order of opening when the context closes (after the
- * beans that use them, which Spring destroys first since they depend on this one).
+ * The starter's {@link CxcPrimitives}: files in {@code cxc.directory} (with {@code
+ * cxc.enabled=false}, in a private directory: see {@link CxcFileLocation}), registered in this
+ * context's {@link PrimitiveRegistry}, closed in reverse order of opening when the context closes
+ * (after the beans that use them, which Spring destroys first since they depend on this one).
  */
 final class DirectoryPrimitives implements CxcPrimitives, DisposableBean {
 
     static final String SUFFIX = ".cxc";
 
-    private final CxcProperties properties;
-    private final Environment environment;
+    private final CxcFileLocation location;
     private final PrimitiveRegistry registry;
     private final Map<String, MappedPrimitive> byName = new LinkedHashMap<>();
     private boolean closed;
 
-    DirectoryPrimitives(
-            CxcProperties properties, Environment environment, PrimitiveRegistry registry) {
-        this.properties = properties;
-        this.environment = environment;
+    DirectoryPrimitives(CxcFileLocation location, PrimitiveRegistry registry) {
+        this.location = location;
         this.registry = registry;
     }
 
@@ -52,8 +49,8 @@ final class DirectoryPrimitives implements CxcPrimitives, DisposableBean {
                             + open
                             + "); inject the bean that opened it instead of opening it again");
         }
-        Path file = CxcDirectory.file(properties, environment, name + SUFFIX);
-        P primitive = opener.open(file, CxcDirectory.fileOptions(properties));
+        Path file = location.file(name + SUFFIX);
+        P primitive = opener.open(file, location.options());
         if (primitive == null) {
             throw new IllegalStateException("the opener of '" + name + "' returned null");
         }
@@ -84,7 +81,7 @@ final class DirectoryPrimitives implements CxcPrimitives, DisposableBean {
 
     @Override
     public Path directory() {
-        return CxcDirectory.resolve(properties, environment);
+        return location.directory();
     }
 
     @Override

@@ -152,17 +152,16 @@ class CxcAutoConfigurationTest {
     }
 
     @Test
-    void cxcEnabledFalseKeepsOnlyALeadershipThatNeverLeadsAndTheAdvisor() {
+    void cxcEnabledFalseRunsAloneWithALeadershipThatNeverLeadsAndTheAdvisor() {
         runner().withPropertyValues("cxc.enabled=false")
                 .run(
                         context -> {
                             assertThat(context).hasNotFailed();
                             assertThat(context)
-                                    .doesNotHaveBean(PrimitiveRegistry.class)
+                                    // The primitives, alone in a private directory.
+                                    .hasSingleBean(PrimitiveRegistry.class)
                                     .doesNotHaveBean(SharedLeaderElection.class)
                                     .doesNotHaveBean(LeaderTicker.class)
-                                    .doesNotHaveBean(CxcEndpoint.class)
-                                    .doesNotHaveBean(MeterBinder.class)
                                     // @LeaderOnly methods are skipped, not run everywhere.
                                     .hasSingleBean(LeaderOnlyAdvisor.class)
                                     .hasSingleBean(CxcLeadership.class);

@@ -174,8 +174,11 @@ class CxcPrimitivesTest {
     }
 
     @Test
-    void withCxcDisabledThereIsNoFactory() {
+    void withCxcDisabledTheFactoryOpensInAPrivateDirectory() {
         runner().withPropertyValues("cxc.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(CxcPrimitives.class));
+                .run(
+                        context ->
+                                assertThat(context.getBean(CxcPrimitives.class).directory())
+                                        .isNotEqualTo(temp.resolve("cxc")));
     }
 }

@@ -328,7 +328,9 @@ class CxcPropertyValidationTest {
                         "cxc.heartbeat.enabled=false",
                         "cxc.watchdogs.jobs.grace-epochs=3");
         assertThat(withoutTable.getDescription()).contains("'cxc.watchdogs.jobs'", "takes no part");
-        assertThat(withoutTable.getAction()).contains("cxc.heartbeat.enabled=true");
+        // The refusal names the switch as the user wrote it, and where.
+        assertThat(withoutTable.getDescription()).contains("cxc.heartbeat.enabled=false (from");
+        assertThat(withoutTable.getAction()).contains("Remove cxc.heartbeat.enabled=false");
     }
 
     @Test

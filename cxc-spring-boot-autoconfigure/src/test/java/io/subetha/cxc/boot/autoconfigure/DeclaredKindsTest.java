@@ -30,6 +30,11 @@ class DeclaredKindsTest {
                 }
 
                 @Override
+                public String notTakingPart() {
+                    return "";
+                }
+
+                @Override
                 public Path participantsTable() {
                     return Path.of("participants.heartbeat");
                 }

@@ -52,14 +52,15 @@ public @interface AutoConfigureCxc {
          */
         ELECT,
         /**
-         * No election ({@code cxc.leader.enabled=false}): {@code @LeaderOnly} methods always run,
-         * under term 1; a {@code LeadershipGainedEvent} is published at start and a {@code
-         * LeadershipLostEvent} at stop. Declared watchdogs need {@link #ELECT}.
+         * {@code @LeaderOnly} methods always run, under term 1; a {@code LeadershipGainedEvent} is
+         * published at start and a {@code LeadershipLostEvent} at stop. In a {@link Directory#TEMP}
+         * directory the election still runs beneath this fixed answer, so the heartbeat table and
+         * every declared primitive work as in production; in the {@link Directory#CONFIGURED} one
+         * this context takes no part in the application's election ({@code
+         * cxc.leader.enabled=false}), and a declared watchdog is refused, naming this annotation.
          */
         ALWAYS,
-        /**
-         * No election: {@code @LeaderOnly} methods are always skipped (or refused in THROW mode).
-         */
+        /** {@code @LeaderOnly} methods are always skipped (or refused in THROW mode); as ALWAYS. */
         NEVER
     }
 }

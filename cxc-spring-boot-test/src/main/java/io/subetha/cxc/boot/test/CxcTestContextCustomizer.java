@@ -11,8 +11,10 @@ import java.util.stream.Stream;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.env.OriginTrackedMapPropertySource;
+import org.springframework.boot.origin.Origin;
+import org.springframework.boot.origin.OriginTrackedValue;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
 
@@ -43,7 +45,15 @@ record CxcTestContextCustomizer(
             }
         }
         if (leadership != AutoConfigureCxc.Leadership.ELECT) {
-            properties.put("cxc.leader.enabled", "false");
+            if (directory == AutoConfigureCxc.Directory.CONFIGURED) {
+                // The application's own directory: the test must not contest its election.
+                properties.put(
+                        "cxc.leader.enabled",
+                        OriginTrackedValue.of("false", new AnnotationOrigin(this)));
+            }
+            // In a private directory the election runs, so that the heartbeat table, watchdogs
+            // and schedulers work as in production; the fixed leadership is a tier above it,
+            // which decides what @LeaderOnly and CxcLeadership answer.
             if (!(context instanceof BeanDefinitionRegistry registry)) {
                 throw new IllegalStateException(
                         "@AutoConfigureCxc(leadership = "
@@ -59,7 +69,19 @@ record CxcTestContextCustomizer(
         }
         context.getEnvironment()
                 .getPropertySources()
-                .addFirst(new MapPropertySource(PROPERTY_SOURCE, properties));
+                .addFirst(new OriginTrackedMapPropertySource(PROPERTY_SOURCE, properties));
+    }
+
+    /** Where a property the annotation set comes from, as a refusal names it. */
+    private record AnnotationOrigin(CxcTestContextCustomizer customizer) implements Origin {
+        @Override
+        public String toString() {
+            return "@AutoConfigureCxc(directory = "
+                    + customizer.directory()
+                    + ", leadership = "
+                    + customizer.leadership()
+                    + ")";
+        }
     }
 
     /** Under /dev/shm where it exists, as the starter's default; owner-only. */

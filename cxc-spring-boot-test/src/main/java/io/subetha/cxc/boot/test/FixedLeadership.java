@@ -3,21 +3,26 @@ package io.subetha.cxc.boot.test;
 import io.subetha.cxc.boot.CxcLeadership;
 import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
+import io.subetha.cxc.boot.ticker.LeadershipTier;
 import io.subetha.cxc.election.LeaderSnapshot;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.process.Pids;
+import java.util.Map;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
 
 /**
  * The {@link CxcLeadership} of {@link AutoConfigureCxc.Leadership#ALWAYS} and {@link
- * AutoConfigureCxc.Leadership#NEVER}: a fixed answer, no election. Leading always, it leads under
- * {@link #TERM}, and tells the application so with the events a real election would publish.
+ * AutoConfigureCxc.Leadership#NEVER}: a fixed answer. Leading always, it leads under {@link #TERM},
+ * and tells the application so with the events a real election would publish. In the test's own
+ * directory it is a {@link LeadershipTier} above the (private) election, which still runs so that
+ * the heartbeat table, watchdogs and schedulers work as in production; its edges are not published.
  */
 public final class FixedLeadership
-        implements CxcLeadership, SmartLifecycle, ApplicationEventPublisherAware {
+        implements CxcLeadership, LeadershipTier, SmartLifecycle, ApplicationEventPublisherAware {
 
     /** The term of an always-leading test context. */
     public static final long TERM = 1;
@@ -91,6 +96,26 @@ public final class FixedLeadership
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /** Nothing to do on the host's rounds: the answer does not depend on them. */
+    @Override
+    public void afterHostRound() {}
+
+    /** This fixed answer, whatever the host election says. */
+    @Override
+    public CxcLeadership leadership(CxcLeadership host) {
+        return this;
+    }
+
+    @Override
+    public Map<String, Object> describe() {
+        return Map.of("fixed", leads ? "ALWAYS" : "NEVER", "leader", leads, "term", term());
+    }
+
+    @Override
+    public @Nullable String problem() {
+        return null;
     }
 
     @Override
