@@ -84,7 +84,21 @@ class CxcShedLockAutoConfigurationTest {
                 .run(context -> assertThat(context).doesNotHaveBean(CxcLockProvider.class));
         runner().withPropertyValues("cxc.shedlock.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(LockProvider.class));
+    }
+
+    /**
+     * {@code cxc.enabled=false} runs the application as if it were the only copy: its locks are
+     * still taken, in a private directory no other copy shares, so every scheduled task runs here.
+     */
+    @Test
+    void withCxcSwitchedOffLocksAreTakenInAPrivateDirectory() {
         runner().withPropertyValues("cxc.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(LockProvider.class));
+                .run(
+                        context -> {
+                            Path file = context.getBean(CxcLockProvider.class).leases().file();
+                            assertThat(file.getParent().getFileName().toString())
+                                    .startsWith("cxc-alone-");
+                            assertThat(file.getParent()).isNotEqualTo(temp.resolve("cxc"));
+                        });
     }
 }

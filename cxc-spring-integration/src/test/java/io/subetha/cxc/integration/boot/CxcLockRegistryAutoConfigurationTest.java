@@ -56,9 +56,26 @@ class CxcLockRegistryAutoConfigurationTest {
                         });
         runner().withPropertyValues("cxc.lock-registry.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(LockRegistry.class));
-        runner().withPropertyValues("cxc.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(LockRegistry.class));
         runner().withClassLoader(new FilteredClassLoader(LockRegistry.class))
                 .run(context -> assertThat(context).doesNotHaveBean(CxcLockRegistry.class));
+    }
+
+    /**
+     * {@code cxc.enabled=false} runs the application as if it were the only copy: its locks are
+     * still taken, in a private directory no other copy shares.
+     */
+    @Test
+    void withCxcSwitchedOffLocksAreTakenInAPrivateDirectory() {
+        runner().withPropertyValues("cxc.enabled=false")
+                .run(
+                        context -> {
+                            Path directory =
+                                    context.getBean(CxcLockRegistry.class)
+                                            .leases()
+                                            .file()
+                                            .getParent();
+                            assertThat(directory.getFileName().toString()).startsWith("cxc-alone-");
+                            assertThat(directory).isNotEqualTo(temp.resolve("cxc"));
+                        });
     }
 }
