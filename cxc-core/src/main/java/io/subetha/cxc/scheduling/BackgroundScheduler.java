@@ -43,7 +43,10 @@ import org.jspecify.annotations.Nullable;
  *       the first CAS: a scan marks the slot {@code ABANDONED}, which workers step over (no id was
  *       returned, so nothing acknowledged is lost).
  *   <li><b>Receive</b>: at the head, CAS {@code QUEUED(a) → RUNNING(me, a + 1)}, move the head,
- *       read the job. Re-queued jobs (behind the head) are received first, oldest id first.
+ *       copy the job, and keep the copy only if the slot still holds that word: a worker paused
+ *       between its CAS and its copy beyond the grace may find the job re-queued, run, collected
+ *       and the slot refilled, and must not run the new payload under the old id. Re-queued jobs
+ *       (behind the head) are received first, oldest id first, with the same check.
  *   <li><b>Complete</b>: CAS exactly the dispatched word {@code RUNNING(me, a) → COMPLETING(me,
  *       a)}, write the result and its completion number, publish {@code DONE(a)}. The CAS is the
  *       fence: once the job was re-queued (or re-dispatched, as attempt {@code a + 1}), the old
@@ -369,9 +372,11 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                     long running = as(lap, RUNNING, me, attempt);
                     if (body.compareAndSetLong(slot, word, running)) {
                         body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
-                        return Optional.of(
-                                new Job<>(
-                                        h, attempt, codec.read(body, slot + JOB_OFFSET), running));
+                        Job<J> job = copyIfStillHeld(codec, h, attempt, slot, running);
+                        if (job != null) {
+                            return Optional.of(job);
+                        }
+                        me = participant.tag(); // judged dead meanwhile: its record may be gone
                     }
                     continue;
                 default: // dispatched, done or abandoned: step the head over it
@@ -393,11 +398,38 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             long running = as(lap, RUNNING, me, attempt);
             if (body.compareAndSetLong(slot, word, running)) {
                 body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
-                return new Job<>(id, attempt, codec.read(body, slot + JOB_OFFSET), running);
+                Job<J> job = copyIfStillHeld(codec, id, attempt, slot, running);
+                if (job != null) {
+                    return job;
+                }
+                me = participant.tag();
             }
         }
         emptyLookAt = hint;
         return null;
+    }
+
+    /**
+     * Copies the job this worker just claimed with {@code running}; null if the slot no longer
+     * holds that dispatch once copied. A worker paused after its claim (a GC, {@code SIGSTOP})
+     * beyond the grace may find its job re-queued, run elsewhere, collected and the slot refilled
+     * by a later submit: what it copied is then another job's payload, which it must not run under
+     * this id.
+     */
+    private @Nullable Job<J> copyIfStillHeld(
+            FixedCodec<J> codec, long id, long attempt, int slot, long running) {
+        J payload;
+        try {
+            payload = codec.read(body, slot + JOB_OFFSET);
+        } catch (RuntimeException e) {
+            if (body.getLongVolatile(slot) == running) {
+                throw e;
+            }
+            return null; // a torn copy of a payload rewritten under us
+        }
+        return body.getLongVolatile(slot) == running
+                ? new Job<>(id, attempt, payload, running)
+                : null;
     }
 
     // ---------------------------------------------------------------------------- complete
