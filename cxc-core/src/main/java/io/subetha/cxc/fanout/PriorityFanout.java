@@ -279,10 +279,19 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     /** Appends {@code item} to level {@code priority}; false if that level is full. */
     public boolean trySubmit(int priority, T item) {
         checkPriority("priority", priority);
-        FixedCodec<T> c = codec;
         if (item == null) {
             throw new IllegalArgumentException("item must not be null");
         }
+        enter();
+        try {
+            return submitEntered(priority, item);
+        } finally {
+            participant.exit();
+        }
+    }
+
+    private boolean submitEntered(int priority, T item) {
+        FixedCodec<T> c = codec;
         counters.increment(Op.SUBMIT);
         long me = participant.tag();
         int level = levelOffset(priority);
@@ -323,7 +332,12 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         checkMax(max);
         counters.increment(Op.DRAIN_HIGHEST);
         List<T> out = new ArrayList<>();
-        takeHighest(max, false, out, null);
+        enter();
+        try {
+            takeHighest(max, false, out, null);
+        } finally {
+            participant.exit();
+        }
         return out;
     }
 
@@ -333,8 +347,13 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         checkMax(max);
         counters.increment(Op.DRAIN_PRIORITY);
         List<T> out = new ArrayList<>();
-        scanIfDue();
-        takeFrom(priority, max, false, out, null);
+        enter();
+        try {
+            scanIfDue();
+            takeFrom(priority, max, false, out, null);
+        } finally {
+            participant.exit();
+        }
         return out;
     }
 
@@ -348,7 +367,13 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         counters.increment(Op.CLAIM);
         List<T> items = new ArrayList<>();
         List<long[]> held = new ArrayList<>();
-        int level = takeHighest(max, true, items, held);
+        int level;
+        enter();
+        try {
+            level = takeHighest(max, true, items, held);
+        } finally {
+            participant.exit();
+        }
         return new FanoutClaim<>(this, level, items, held);
     }
 
@@ -660,16 +685,28 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /**
      * Returns this handle's claims to their levels and frees its participant record. The mapping
-     * stays valid until the handle is unreachable; a submit on it afterwards, or a take that finds
-     * an item, is an {@link IllegalStateException} (it would take a record no close frees).
+     * stays valid until the handle is unreachable; a submit or a take on it afterwards is an {@link
+     * IllegalStateException} (it would take a record no close frees). An operation of this handle
+     * still in flight on another thread (a submit between its two CASes, a take copying its item)
+     * ends first: the last of them returns the claims and frees the record on close's behalf, so no
+     * slot is left naming a free record (see {@link ParticipantRecord}); close itself never waits.
      */
     @Override
     public synchronized void close() {
-        if (!isClosed()) {
+        boolean wasOpen = !isClosed();
+        super.close(); // first: an operation refused from here on is refused as closed
+        if (wasOpen) {
             participant.leave(
                     (record, generation, dead) -> sweep(record, generation, dead, new int[3]));
         }
-        super.close();
+    }
+
+    /** Starts an operation of this handle, or refuses it once the handle is closed. */
+    private void enter() {
+        if (!participant.enter()) {
+            requireOpen();
+            throw new IllegalStateException(file.path() + " is closing: open a new handle");
+        }
     }
 
     // ----------------------------------------------------------------------------- helpers

@@ -271,10 +271,19 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /** Queues {@code job}; its id, or -1 if the scheduler is full. */
     public long trySubmit(J job) {
-        FixedCodec<J> codec = jobCodec;
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
         }
+        enter();
+        try {
+            return submitEntered(job);
+        } finally {
+            participant.exit();
+        }
+    }
+
+    private long submitEntered(J job) {
+        FixedCodec<J> codec = jobCodec;
         counters.increment(Op.SUBMIT);
         long me = participant.tag();
         while (true) {
@@ -332,6 +341,15 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                             + workerPid
                             + ": a worker receives jobs only for itself");
         }
+        enter();
+        try {
+            return receiveEntered();
+        } finally {
+            participant.exit();
+        }
+    }
+
+    private Optional<Job<J>> receiveEntered() {
         FixedCodec<J> codec = jobCodec;
         counters.increment(Op.RECV);
         long now = System.nanoTime();
@@ -441,10 +459,21 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      *     after this worker was judged dead or silent): the result is not recorded
      */
     public boolean complete(Job<J> job, R result) {
-        FixedCodec<R> codec = resultCodec;
         if (result == null) {
             throw new IllegalArgumentException("result must not be null");
         }
+        if (!participant.enter()) {
+            return false; // closed: its close re-queued the job, or will as it leaves
+        }
+        try {
+            return completeEntered(job, result);
+        } finally {
+            participant.exit();
+        }
+    }
+
+    private boolean completeEntered(Job<J> job, R result) {
+        FixedCodec<R> codec = resultCodec;
         counters.increment(Op.COMPLETE);
         int slot = slotOffset(job.id());
         long completing = (job.word & ~(7L << 24)) | ((long) COMPLETING << 24);
@@ -486,6 +515,15 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (max < 1) {
             throw new IllegalArgumentException("max must be 1 or more, got " + max);
         }
+        enter();
+        try {
+            return pollEntered(max);
+        } finally {
+            participant.exit();
+        }
+    }
+
+    private List<JobResult<R>> pollEntered(int max) {
         FixedCodec<R> codec = resultCodec;
         counters.increment(Op.COLLECT);
         List<long[]> done = new ArrayList<>();
@@ -651,11 +689,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      * Puts this handle's running jobs back in the queue and frees its participant record. The
      * mapping stays valid until the handle is unreachable; a submit or receive on it afterwards is
      * an {@link IllegalStateException} (it would take a record no close frees), and a complete of a
-     * job it held answers false (the job was re-queued).
+     * job it held answers false (the job was re-queued). An operation of this handle still in
+     * flight on another thread (a submit between its two CASes, a complete writing its result) ends
+     * first: the last of them re-queues and frees on close's behalf, so no slot is left naming a
+     * free record (see {@link ParticipantRecord}); close itself never waits.
      */
     @Override
     public synchronized void close() {
-        if (!isClosed()) {
+        boolean wasOpen = !isClosed();
+        super.close(); // first: an operation refused from here on is refused as closed
+        if (wasOpen) {
             participant.leave(
                     (record, generation, dead) -> {
                         List<Long> requeued = new ArrayList<>();
@@ -665,7 +708,14 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         }
                     });
         }
-        super.close();
+    }
+
+    /** Starts an operation of this handle, or refuses it once the handle is closed. */
+    private void enter() {
+        if (!participant.enter()) {
+            requireOpen();
+            throw new IllegalStateException(file.path() + " is closing: open a new handle");
+        }
     }
 
     // ----------------------------------------------------------------------------- helpers

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A handle's thread paused between two steps of its own (held inside the job or result codec, as a
  * GC or {@code SIGSTOP} would hold it) while other handles go on: a worker paused between its claim
  * and its copy of the payload runs no other job's payload, at the head or behind it; and a close
- * racing the handle's own submit or complete keeps the record those slots name until they end.
+ * racing the handle's own submit or complete keeps the record those slots name until they end (the
+ * last of them frees it), so a process that exits meanwhile leaves slots a scan repairs.
  */
 @Timeout(60)
 class SchedulerPausesTest {
@@ -128,6 +129,47 @@ class SchedulerPausesTest {
         Optional<Job<Long>> received = receiving.release();
         assertThat(received).hasValueSatisfying(job -> assertThat(job.id()).isEqualTo(1));
         assertThat(received.orElseThrow().payload()).isEqualTo(20L);
+    }
+
+    int recordOf(long word) {
+        return participantOffset(participant(word));
+    }
+
+    long holderPid(int record) {
+        return OwnerRecord.pid(OwnerRecord.ownerWord(raw, record));
+    }
+
+    @Test
+    void aCloseRacingItsHandlesOwnSubmitKeepsTheRecordTheSlotNamesUntilTheSubmitEnds() {
+        BackgroundScheduler<Long, Long> closing = heldHandle();
+        HeldCodec.Held<Long> submitting = held.hold(Side.WRITE, () -> closing.trySubmit(5L));
+        long writing = slotWord();
+        assertThat(state(writing)).isEqualTo(WRITING);
+
+        closing.close();
+
+        // Freed now, the WRITING slot would name a free record, which no scan repairs: if the
+        // process then exits, the head is held for good.
+        assertThat(holderPid(recordOf(writing))).isEqualTo(PID);
+        assertThat(submitting.release()).isZero();
+        assertThat(holderPid(recordOf(writing))).isEqualTo(OwnerRecord.NO_OWNER);
+        assertThat(other.receive(PID).orElseThrow().payload()).isEqualTo(5L);
+    }
+
+    @Test
+    void aCloseRacingItsHandlesOwnCompleteKeepsTheRecordTheSlotNamesUntilTheCompleteEnds() {
+        BackgroundScheduler<Long, Long> closing = heldHandle();
+        other.submit(5L);
+        Job<Long> job = closing.receive(PID).orElseThrow();
+        HeldCodec.Held<Boolean> completing = held.hold(Side.WRITE, () -> closing.complete(job, 6L));
+        assertThat(state(slotWord())).isEqualTo(COMPLETING);
+
+        closing.close();
+
+        assertThat(holderPid(recordOf(job.word))).isEqualTo(PID);
+        assertThat(completing.release()).isTrue();
+        assertThat(holderPid(recordOf(job.word))).isEqualTo(OwnerRecord.NO_OWNER);
+        assertThat(other.collector().result(0)).contains(6L);
     }
 
     static BackgroundScheduler.Settings<Long, Long> settings() {
