@@ -41,7 +41,10 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Submit</b>: CAS the tail's slot {@code FREE → WRITING(me)}, move the tail (anyone who
  *       sees the slot taken helps), write the job, CAS {@code → QUEUED(attempt 0)}. Killed after
  *       the first CAS: a scan marks the slot {@code ABANDONED}, which workers step over (no id was
- *       returned, so nothing acknowledged is lost).
+ *       returned, so nothing acknowledged is lost). Silent there beyond the grace (a GC, {@code
+ *       SIGSTOP}): a scan steps the slot over as well, so it holds up no dispatch, but keeps it
+ *       from the next lap; the writer's second CAS then fails, it lets the slot go and submits
+ *       again under a new id, so the job runs once.
  *   <li><b>Receive</b>: at the head, CAS {@code QUEUED(a) → RUNNING(me, a + 1)}, move the head,
  *       copy the job, and keep the copy only if the slot still holds that word: a worker paused
  *       between its CAS and its copy beyond the grace may find the job re-queued, run, collected
@@ -55,10 +58,11 @@ import org.jspecify.annotations.Nullable;
  *       back to the queue, it is recorded at least once as long as some worker runs it.
  *   <li><b>Watchdog</b>: a dead worker's {@code RUNNING} and {@code COMPLETING} jobs, and a silent
  *       one's {@code RUNNING} jobs, are CASed back to {@code QUEUED(a)} (a silent completer may
- *       still be writing its result, so its {@code COMPLETING} job is left to it); a dead
- *       submitter's {@code WRITING} slot becomes {@code ABANDONED}; a dead participant's record is
- *       freed once its slots are repaired. A scanner killed midway leaves the record held by a dead
- *       PID, so the next scan finishes the job.
+ *       still be writing its result, so its {@code COMPLETING} job is left to it); a dead or silent
+ *       submitter's {@code WRITING} slot becomes {@code ABANDONED} (a silent one's kept from reuse
+ *       until it lets it go or dies); a dead participant's record is freed once its slots are
+ *       repaired. A scanner killed midway leaves the record held by a dead PID, so the next scan
+ *       finishes the job.
  *   <li><b>Collect</b>: read a {@code DONE} slot's result, then CAS {@code DONE → FREE} (next lap):
  *       the winner of that CAS alone returns the result, so each result is collected once.
  * </ul>
@@ -302,16 +306,24 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 try {
                     codec.write(body, slot + JOB_OFFSET, job);
                 } catch (RuntimeException e) {
-                    body.compareAndSetLong(slot, writing, pack(lap, ABANDONED, 0, 0, 0));
+                    if (!body.compareAndSetLong(slot, writing, pack(lap, ABANDONED, 0, 0, 0))) {
+                        letGo(slot, writing, lap);
+                    }
                     throw e;
                 }
-                body.compareAndSetLong(slot, writing, pack(lap, QUEUED, 0, 0, 0));
-                return t;
+                if (body.compareAndSetLong(slot, writing, pack(lap, QUEUED, 0, 0, 0))) {
+                    return t;
+                }
+                // Judged silent between the two CASes (a GC, SIGSTOP), the slot was stepped over:
+                // it was never queued, so it is neither run nor lost. Let it go, submit again.
+                letGo(slot, writing, lap);
+                me = participant.tag();
+                continue;
             }
             if (tag == lapTag(lap)) {
                 body.compareAndSetLong(TAIL_OFFSET, t, t + 1); // reserved by another
             } else if (tag == lapTag(lap - 1)) {
-                if (state == ABANDONED) {
+                if (state == ABANDONED && !writerHolds(word)) {
                     // A dead submitter's slot of the last lap: step the head over it, free it.
                     long previous = t - capacity;
                     body.compareAndSetLong(HEAD_OFFSET, previous, previous + 1);
@@ -321,6 +333,11 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 }
             }
         }
+    }
+
+    /** Hands back a slot stepped over while this writer was silent: nobody's, free next lap. */
+    private void letGo(int slot, long writing, long lap) {
+        body.compareAndSetLong(slot, steppedOver(writing), pack(lap, ABANDONED, 0, 0, 0));
     }
 
     // ----------------------------------------------------------------------------- receive
@@ -476,7 +493,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         FixedCodec<R> codec = resultCodec;
         counters.increment(Op.COMPLETE);
         int slot = slotOffset(job.id());
-        long completing = (job.word & ~(7L << 24)) | ((long) COMPLETING << 24);
+        long completing = withState(job.word, COMPLETING);
         if (!body.compareAndSetLong(slot, job.word, completing)) {
             return false;
         }
@@ -488,7 +505,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             throw e;
         }
         body.setLongRelease(slot + SEQUENCE_OFFSET, body.getAndAddLong(COMPLETIONS_OFFSET, 1));
-        long done = (job.word & ~(7L << 24)) | ((long) DONE << 24);
+        long done = withState(job.word, DONE);
         body.compareAndSetLong(slot, completing, done);
         participant.beatIfDue();
         return true;
@@ -615,10 +632,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 } else {
                     body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
                 }
-            } else if (dead && state == WRITING) {
-                if (body.compareAndSetLong(slot, word, pack(lap, ABANDONED, 0, 0, 0))) {
+            } else if (state == WRITING) {
+                // A dead submitter never finishes. A silent one may still be copying its job: its
+                // slot is stepped over, so it holds up no dispatch, but kept from the next lap
+                // until the writer lets it go (see WRITER_HOLDS).
+                long over = dead ? pack(lap, ABANDONED, 0, 0, 0) : steppedOver(word);
+                if (body.compareAndSetLong(slot, word, over)) {
                     abandoned[0]++;
                 }
+            } else if (dead && writerHolds(word)) {
+                body.compareAndSetLong(slot, word, pack(lap, ABANDONED, 0, 0, 0));
             }
         }
     }
