@@ -83,6 +83,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     /** The ops a scheduler counts. */
     public enum Op implements OpKind {
         SUBMIT(1),
+        /** A receive that returned a job. */
         RECV(2),
         WATCHDOG_SCAN(3),
         COMPLETE(4),
@@ -358,17 +359,21 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                             + workerPid
                             + ": a worker receives jobs only for itself");
         }
+        Optional<Job<J>> job;
         enter();
         try {
-            return receiveEntered();
+            job = receiveEntered();
         } finally {
             participant.exit();
         }
+        if (job.isPresent()) {
+            counters.increment(Op.RECV); // an idle worker's polls are not receives
+        }
+        return job;
     }
 
     private Optional<Job<J>> receiveEntered() {
         FixedCodec<J> codec = jobCodec;
-        counters.increment(Op.RECV);
         long now = System.nanoTime();
         if (now - lastScan > SCAN_INTERVAL.toNanos()) {
             watchdogScan();

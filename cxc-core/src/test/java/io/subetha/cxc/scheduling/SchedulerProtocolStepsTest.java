@@ -169,6 +169,18 @@ class SchedulerProtocolStepsTest {
     }
 
     @Test
+    void onlyAReceiveThatReturnsAJobCountsAsAReceive() {
+        try (var s = scheduler(dir.resolve("jobs.cxc"), 4, Duration.ofDays(1))) {
+            for (int i = 0; i < 5; i++) {
+                assertThat(s.receive(PID)).isEmpty(); // an idle worker's polls
+            }
+            s.submit(1L);
+            s.receive(PID).orElseThrow();
+            assertThat(s.opCounts()).containsEntry("recv", 1L);
+        }
+    }
+
+    @Test
     void jobIdsGoOnAcrossTheWrapOfTheLapTag() {
         Path path = dir.resolve("wrap.cxc");
         try (var s = scheduler(path, 1, Duration.ofDays(1))) {
