@@ -122,6 +122,16 @@ public final class ParticipantRecord {
         return register();
     }
 
+    /** This handle's tag if it still holds its record, else -1; claims nothing. */
+    public long heldTag() {
+        int r = index;
+        long word = ownerWord;
+        if (r >= 0 && OwnerRecord.ownerWord(body, offsetOf.applyAsInt(r)) == word) {
+            return tag(r, word);
+        }
+        return -1;
+    }
+
     /** Beats this handle's record now, claiming it first if needed. */
     public void heartbeat() {
         long self = tag();

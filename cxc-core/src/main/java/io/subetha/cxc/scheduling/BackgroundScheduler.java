@@ -63,8 +63,12 @@ import org.jspecify.annotations.Nullable;
  *       until it lets it go or dies); a dead participant's record is freed once its slots are
  *       repaired. A scanner killed midway leaves the record held by a dead PID, so the next scan
  *       finishes the job.
- *   <li><b>Collect</b>: read a {@code DONE} slot's result, then CAS {@code DONE → FREE} (next lap):
- *       the winner of that CAS alone returns the result, so each result is collected once.
+ *   <li><b>Collect</b>: read a {@code DONE} slot's result, then CAS {@code DONE(a) → COLLECTING(me,
+ *       a)}: the winner alone delivers it; its acknowledgement CASes exactly that word to {@code
+ *       FREE} (next lap). A collector dead, silent beyond the grace or closed before acknowledging
+ *       has its {@code COLLECTING} slots CASed back to {@code DONE} by a scan (or its close), and
+ *       its late acknowledgement fails: a result is delivered until acknowledged (see {@link
+ *       ResultCollector}).
  * </ul>
  *
  * <p>{@link #receive} scans on its own at most every {@link #SCAN_INTERVAL}, so workers alone
@@ -527,6 +531,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             }
 
             @Override
+            public int acknowledge(List<JobResult<R>> results) {
+                return BackgroundScheduler.this.acknowledge(results).size();
+            }
+
+            @Override
+            public List<JobResult<R>> take(int max) {
+                return BackgroundScheduler.this.acknowledge(BackgroundScheduler.this.poll(max));
+            }
+
+            @Override
             public Optional<R> result(long jobId) {
                 return BackgroundScheduler.this.result(jobId);
             }
@@ -549,6 +563,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         FixedCodec<R> codec = resultCodec;
         counters.increment(Op.COLLECT);
         List<long[]> done = new ArrayList<>();
+        long me = participant.tag();
         long head = body.getLongVolatile(HEAD_OFFSET);
         for (int i = 0; i < capacity; i++) {
             int slot = SLOTS_OFFSET + i * stride;
@@ -568,13 +583,37 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             long word = d[2];
             R result = codec.read(body, slot + resultOffset);
             long lap = fullLap(head, lapOf(word));
-            // The winner of this CAS alone returns the result: each is collected once.
-            if (body.compareAndSetLong(slot, word, pack(lap + 1, FREE, 0, 0, 0))) {
-                body.getAndAddLong(COLLECTED_OFFSET, 1);
+            // The winner of this CAS alone delivers the result, until it acknowledges it or is
+            // judged dead or silent and a scan hands it back to DONE.
+            if (body.compareAndSetLong(slot, word, as(lap, COLLECTING, me, attempt(word)))) {
                 out.add(new JobResult<>(lap * capacity + i, attempt(word), d[0], result));
             }
         }
         return out;
+    }
+
+    /** Frees the slots of the results this handle still holds; those it freed. */
+    private List<JobResult<R>> acknowledge(List<JobResult<R>> results) {
+        List<JobResult<R>> acknowledged = new ArrayList<>();
+        if (results.isEmpty() || !participant.enter()) {
+            return acknowledged; // closed: its close handed them back
+        }
+        try {
+            long me = participant.heldTag();
+            for (JobResult<R> r : results) {
+                long lap = r.jobId() / capacity;
+                long collecting = as(lap, COLLECTING, me, r.attempt());
+                if (me >= 0
+                        && body.compareAndSetLong(
+                                slotOffset(r.jobId()), collecting, pack(lap + 1, FREE, 0, 0, 0))) {
+                    body.getAndAddLong(COLLECTED_OFFSET, 1);
+                    acknowledged.add(r);
+                }
+            }
+        } finally {
+            participant.exit();
+        }
+        return acknowledged;
     }
 
     private Optional<R> result(long jobId) {
@@ -584,7 +623,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         FixedCodec<R> codec = resultCodec;
         int slot = slotOffset(jobId);
         long word = body.getLongVolatile(slot);
-        if (state(word) != DONE || lapOf(word) != lapTag(jobId / capacity)) {
+        if ((state(word) != DONE && state(word) != COLLECTING)
+                || lapOf(word) != lapTag(jobId / capacity)) {
             return Optional.empty();
         }
         R result = codec.read(body, slot + resultOffset);
@@ -599,8 +639,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     // ---------------------------------------------------------------------------- watchdog
 
     /**
-     * Puts the running jobs of dead or silent workers back in the queue, steps over slots dead
-     * submitters left half-written, and frees dead participants' records.
+     * Puts the running jobs of dead or silent workers back in the queue, steps over slots dead or
+     * silent submitters left half-written, hands back results dead or silent collectors polled and
+     * did not acknowledge, and frees dead participants' records.
      */
     public ReclaimReport watchdogScan() {
         counters.increment(Op.WATCHDOG_SCAN);
@@ -629,7 +670,10 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 continue;
             }
             long lap = fullLap(head, lapOf(word));
-            if (state == RUNNING || (dead && state == COMPLETING)) {
+            if (state == COLLECTING) {
+                // Polled and not acknowledged by a collector dead, silent or closed: deliver again.
+                body.compareAndSetLong(slot, word, pack(lap, DONE, 0, 0, attempt(word)));
+            } else if (state == RUNNING || (dead && state == COMPLETING)) {
                 // Raise the hint first: a crash can leave it high, never low.
                 body.getAndAddLong(REQUEUED_HINT_OFFSET, 1);
                 if (body.compareAndSetLong(slot, word, pack(lap, QUEUED, 0, 0, attempt(word)))) {
@@ -669,7 +713,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     // ------------------------------------------------------------------------------ reads
 
-    /** Counts by state, a moment's view: queued, running, done (uncollected). */
+    /** Counts by state, a moment's view: queued, running, done (not yet acknowledged). */
     public record Counts(long queued, long running, long done, long reclaimed, long collected) {}
 
     public Counts counts() {
@@ -680,7 +724,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             switch (state(body.getLongVolatile(SLOTS_OFFSET + i * stride))) {
                 case WRITING, QUEUED -> queued++;
                 case RUNNING, COMPLETING -> running++;
-                case DONE -> done++;
+                case DONE, COLLECTING -> done++;
                 default -> {}
             }
         }

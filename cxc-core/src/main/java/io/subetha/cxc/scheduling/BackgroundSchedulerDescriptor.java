@@ -45,8 +45,8 @@ import io.subetha.cxc.primitive.PrimitiveType;
  *
  * <pre>
  *  bits  0..23  lap (low 24 bits) of the job the slot holds or awaits
- *  bits 24..26  state: FREE, WRITING, QUEUED, RUNNING, COMPLETING, DONE, ABANDONED
- *  bits 27..32  participant record of the submitter, worker or completer
+ *  bits 24..26  state: FREE, WRITING, QUEUED, RUNNING, COMPLETING, DONE, ABANDONED, COLLECTING
+ *  bits 27..32  participant record of the submitter, worker, completer or collector
  *  bits 33..43  that record's generation (low 11 bits)
  *  bits 44..63  attempt (20 bits): 0 while first queued, +1 at each dispatch; the fence
  * </pre>
@@ -91,6 +91,7 @@ public final class BackgroundSchedulerDescriptor {
     public static final int COMPLETING = 4;
     public static final int DONE = 5;
     public static final int ABANDONED = 6;
+    public static final int COLLECTING = 7;
 
     public static final long MAX_ATTEMPT = (1L << 20) - 1;
 

@@ -64,7 +64,7 @@ class BackgroundSchedulerProcessTest {
             assertThat(again.id()).isEqualTo(id);
             assertThat(again.attempt()).isEqualTo(2);
             assertThat(s.complete(again, 43L)).isTrue();
-            assertThat(s.collector().poll(4)).extracting(JobResult::result).containsExactly(43L);
+            assertThat(s.collector().take(4)).extracting(JobResult::result).containsExactly(43L);
         }
     }
 
@@ -155,7 +155,7 @@ class BackgroundSchedulerProcessTest {
                     }
                     jobOf.put(id, next++);
                 }
-                for (JobResult<Long> r : s.collector().poll(capacity)) {
+                for (JobResult<Long> r : s.collector().take(capacity)) {
                     if (results.put(r.jobId(), r.result()) != null) {
                         duplicates++;
                     }
@@ -195,7 +195,7 @@ class BackgroundSchedulerProcessTest {
                 w.send("stop");
                 w.awaitPrefixed("stopped", STEP);
             }
-            assertThat(s.collector().poll(capacity)).as("no result recorded twice").isEmpty();
+            assertThat(s.collector().take(capacity)).as("no result recorded twice").isEmpty();
         }
     }
 

@@ -110,7 +110,7 @@ class SchedulerCrashRepairTest {
             s.submit(i);
             s.complete(s.receive(PID).orElseThrow(), i);
         }
-        assertThat(s.collector().poll(CAPACITY)).hasSize(CAPACITY);
+        assertThat(s.collector().take(CAPACITY)).hasSize(CAPACITY);
     }
 
     @Test
@@ -180,7 +180,7 @@ class SchedulerCrashRepairTest {
         assertThat(raw.getLongVolatile(slot(3))).isEqualTo(steppedOver(writing));
         assertThat(writerHolds(raw.getLongVolatile(slot(3)))).isTrue();
         assertThat(state(raw.getLongVolatile(slot(done.id())))).isEqualTo(DONE);
-        List<JobResult<Long>> results = owner.collector().poll(5);
+        List<JobResult<Long>> results = owner.collector().take(5);
         assertThat(results).hasSize(1);
         assertThat(results.get(0).jobId()).isEqualTo(done.id());
         assertThat(results.get(0).result()).isEqualTo(100L);
@@ -200,7 +200,7 @@ class SchedulerCrashRepairTest {
             assertThat(scanner.submit(j)).isEqualTo(j);
             assertThat(scanner.complete(scanner.receive(PID).orElseThrow(), j)).isTrue();
         }
-        assertThat(scanner.collector().poll(CAPACITY)).hasSize(CAPACITY - 1);
+        assertThat(scanner.collector().take(CAPACITY)).hasSize(CAPACITY - 1);
         // Its writer may still copy into it: the next lap may not reuse it yet.
         assertThat(scanner.trySubmit(4L)).isEqualTo(-1);
 
@@ -209,6 +209,44 @@ class SchedulerCrashRepairTest {
 
         assertThat(raw.getLongVolatile(slot(0))).isEqualTo(pack(0, ABANDONED, 0, 0, 0));
         assertThat(scanner.trySubmit(4L)).isEqualTo(4);
+    }
+
+    @Test
+    void aResultPolledByACollectorThatDiedBeforeAcknowledgingIsDeliveredAgain() {
+        BackgroundScheduler<Long, Long> collector = handle();
+        long id = scanner.submit(7L); // record 0
+        assertThat(worker.complete(worker.receive(PID).orElseThrow(), 70L)).isTrue(); // record 1
+        List<JobResult<Long>> polled = collector.collector().poll(4); // record 2
+        assertThat(polled).extracting(JobResult::result).containsExactly(70L);
+        assertThat(scanner.collector().poll(4)).isEmpty(); // delivered to one collector at a time
+
+        kill(participantOffset(2));
+        scanner.watchdogScan();
+
+        List<JobResult<Long>> again = scanner.collector().poll(4);
+        assertThat(again).extracting(JobResult::jobId).containsExactly(id);
+        assertThat(again).extracting(JobResult::result).containsExactly(70L);
+        assertThat(collector.collector().acknowledge(polled)).isZero(); // too late: handed back
+        assertThat(scanner.counts().done()).isOne();
+        assertThat(scanner.collector().acknowledge(again)).isOne();
+        assertThat(scanner.counts().done()).isZero();
+        assertThat(scanner.counts().collected()).isOne();
+        assertThat(scanner.collector().poll(4)).isEmpty();
+    }
+
+    @Test
+    void aCollectorsCloseHandsBackWhatItPolledAndDidNotAcknowledge() {
+        BackgroundScheduler<Long, Long> collector = handle();
+        scanner.submit(7L);
+        assertThat(worker.complete(worker.receive(PID).orElseThrow(), 70L)).isTrue();
+        List<JobResult<Long>> polled = collector.collector().poll(4);
+        assertThat(polled).hasSize(1);
+
+        collector.close();
+
+        assertThat(collector.collector().acknowledge(polled)).isZero();
+        assertThat(scanner.collector().take(4)).extracting(JobResult::result).containsExactly(70L);
+        assertThat(scanner.counts().collected()).isOne();
     }
 
     @Test
@@ -234,7 +272,7 @@ class SchedulerCrashRepairTest {
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(again.payload()).isEqualTo(7L);
         assertThat(scanner.complete(again, 2L)).isTrue();
-        assertThat(scanner.collector().poll(4)).extracting(JobResult::result).containsExactly(2L);
+        assertThat(scanner.collector().take(4)).extracting(JobResult::result).containsExactly(2L);
         assertThat(scanner.watchdogScan().isEmpty()).isTrue();
     }
 
@@ -328,7 +366,7 @@ class SchedulerCrashRepairTest {
         assertThat(report.isEmpty()).isTrue();
         assertThat(worker.complete(job, 6L)).isTrue();
         assertThat(scanner.collector().result(id)).contains(6L);
-        List<JobResult<Long>> results = scanner.collector().poll(1);
+        List<JobResult<Long>> results = scanner.collector().take(1);
         assertThat(results).singleElement().satisfies(r -> assertThat(r.jobId()).isEqualTo(id));
     }
 }

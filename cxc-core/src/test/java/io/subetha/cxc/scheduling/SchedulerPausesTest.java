@@ -93,7 +93,7 @@ class SchedulerPausesTest {
         Job<Long> again = other.receive(PID).orElseThrow();
         assertThat(again.id()).isZero();
         assertThat(other.complete(again, 1L)).isTrue();
-        assertThat(other.collector().poll(1)).hasSize(1);
+        assertThat(other.collector().take(1)).hasSize(1);
         assertThat(other.submit(20L)).isEqualTo(1);
     }
 
