@@ -93,4 +93,29 @@ class FanoutPausesTest {
         assertThat(holderPid(record)).isEqualTo(OwnerRecord.NO_OWNER);
         assertThat(other.trySubmit(TOP, 6L)).isTrue(); // the level has its room back
     }
+
+    @Test
+    void aSubmitAfterADrainReturnedItsItemFindsTheRoomItGaveBack() {
+        Path two = dir.resolve("two.cxc");
+        PriorityFanout.Settings<Long> settings =
+                new PriorityFanout.Settings<>(2, FixedCodec.INT64, Duration.ofDays(1));
+        try (PriorityFanout<Long> quick = PriorityFanout.TYPE.create(two, settings);
+                PriorityFanout<Long> slow =
+                        PriorityFanout.open(two, new PriorityFanout.Settings<>(2, held))) {
+            quick.submit(0, 1L);
+            quick.submit(0, 2L);
+            HeldCodec.Held<List<Long>> slowDrain = held.hold(Side.READ, () -> slow.drainHighest(1));
+
+            List<Long> first = quick.drainHighest(1);
+
+            // Whichever item it returned, that slot's room is back: no sequential ring of two
+            // slots is full after two submits and a drain.
+            assertThat(quick.trySubmit(0, 3L)).isTrue();
+            List<Long> second = slowDrain.release();
+            assertThat(first).hasSize(1);
+            assertThat(second).hasSize(1);
+            assertThat(List.of(first.get(0), second.get(0))).containsExactlyInAnyOrder(1L, 2L);
+            assertThat(quick.drainHighest(2)).containsExactly(3L);
+        }
+    }
 }
