@@ -4,7 +4,6 @@ import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntUnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -65,7 +64,6 @@ public final class ParticipantRecord {
     // them.
     private final AtomicInteger inFlight = new AtomicInteger();
     private volatile @Nullable Repair leaving;
-    private final AtomicBoolean left = new AtomicBoolean();
 
     /**
      * @param body the primitive's body
@@ -230,7 +228,7 @@ public final class ParticipantRecord {
         if (inFlight.decrementAndGet() == 0) {
             Repair repair = leaving;
             if (repair != null) {
-                leaveOnce(repair);
+                leaveNow(repair);
             }
         }
     }
@@ -243,16 +241,12 @@ public final class ParticipantRecord {
     public void leave(Repair repair) {
         leaving = repair;
         if (inFlight.get() == 0) {
-            leaveOnce(repair);
-        }
-    }
-
-    private void leaveOnce(Repair repair) {
-        if (left.compareAndSet(false, true)) {
             leaveNow(repair);
         }
     }
 
+    // Both close and the last operation out may get here: the first leaves, the second finds no
+    // record (index -1) and does nothing.
     private synchronized void leaveNow(Repair repair) {
         int r = index;
         if (r < 0) {
