@@ -149,7 +149,7 @@ public final class SchedulerVsDbScheduler {
             while (next < jobs && s.trySubmit(next) >= 0) {
                 next++;
             }
-            List<JobResult<Long>> results = s.collector().poll(4096);
+            List<JobResult<Long>> results = s.collector().take(4096);
             for (JobResult<Long> r : results) {
                 // Ids are positions: job n is id n here, since this is the only submitter.
                 if (seen[(int) r.jobId()] || r.result() != resultOf(r.jobId())) {

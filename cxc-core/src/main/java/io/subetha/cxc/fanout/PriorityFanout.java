@@ -52,13 +52,16 @@ import org.jspecify.annotations.Nullable;
  *       WRITING} under a dead participant: a scan marks it {@code ABANDONED} and takers step over
  *       it (the submit never returned, so nothing acknowledged is lost). A slot of the previous lap
  *       still held is "full": {@link CxcCapacityException} or {@code false}.
- *   <li><b>Take.</b> At the head {@code h}: CAS the slot from {@code FULL} to {@code TAKING(me)}
- *       (drain) or {@code CLAIMED(me)} (claim), then CAS the head to {@code h + 1} (anyone who sees
- *       the slot taken helps), read the payload. A drain then frees the slot ({@code EMPTY} of the
- *       next lap); a claim leaves it until {@code ack} frees it. Killed while {@code TAKING}: a
- *       scan advances the head past it and frees it. Killed (or silent) while {@code CLAIMED}: a
- *       scan CASes it back to {@code FULL} behind the head, and counts it in the level's
- *       returned-items hint; takers take such items first, lowest position first.
+ *   <li><b>Take.</b> At the head {@code h}: copy the payload of the {@code FULL} slot, then CAS the
+ *       slot from the word copied under straight to {@code EMPTY} of the next lap (drain) or to
+ *       {@code CLAIMED(me)} (claim), then CAS the head to {@code h + 1} (anyone who sees the slot
+ *       taken, or of the next lap already, helps). The CAS is the take's one step: a drain that
+ *       returned its item has given its slot's room back, and a copy made while another taker won
+ *       the slot is dropped with the failed CAS. A claim leaves the slot until {@code ack} frees
+ *       it. ({@code TAKING}, a drain's half-taken slot in files older takers wrote, is still
+ *       repaired: a scan advances the head past a dead taker's and frees it.) Killed (or silent)
+ *       while {@code CLAIMED}: a scan CASes it back to {@code FULL} behind the head, and counts it
+ *       in the level's returned-items hint; takers take such items first, lowest position first.
  *   <li><b>No inversion.</b> Takers read the levels from the highest. When a level's head is still
  *       being written while later positions of it are reserved, a taker spins briefly and then
  *       returns nothing rather than a lower level's item: a committed item is never overtaken by a
@@ -290,10 +293,19 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     /** Appends {@code item} to level {@code priority}; false if that level is full. */
     public boolean trySubmit(int priority, T item) {
         checkPriority("priority", priority);
-        FixedCodec<T> c = codec;
         if (item == null) {
             throw new IllegalArgumentException("item must not be null");
         }
+        enter();
+        try {
+            return submitEntered(priority, item);
+        } finally {
+            participant.exit();
+        }
+    }
+
+    private boolean submitEntered(int priority, T item) {
+        FixedCodec<T> c = codec;
         counters.increment(Op.SUBMIT);
         long me = participant.tag();
         int level = levelOffset(priority);
@@ -339,7 +351,12 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         checkMax(max);
         counters.increment(Op.DRAIN_HIGHEST);
         List<T> out = new ArrayList<>();
-        takeHighest(max, false, out, null);
+        enter();
+        try {
+            takeHighest(max, false, out, null);
+        } finally {
+            participant.exit();
+        }
         return out;
     }
 
@@ -349,8 +366,13 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         checkMax(max);
         counters.increment(Op.DRAIN_PRIORITY);
         List<T> out = new ArrayList<>();
-        scanIfDue();
-        takeFrom(priority, max, false, out, null);
+        enter();
+        try {
+            scanIfDue();
+            takeFrom(priority, max, false, out, null);
+        } finally {
+            participant.exit();
+        }
         return out;
     }
 
@@ -364,7 +386,13 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         counters.increment(Op.CLAIM);
         List<T> items = new ArrayList<>();
         List<long[]> held = new ArrayList<>();
-        int level = takeHighest(max, true, items, held);
+        int level;
+        enter();
+        try {
+            level = takeHighest(max, true, items, held);
+        } finally {
+            participant.exit();
+        }
         return new FanoutClaim<>(this, level, items, held);
     }
 
@@ -406,7 +434,11 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                 if (tag == ((lap - 1) & 0xFFFF_FFFFL)) {
                     break; // not yet written: the previous lap's item still holds the slot
                 }
-                if (body.getLongVolatile(level + HEAD_OFFSET) == h) {
+                if (tag == ((lap + 1) & 0xFFFF_FFFFL)) {
+                    // Taken (and perhaps refilled) by a taker that has not moved the head yet,
+                    // or never will (killed after its CAS): help it.
+                    body.compareAndSetLong(level + HEAD_OFFSET, h, h + 1);
+                } else if (body.getLongVolatile(level + HEAD_OFFSET) == h) {
                     throw damaged(lapProblem(priority, "head", h, tag));
                 }
                 continue; // the head moved on
@@ -451,12 +483,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                                 + ", which no step writes");
             }
             // FULL at the head
-            long mine = as(lap, claim ? CLAIMED : TAKING, me);
-            if (!body.compareAndSetLong(slot, word, mine)) {
-                continue;
-            }
-            body.compareAndSetLong(level + HEAD_OFFSET, h, h + 1);
-            if (deliver(c, slot, lap, mine, claim, out, held)) {
+            if (takeCopied(c, slot, word, lap, me, claim, out, held)) {
+                body.compareAndSetLong(level + HEAD_OFFSET, h, h + 1);
                 taken++;
             }
         }
@@ -483,12 +511,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             if (state(word) != FULL || lapTag(word) != (lap & 0xFFFF_FFFFL)) {
                 continue;
             }
-            long mine = as(lap, claim ? CLAIMED : TAKING, me);
-            if (body.compareAndSetLong(slot, word, mine)) {
+            if (takeCopied(c, slot, word, lap, me, claim, out, held)) {
                 body.getAndAddLong(level + RETURNED_OFFSET, -1);
-                if (deliver(c, slot, lap, mine, claim, out, held)) {
-                    taken++;
-                }
+                taken++;
             }
         }
         if (taken == 0) {
@@ -497,28 +522,42 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         return taken;
     }
 
-    private boolean deliver(
+    /**
+     * Copies the item a {@code FULL} slot holds under {@code word}, then takes it with one CAS from
+     * that word: a drain straight to {@code EMPTY} of the next lap, a claim to {@code CLAIMED(me)}.
+     * The CAS is the take's one step, so a drain that returned its item has already given back its
+     * slot's room, and nobody holds a slot half-taken. A copy made while another taker won the slot
+     * (and a producer refilled it) is dropped with the failed CAS; a returned item taken again
+     * under the same word still holds the same bytes.
+     *
+     * @return whether this call took the item
+     */
+    private boolean takeCopied(
             FixedCodec<T> c,
             int slot,
+            long word,
             long lap,
-            long mine,
+            long me,
             boolean claim,
             List<T> out,
             @Nullable List<long[]> held) {
-        T item = c.read(body, slot + SLOT_WORD_LENGTH);
-        if (!claim) {
-            // Only a scan that judged this process dead may touch a TAKING slot: ours is ours.
-            body.compareAndSetLong(slot, mine, empty(lap + 1));
-            out.add(item);
-            return true;
+        T item;
+        try {
+            item = c.read(body, slot + SLOT_WORD_LENGTH);
+        } catch (RuntimeException e) {
+            if (body.getLongVolatile(slot) == word) {
+                throw e;
+            }
+            return false; // a torn copy of a slot rewritten under us
         }
-        // A claim of a silent handle may be returned (and the slot refilled) while we copy it:
-        // keep the copy only if the slot is still ours after reading.
-        if (body.getLongVolatile(slot) != mine) {
+        long next = claim ? as(lap, CLAIMED, me) : empty(lap + 1);
+        if (!body.compareAndSetLong(slot, word, next)) {
             return false;
         }
         out.add(item);
-        held.add(new long[] {slot, mine, lap});
+        if (claim) {
+            held.add(new long[] {slot, next, lap});
+        }
         return true;
     }
 
@@ -689,16 +728,28 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /**
      * Returns this handle's claims to their levels and frees its participant record. The mapping
-     * stays valid until the handle is unreachable; a submit on it afterwards, or a take that finds
-     * an item, is an {@link IllegalStateException} (it would take a record no close frees).
+     * stays valid until the handle is unreachable; a submit or a take on it afterwards is an {@link
+     * IllegalStateException} (it would take a record no close frees). An operation of this handle
+     * still in flight on another thread (a submit between its two CASes, a take copying its item)
+     * ends first: the last of them returns the claims and frees the record on close's behalf, so no
+     * slot is left naming a free record (see {@link ParticipantRecord}); close itself never waits.
      */
     @Override
     public synchronized void close() {
-        if (!isClosed()) {
+        boolean wasOpen = !isClosed();
+        super.close(); // first: an operation refused from here on is refused as closed
+        if (wasOpen) {
             participant.leave(
                     (record, generation, dead) -> sweep(record, generation, dead, new int[3]));
         }
-        super.close();
+    }
+
+    /** Starts an operation of this handle, or refuses it once the handle is closed. */
+    private void enter() {
+        if (!participant.enter()) {
+            requireOpen();
+            throw new IllegalStateException(file.path() + " is closing: open a new handle");
+        }
     }
 
     // ----------------------------------------------------------------------------- helpers

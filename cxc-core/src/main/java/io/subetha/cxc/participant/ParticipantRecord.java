@@ -4,7 +4,9 @@ import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntUnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One handle's participant record in a table of {@link OwnerRecord}s (PID, start time, generation,
@@ -16,6 +18,17 @@ import java.util.function.IntUnaryOperator;
  * #judgeAll judges} the table: a record whose PID is dead, or whose heartbeat is older than the
  * grace, has its slots repaired by the primitive, and a dead one's record is freed after them, so a
  * judge killed midway leaves the record held by a dead PID and the next judge finishes.
+ *
+ * <p><b>Leaving with operations in flight.</b> A handle's operations run between {@link #enter} and
+ * {@link #exit}, and while any is in flight {@link #leave} does not free the record: the last
+ * operation out does it, on close's behalf. A slot one of them holds mid-step (a submit between its
+ * two CASes, a completer writing its result) names this record; freed under it, the slot would name
+ * a free record, which no scan repairs, and a process that exits then leaves it held for good. The
+ * other design, a scan repairing slots that name a free record, would CAS a live thread's slot out
+ * from under it while it still writes: a write on behalf of a CAS the scanner never won. Here every
+ * slot is repaired only by its own thread's next CAS, or by a scan once the record is judged dead
+ * or silent, and close never blocks: an operation that never ends (its thread stopped for good)
+ * keeps the record held by this process until it exits, when scans find it dead.
  *
  * <p>The primitive hands in its buffer and table offsets, its refusal of a closed handle and its
  * own scan (which frees dead participants' records when the table is full); this class knows no
@@ -47,6 +60,10 @@ public final class ParticipantRecord {
     private volatile int index = -1;
     private volatile long ownerWord;
     private volatile long lastBeat;
+    // Operations of this handle between enter and exit; the repair close handed to the last of
+    // them.
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile @Nullable Repair leaving;
 
     /**
      * @param body the primitive's body
@@ -101,6 +118,16 @@ public final class ParticipantRecord {
             return tag(r, word);
         }
         return register();
+    }
+
+    /** This handle's tag if it still holds its record, else -1; claims nothing. */
+    public long heldTag() {
+        int r = index;
+        long word = ownerWord;
+        if (r >= 0 && OwnerRecord.ownerWord(body, offsetOf.applyAsInt(r)) == word) {
+            return tag(r, word);
+        }
+        return -1;
     }
 
     /** Beats this handle's record now, claiming it first if needed. */
@@ -180,10 +207,47 @@ public final class ParticipantRecord {
     }
 
     /**
-     * Hands this handle's own slots to {@code repair} (as a live participant's) and frees its
-     * record, if it holds one still its own; from then on it holds none.
+     * Starts one of this handle's operations; {@link #exit} must follow. While any is in flight,
+     * {@link #leave} leaves the record to the last of them.
+     *
+     * @return false once the handle is leaving: the operation must not start (nothing to exit)
      */
-    public synchronized void leave(Repair repair) {
+    public boolean enter() {
+        // Raised before the check, and close sets leaving before it reads the count: either close
+        // sees this operation in flight, or this operation sees close.
+        inFlight.incrementAndGet();
+        if (leaving != null) {
+            exit();
+            return false;
+        }
+        return true;
+    }
+
+    /** Ends an operation {@link #enter} started; the last one out after close leaves. */
+    public void exit() {
+        if (inFlight.decrementAndGet() == 0) {
+            Repair repair = leaving;
+            if (repair != null) {
+                leaveNow(repair);
+            }
+        }
+    }
+
+    /**
+     * Hands this handle's own slots to {@code repair} (as a live participant's) and frees its
+     * record, if it holds one still its own; from then on it holds none. With operations in flight,
+     * the last of them does it as it ends, and no new one starts.
+     */
+    public void leave(Repair repair) {
+        leaving = repair;
+        if (inFlight.get() == 0) {
+            leaveNow(repair);
+        }
+    }
+
+    // Both close and the last operation out may get here: the first leaves, the second finds no
+    // record (index -1) and does nothing.
+    private synchronized void leaveNow(Repair repair) {
         int r = index;
         if (r < 0) {
             return;

@@ -42,9 +42,15 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Submit</b>: CAS the tail's slot {@code FREE → WRITING(me)}, move the tail (anyone who
  *       sees the slot taken helps), write the job, CAS {@code → QUEUED(attempt 0)}. Killed after
  *       the first CAS: a scan marks the slot {@code ABANDONED}, which workers step over (no id was
- *       returned, so nothing acknowledged is lost).
+ *       returned, so nothing acknowledged is lost). Silent there beyond the grace (a GC, {@code
+ *       SIGSTOP}): a scan steps the slot over as well, so it holds up no dispatch, but keeps it
+ *       from the next lap; the writer's second CAS then fails, it lets the slot go and submits
+ *       again under a new id, so the job runs once.
  *   <li><b>Receive</b>: at the head, CAS {@code QUEUED(a) → RUNNING(me, a + 1)}, move the head,
- *       read the job. Re-queued jobs (behind the head) are received first, oldest id first.
+ *       copy the job, and keep the copy only if the slot still holds that word: a worker paused
+ *       between its CAS and its copy beyond the grace may find the job re-queued, run, collected
+ *       and the slot refilled, and must not run the new payload under the old id. Re-queued jobs
+ *       (behind the head) are received first, oldest id first, with the same check.
  *   <li><b>Complete</b>: CAS exactly the dispatched word {@code RUNNING(me, a) → COMPLETING(me,
  *       a)}, write the result and its completion number, publish {@code DONE(a)}. The CAS is the
  *       fence: once the job was re-queued (or re-dispatched, as attempt {@code a + 1}), the old
@@ -53,12 +59,17 @@ import org.jspecify.annotations.Nullable;
  *       back to the queue, it is recorded at least once as long as some worker runs it.
  *   <li><b>Watchdog</b>: a dead worker's {@code RUNNING} and {@code COMPLETING} jobs, and a silent
  *       one's {@code RUNNING} jobs, are CASed back to {@code QUEUED(a)} (a silent completer may
- *       still be writing its result, so its {@code COMPLETING} job is left to it); a dead
- *       submitter's {@code WRITING} slot becomes {@code ABANDONED}; a dead participant's record is
- *       freed once its slots are repaired. A scanner killed midway leaves the record held by a dead
- *       PID, so the next scan finishes the job.
- *   <li><b>Collect</b>: read a {@code DONE} slot's result, then CAS {@code DONE → FREE} (next lap):
- *       the winner of that CAS alone returns the result, so each result is collected once.
+ *       still be writing its result, so its {@code COMPLETING} job is left to it); a dead or silent
+ *       submitter's {@code WRITING} slot becomes {@code ABANDONED} (a silent one's kept from reuse
+ *       until it lets it go or dies); a dead participant's record is freed once its slots are
+ *       repaired. A scanner killed midway leaves the record held by a dead PID, so the next scan
+ *       finishes the job.
+ *   <li><b>Collect</b>: read a {@code DONE} slot's result, then CAS {@code DONE(a) → COLLECTING(me,
+ *       a)}: the winner alone delivers it; its acknowledgement CASes exactly that word to {@code
+ *       FREE} (next lap). A collector dead, silent beyond the grace or closed before acknowledging
+ *       has its {@code COLLECTING} slots CASed back to {@code DONE} by a scan (or its close), and
+ *       its late acknowledgement fails: a result is delivered until acknowledged (see {@link
+ *       ResultCollector}).
  * </ul>
  *
  * <p>{@link #receive} scans on its own at most every {@link #SCAN_INTERVAL}, so workers alone
@@ -77,6 +88,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     /** The ops a scheduler counts. */
     public enum Op implements OpKind {
         SUBMIT(1),
+        /** A receive that returned a job. */
         RECV(2),
         WATCHDOG_SCAN(3),
         COMPLETE(4),
@@ -281,10 +293,19 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /** Queues {@code job}; its id, or -1 if the scheduler is full. */
     public long trySubmit(J job) {
-        FixedCodec<J> codec = jobCodec;
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
         }
+        enter();
+        try {
+            return submitEntered(job);
+        } finally {
+            participant.exit();
+        }
+    }
+
+    private long submitEntered(J job) {
+        FixedCodec<J> codec = jobCodec;
         counters.increment(Op.SUBMIT);
         long me = participant.tag();
         while (true) {
@@ -303,16 +324,24 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 try {
                     codec.write(body, slot + JOB_OFFSET, job);
                 } catch (RuntimeException e) {
-                    body.compareAndSetLong(slot, writing, pack(lap, ABANDONED, 0, 0, 0));
+                    if (!body.compareAndSetLong(slot, writing, pack(lap, ABANDONED, 0, 0, 0))) {
+                        letGo(slot, writing, lap);
+                    }
                     throw e;
                 }
-                body.compareAndSetLong(slot, writing, pack(lap, QUEUED, 0, 0, 0));
-                return t;
+                if (body.compareAndSetLong(slot, writing, pack(lap, QUEUED, 0, 0, 0))) {
+                    return t;
+                }
+                // Judged silent between the two CASes (a GC, SIGSTOP), the slot was stepped over:
+                // it was never queued, so it is neither run nor lost. Let it go, submit again.
+                letGo(slot, writing, lap);
+                me = participant.tag();
+                continue;
             }
             if (tag == lapTag(lap)) {
                 body.compareAndSetLong(TAIL_OFFSET, t, t + 1); // reserved by another
             } else if (tag == lapTag(lap - 1)) {
-                if (state == ABANDONED) {
+                if (state == ABANDONED && !writerHolds(word)) {
                     // A dead submitter's slot of the last lap: step the head over it, free it.
                     long previous = t - capacity;
                     body.compareAndSetLong(HEAD_OFFSET, previous, previous + 1);
@@ -326,6 +355,11 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 throw damaged(lapProblem("tail", t, tag));
             }
         }
+    }
+
+    /** Hands back a slot stepped over while this writer was silent: nobody's, free next lap. */
+    private void letGo(int slot, long writing, long lap) {
+        body.compareAndSetLong(slot, steppedOver(writing), pack(lap, ABANDONED, 0, 0, 0));
     }
 
     // ----------------------------------------------------------------------------- receive
@@ -346,8 +380,21 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                             + workerPid
                             + ": a worker receives jobs only for itself");
         }
+        Optional<Job<J>> job;
+        enter();
+        try {
+            job = receiveEntered();
+        } finally {
+            participant.exit();
+        }
+        if (job.isPresent()) {
+            counters.increment(Op.RECV); // an idle worker's polls are not receives
+        }
+        return job;
+    }
+
+    private Optional<Job<J>> receiveEntered() {
         FixedCodec<J> codec = jobCodec;
-        counters.increment(Op.RECV);
         long now = System.nanoTime();
         if (now - lastScan > SCAN_INTERVAL.toNanos()) {
             watchdogScan();
@@ -393,14 +440,13 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                     long running = as(lap, RUNNING, me, attempt);
                     if (body.compareAndSetLong(slot, word, running)) {
                         body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
-                        return Optional.of(
-                                new Job<>(
-                                        h, attempt, codec.read(body, slot + JOB_OFFSET), running));
+                        Job<J> job = copyIfStillHeld(codec, h, attempt, slot, running);
+                        if (job != null) {
+                            return Optional.of(job);
+                        }
+                        me = participant.tag(); // judged dead meanwhile: its record may be gone
                     }
                     continue;
-                case UNUSED_STATE:
-                    throw damaged(
-                            "job slot " + h % capacity + " holds state 7, which no step writes");
                 default: // dispatched, done or abandoned: step the head over it
                     body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
             }
@@ -420,11 +466,38 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             long running = as(lap, RUNNING, me, attempt);
             if (body.compareAndSetLong(slot, word, running)) {
                 body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
-                return new Job<>(id, attempt, codec.read(body, slot + JOB_OFFSET), running);
+                Job<J> job = copyIfStillHeld(codec, id, attempt, slot, running);
+                if (job != null) {
+                    return job;
+                }
+                me = participant.tag();
             }
         }
         emptyLookAt = hint;
         return null;
+    }
+
+    /**
+     * Copies the job this worker just claimed with {@code running}; null if the slot no longer
+     * holds that dispatch once copied. A worker paused after its claim (a GC, {@code SIGSTOP})
+     * beyond the grace may find its job re-queued, run elsewhere, collected and the slot refilled
+     * by a later submit: what it copied is then another job's payload, which it must not run under
+     * this id.
+     */
+    private @Nullable Job<J> copyIfStillHeld(
+            FixedCodec<J> codec, long id, long attempt, int slot, long running) {
+        J payload;
+        try {
+            payload = codec.read(body, slot + JOB_OFFSET);
+        } catch (RuntimeException e) {
+            if (body.getLongVolatile(slot) == running) {
+                throw e;
+            }
+            return null; // a torn copy of a payload rewritten under us
+        }
+        return body.getLongVolatile(slot) == running
+                ? new Job<>(id, attempt, payload, running)
+                : null;
     }
 
     // ---------------------------------------------------------------------------- complete
@@ -436,13 +509,24 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      *     after this worker was judged dead or silent): the result is not recorded
      */
     public boolean complete(Job<J> job, R result) {
-        FixedCodec<R> codec = resultCodec;
         if (result == null) {
             throw new IllegalArgumentException("result must not be null");
         }
+        if (!participant.enter()) {
+            return false; // closed: its close re-queued the job, or will as it leaves
+        }
+        try {
+            return completeEntered(job, result);
+        } finally {
+            participant.exit();
+        }
+    }
+
+    private boolean completeEntered(Job<J> job, R result) {
+        FixedCodec<R> codec = resultCodec;
         counters.increment(Op.COMPLETE);
         int slot = slotOffset(job.id());
-        long completing = (job.word & ~(7L << 24)) | ((long) COMPLETING << 24);
+        long completing = withState(job.word, COMPLETING);
         if (!body.compareAndSetLong(slot, job.word, completing)) {
             return false;
         }
@@ -454,7 +538,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             throw e;
         }
         body.setLongRelease(slot + SEQUENCE_OFFSET, body.getAndAddLong(COMPLETIONS_OFFSET, 1));
-        long done = (job.word & ~(7L << 24)) | ((long) DONE << 24);
+        long done = withState(job.word, DONE);
         body.compareAndSetLong(slot, completing, done);
         participant.beatIfDue();
         return true;
@@ -471,6 +555,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             }
 
             @Override
+            public int acknowledge(List<JobResult<R>> results) {
+                return BackgroundScheduler.this.acknowledge(results).size();
+            }
+
+            @Override
+            public List<JobResult<R>> take(int max) {
+                return BackgroundScheduler.this.acknowledge(BackgroundScheduler.this.poll(max));
+            }
+
+            @Override
             public Optional<R> result(long jobId) {
                 return BackgroundScheduler.this.result(jobId);
             }
@@ -481,9 +575,19 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (max < 1) {
             throw new IllegalArgumentException("max must be 1 or more, got " + max);
         }
+        enter();
+        try {
+            return pollEntered(max);
+        } finally {
+            participant.exit();
+        }
+    }
+
+    private List<JobResult<R>> pollEntered(int max) {
         FixedCodec<R> codec = resultCodec;
         counters.increment(Op.COLLECT);
         List<long[]> done = new ArrayList<>();
+        long me = participant.tag();
         long head = position(HEAD_OFFSET, "head");
         for (int i = 0; i < capacity; i++) {
             int slot = SLOTS_OFFSET + i * stride;
@@ -513,13 +617,37 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                                 + head / capacity
                                 + " names a lap below 0");
             }
-            // The winner of this CAS alone returns the result: each is collected once.
-            if (body.compareAndSetLong(slot, word, pack(lap + 1, FREE, 0, 0, 0))) {
-                body.getAndAddLong(COLLECTED_OFFSET, 1);
+            // The winner of this CAS alone delivers the result, until it acknowledges it or is
+            // judged dead or silent and a scan hands it back to DONE.
+            if (body.compareAndSetLong(slot, word, as(lap, COLLECTING, me, attempt(word)))) {
                 out.add(new JobResult<>(lap * capacity + i, attempt(word), d[0], result));
             }
         }
         return out;
+    }
+
+    /** Frees the slots of the results this handle still holds; those it freed. */
+    private List<JobResult<R>> acknowledge(List<JobResult<R>> results) {
+        List<JobResult<R>> acknowledged = new ArrayList<>();
+        if (results.isEmpty() || !participant.enter()) {
+            return acknowledged; // closed: its close handed them back
+        }
+        try {
+            long me = participant.heldTag();
+            for (JobResult<R> r : results) {
+                long lap = r.jobId() / capacity;
+                long collecting = as(lap, COLLECTING, me, r.attempt());
+                if (me >= 0
+                        && body.compareAndSetLong(
+                                slotOffset(r.jobId()), collecting, pack(lap + 1, FREE, 0, 0, 0))) {
+                    body.getAndAddLong(COLLECTED_OFFSET, 1);
+                    acknowledged.add(r);
+                }
+            }
+        } finally {
+            participant.exit();
+        }
+        return acknowledged;
     }
 
     private Optional<R> result(long jobId) {
@@ -529,7 +657,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         FixedCodec<R> codec = resultCodec;
         int slot = slotOffset(jobId);
         long word = body.getLongVolatile(slot);
-        if (state(word) != DONE || lapOf(word) != lapTag(jobId / capacity)) {
+        if ((state(word) != DONE && state(word) != COLLECTING)
+                || lapOf(word) != lapTag(jobId / capacity)) {
             return Optional.empty();
         }
         R result = codec.read(body, slot + resultOffset);
@@ -544,8 +673,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     // ---------------------------------------------------------------------------- watchdog
 
     /**
-     * Puts the running jobs of dead or silent workers back in the queue, steps over slots dead
-     * submitters left half-written, and frees dead participants' records.
+     * Puts the running jobs of dead or silent workers back in the queue, steps over slots dead or
+     * silent submitters left half-written, hands back results dead or silent collectors polled and
+     * did not acknowledge, and frees dead participants' records.
      */
     public ReclaimReport watchdogScan() {
         counters.increment(Op.WATCHDOG_SCAN);
@@ -574,7 +704,10 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 continue;
             }
             long lap = fullLap(head, lapOf(word));
-            if (state == RUNNING || (dead && state == COMPLETING)) {
+            if (state == COLLECTING) {
+                // Polled and not acknowledged by a collector dead, silent or closed: deliver again.
+                body.compareAndSetLong(slot, word, pack(lap, DONE, 0, 0, attempt(word)));
+            } else if (state == RUNNING || (dead && state == COMPLETING)) {
                 // Raise the hint first: a crash can leave it high, never low.
                 body.getAndAddLong(REQUEUED_HINT_OFFSET, 1);
                 if (body.compareAndSetLong(slot, word, pack(lap, QUEUED, 0, 0, attempt(word)))) {
@@ -582,10 +715,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 } else {
                     body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
                 }
-            } else if (dead && state == WRITING) {
-                if (body.compareAndSetLong(slot, word, pack(lap, ABANDONED, 0, 0, 0))) {
+            } else if (state == WRITING) {
+                // A dead submitter never finishes. A silent one may still be copying its job: its
+                // slot is stepped over, so it holds up no dispatch, but kept from the next lap
+                // until the writer lets it go (see WRITER_HOLDS).
+                long over = dead ? pack(lap, ABANDONED, 0, 0, 0) : steppedOver(word);
+                if (body.compareAndSetLong(slot, word, over)) {
                     abandoned[0]++;
                 }
+            } else if (dead && writerHolds(word)) {
+                body.compareAndSetLong(slot, word, pack(lap, ABANDONED, 0, 0, 0));
             }
         }
     }
@@ -608,7 +747,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     // ------------------------------------------------------------------------------ reads
 
-    /** Counts by state, a moment's view: queued, running, done (uncollected). */
+    /** Counts by state, a moment's view: queued, running, done (not yet acknowledged). */
     public record Counts(long queued, long running, long done, long reclaimed, long collected) {}
 
     public Counts counts() {
@@ -619,7 +758,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             switch (state(body.getLongVolatile(SLOTS_OFFSET + i * stride))) {
                 case WRITING, QUEUED -> queued++;
                 case RUNNING, COMPLETING -> running++;
-                case DONE -> done++;
+                case DONE, COLLECTING -> done++;
                 default -> {}
             }
         }
@@ -633,9 +772,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /**
      * Every job the ring holds now, oldest id first: queued, running (with its worker's PID) or
-     * done and not yet collected. An operator's view (a console, an inspector), slot by slot and
-     * not atomic across slots; reads only, counts no op. A slot being written is not yet a job and
-     * is left out.
+     * done and not yet acknowledged by a collector. An operator's view (a console, an inspector),
+     * slot by slot and not atomic across slots; reads only, counts no op. A slot being written is
+     * not yet a job and is left out.
      */
     public List<JobEntry> jobs() {
         long tail = body.getLongVolatile(TAIL_OFFSET);
@@ -649,7 +788,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                     switch (state(word)) {
                         case QUEUED -> JobEntry.State.QUEUED;
                         case RUNNING, COMPLETING -> JobEntry.State.RUNNING;
-                        case DONE -> JobEntry.State.DONE;
+                        case DONE, COLLECTING -> JobEntry.State.DONE;
                         default -> null;
                     };
             if (state != null) {
@@ -693,11 +832,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      * Puts this handle's running jobs back in the queue and frees its participant record. The
      * mapping stays valid until the handle is unreachable; a submit or receive on it afterwards is
      * an {@link IllegalStateException} (it would take a record no close frees), and a complete of a
-     * job it held answers false (the job was re-queued).
+     * job it held answers false (the job was re-queued). An operation of this handle still in
+     * flight on another thread (a submit between its two CASes, a complete writing its result) ends
+     * first: the last of them re-queues and frees on close's behalf, so no slot is left naming a
+     * free record (see {@link ParticipantRecord}); close itself never waits.
      */
     @Override
     public synchronized void close() {
-        if (!isClosed()) {
+        boolean wasOpen = !isClosed();
+        super.close(); // first: an operation refused from here on is refused as closed
+        if (wasOpen) {
             participant.leave(
                     (record, generation, dead) -> {
                         List<Long> requeued = new ArrayList<>();
@@ -707,7 +851,14 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         }
                     });
         }
-        super.close();
+    }
+
+    /** Starts an operation of this handle, or refuses it once the handle is closed. */
+    private void enter() {
+        if (!participant.enter()) {
+            requireOpen();
+            throw new IllegalStateException(file.path() + " is closing: open a new handle");
+        }
     }
 
     // ----------------------------------------------------------------------------- helpers

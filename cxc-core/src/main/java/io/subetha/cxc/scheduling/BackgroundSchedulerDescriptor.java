@@ -45,11 +45,18 @@ import io.subetha.cxc.primitive.PrimitiveType;
  *
  * <pre>
  *  bits  0..23  lap (low 24 bits) of the job the slot holds or awaits
- *  bits 24..26  state: FREE, WRITING, QUEUED, RUNNING, COMPLETING, DONE, ABANDONED
- *  bits 27..32  participant record of the submitter, worker or completer
+ *  bits 24..26  state: FREE, WRITING, QUEUED, RUNNING, COMPLETING, DONE, ABANDONED, COLLECTING
+ *  bits 27..32  participant record of the submitter, worker, completer or collector
  *  bits 33..43  that record's generation (low 11 bits)
  *  bits 44..63  attempt (20 bits): 0 while first queued, +1 at each dispatch; the fence
  * </pre>
+ *
+ * <p>An {@code ABANDONED} slot is stepped over by receivers. With participant 0, generation 0 and
+ * attempt 0 it is nobody's, and the next lap's submit frees it. Stepped over from a submitter
+ * silent beyond the grace, it keeps that writer's participant and generation and attempt {@link
+ * #WRITER_HOLDS}: the writer may wake and still copy its job into it, so the next lap may not reuse
+ * it until the writer lets it go (its second CAS fails, it CASes the slot to nobody's and submits
+ * again) or a scan finds it dead.
  */
 public final class BackgroundSchedulerDescriptor {
 
@@ -84,11 +91,17 @@ public final class BackgroundSchedulerDescriptor {
     public static final int COMPLETING = 4;
     public static final int DONE = 5;
     public static final int ABANDONED = 6;
+    public static final int COLLECTING = 7;
 
     /** The one value the 3 state bits can hold that no step writes: a damaged slot. */
     public static final int UNUSED_STATE = 7;
 
     public static final long MAX_ATTEMPT = (1L << 20) - 1;
+
+    /**
+     * The attempt bits of an {@code ABANDONED} slot whose silent writer may still write into it.
+     */
+    public static final long WRITER_HOLDS = 1;
 
     private static final long LAP_MASK = (1L << 24) - 1;
     private static final long GENERATION_MASK = (1L << 11) - 1;
@@ -141,6 +154,21 @@ public final class BackgroundSchedulerDescriptor {
                 | ((long) participant << 27)
                 | ((generation & GENERATION_MASK) << 33)
                 | ((attempt & MAX_ATTEMPT) << 44);
+    }
+
+    /** {@code word} with its state replaced, every other field kept. */
+    public static long withState(long word, int state) {
+        return (word & ~(7L << 24)) | ((long) state << 24);
+    }
+
+    /** A silent writer's {@code WRITING} word, stepped over: see {@link #WRITER_HOLDS}. */
+    public static long steppedOver(long writing) {
+        return (withState(writing, ABANDONED) & ~(MAX_ATTEMPT << 44)) | (WRITER_HOLDS << 44);
+    }
+
+    /** Whether {@code word} is an {@code ABANDONED} slot its silent writer may still write into. */
+    public static boolean writerHolds(long word) {
+        return state(word) == ABANDONED && attempt(word) == WRITER_HOLDS;
     }
 
     public static long lapTag(long lap) {

@@ -238,6 +238,14 @@ final class PrimitiveOperations {
                                                     assertThat(r.jobId()).isNotNegative();
                                                 }
                                             }),
+                                    op(
+                                            "pollAndAcknowledge",
+                                            p -> {
+                                                List<JobResult<Long>> polled =
+                                                        scheduler(p).collector().poll(16);
+                                                scheduler(p).collector().acknowledge(polled);
+                                            }),
+                                    op("take", p -> scheduler(p).collector().take(16)),
                                     op("result", p -> scheduler(p).collector().result(3)),
                                     op("watchdogScan", p -> scheduler(p).watchdogScan()),
                                     op("counts", p -> scheduler(p).counts()))),

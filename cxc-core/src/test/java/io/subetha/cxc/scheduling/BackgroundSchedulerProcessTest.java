@@ -1,6 +1,7 @@
 package io.subetha.cxc.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.CxcFileOptions;
@@ -20,9 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scheduler across real JVMs: jobs submitted here run in worker JVMs and are collected here; a
- * SIGKILLed worker's job is re-run elsewhere; and the chaos run: 3 worker JVMs, 5,000 jobs ({@code
- * -Dcxc.scheduler.jobs}), workers SIGKILLed and SIGSTOPped mid-job at random, every job's result
- * recorded exactly once.
+ * SIGKILLed worker's job is re-run elsewhere; a submitter SIGSTOPped between its two CASes holds up
+ * no dispatch past the grace, and its job, submitted again once it resumes, is delivered once; and
+ * the chaos run: 3 worker JVMs, 5,000 jobs ({@code -Dcxc.scheduler.jobs}), workers SIGKILLed and
+ * SIGSTOPped mid-job at random, every job's result recorded exactly once.
  */
 class BackgroundSchedulerProcessTest {
 
@@ -62,8 +64,59 @@ class BackgroundSchedulerProcessTest {
             assertThat(again.id()).isEqualTo(id);
             assertThat(again.attempt()).isEqualTo(2);
             assertThat(s.complete(again, 43L)).isTrue();
-            assertThat(s.collector().poll(4)).extracting(JobResult::result).containsExactly(43L);
+            assertThat(s.collector().take(4)).extracting(JobResult::result).containsExactly(43L);
         }
+    }
+
+    @Test
+    void aSubmitterStoppedBetweenItsTwoCasesHoldsUpNoDispatchAndItsJobIsDeliveredOnce() {
+        Path path = dir.resolve("jobs.cxc");
+        try (BackgroundScheduler<Long, Long> s =
+                BackgroundScheduler.TYPE.create(
+                        path,
+                        new BackgroundScheduler.Settings<>(
+                                16, FixedCodec.INT64, FixedCodec.INT64, Duration.ofMillis(200)),
+                        CxcFileOptions.defaults())) {
+            ChildJvm writer =
+                    children.add(
+                            ChildJvm.start(
+                                    "writer",
+                                    SchedulerChild.class,
+                                    "submit-held",
+                                    path.toString(),
+                                    "16",
+                                    "99"));
+            try {
+                writer.awaitPrefixed("writing", STEP); // job 0's slot WRITING, the head
+                writer.suspend();
+                for (long j = 0; j < 10; j++) {
+                    s.submit(100 + j);
+                }
+                List<Long> received = new ArrayList<>();
+                await().atMost(STEP).until(() -> receiveInto(s, received) && received.size() == 10);
+                assertThat(received)
+                        .containsExactly(
+                                100L, 101L, 102L, 103L, 104L, 105L, 106L, 107L, 108L, 109L);
+
+                writer.resume();
+                writer.send("go");
+                long lateId = Long.parseLong(writer.awaitPrefixed("submitted ", STEP));
+                // The stepped-over slot was never queued: its submit went again under a new id.
+                await().atMost(STEP).until(() -> receiveInto(s, received) && received.size() == 11);
+                assertThat(received.get(10)).isEqualTo(99L);
+                assertThat(lateId).isGreaterThan(10);
+                assertThat(s.receive(PID)).isEmpty();
+                assertThat(s.counts().running()).isEqualTo(11);
+            } finally {
+                writer.kill();
+            }
+        }
+    }
+
+    /** Receives one job if one is queued, adds its payload; true to let a wait re-check. */
+    private static boolean receiveInto(BackgroundScheduler<Long, Long> s, List<Long> received) {
+        s.receive(PID).ifPresent(job -> received.add(job.payload()));
+        return true;
     }
 
     @Test
@@ -102,7 +155,7 @@ class BackgroundSchedulerProcessTest {
                     }
                     jobOf.put(id, next++);
                 }
-                for (JobResult<Long> r : s.collector().poll(capacity)) {
+                for (JobResult<Long> r : s.collector().take(capacity)) {
                     if (results.put(r.jobId(), r.result()) != null) {
                         duplicates++;
                     }
@@ -142,7 +195,7 @@ class BackgroundSchedulerProcessTest {
                 w.send("stop");
                 w.awaitPrefixed("stopped", STEP);
             }
-            assertThat(s.collector().poll(capacity)).as("no result recorded twice").isEmpty();
+            assertThat(s.collector().take(capacity)).as("no result recorded twice").isEmpty();
         }
     }
 

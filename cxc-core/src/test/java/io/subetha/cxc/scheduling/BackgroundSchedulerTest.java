@@ -50,10 +50,10 @@ class BackgroundSchedulerTest {
             assertThat(s.complete(first, 11L)).isTrue();
             assertThat(s.complete(first, 12L)).isFalse(); // recorded once
             assertThat(s.collector().result(b)).contains(21L);
-            List<JobResult<Long>> results = s.collector().poll(10);
+            List<JobResult<Long>> results = s.collector().take(10);
             assertThat(results).extracting(JobResult::jobId).containsExactly(b, a);
             assertThat(results).extracting(JobResult::result).containsExactly(21L, 11L);
-            assertThat(s.collector().poll(10)).isEmpty();
+            assertThat(s.collector().take(10)).isEmpty();
             assertThat(s.collector().result(b)).isEmpty();
             assertThat(s.describe()).containsEntry("collected", 2L);
         }
@@ -73,7 +73,7 @@ class BackgroundSchedulerTest {
                     Job<Long> job = s.receive(PID).orElseThrow();
                     assertThat(s.complete(job, job.payload())).isTrue();
                 }
-                assertThat(s.collector().poll(5)).hasSize(2);
+                assertThat(s.collector().take(5)).hasSize(2);
             }
         }
     }
@@ -100,7 +100,7 @@ class BackgroundSchedulerTest {
             assertThat(again.attempt()).isEqualTo(2);
             assertThat(silent.complete(stale, 1L)).isFalse();
             assertThat(other.complete(again, 2L)).isTrue();
-            assertThat(other.collector().poll(5))
+            assertThat(other.collector().take(5))
                     .singleElement()
                     .satisfies(
                             r -> {
@@ -162,7 +162,7 @@ class BackgroundSchedulerTest {
             int duplicates = 0;
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (results.size() < jobs && System.nanoTime() < deadline) {
-                for (JobResult<Long> r : s.collector().poll(256)) {
+                for (JobResult<Long> r : s.collector().take(256)) {
                     if (results.put(r.jobId(), r.result()) != null) {
                         duplicates++;
                     }
@@ -182,7 +182,7 @@ class BackgroundSchedulerTest {
         try (BackgroundScheduler<Long, Long> s = scheduler(4)) {
             assertThatThrownBy(() -> s.receive(PID + 1))
                     .hasMessageContaining("workerPid must be this process's PID");
-            assertThatThrownBy(() -> s.collector().poll(0)).hasMessageContaining("max must be 1");
+            assertThatThrownBy(() -> s.collector().take(0)).hasMessageContaining("max must be 1");
             assertThatThrownBy(() -> s.collector().result(-1)).hasMessageContaining("got -1");
         }
         assertThatThrownBy(

@@ -4,8 +4,10 @@ import static io.subetha.cxc.testing.ChildServer.say;
 
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.HeldCodec;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A worker JVM for the scheduler's process tests. Results are {@code job * 7 + 1}.
@@ -14,6 +16,8 @@ import java.util.Optional;
  * work PATH CAP WORK_MICROS   working, then runs jobs until "stop": answers "stopped C R"
  *                             (C results recorded, R refused as re-dispatched)
  * hold PATH CAP               holding ID ATTEMPT  (receives one job and keeps it)
+ * submit-held PATH CAP JOB    writing  (submits JOB and stops between its slot's CAS and its
+ *                             copy of the job, until "go"): submitted ID
  * </pre>
  */
 public final class SchedulerChild {
@@ -29,12 +33,35 @@ public final class SchedulerChild {
     public static void main(String[] args) throws InterruptedException {
         ChildServer commands = new ChildServer();
         long pid = ProcessHandle.current().pid();
+        HeldCodec jobs = new HeldCodec(); // INT64's layout, so it opens the same file
         BackgroundScheduler<Long, Long> scheduler =
                 BackgroundScheduler.open(
                         Path.of(args[1]),
                         new BackgroundScheduler.Settings<>(
-                                Integer.parseInt(args[2]), FixedCodec.INT64, FixedCodec.INT64));
-        if (args[0].equals("hold")) {
+                                Integer.parseInt(args[2]), jobs, FixedCodec.INT64));
+        if (args[0].equals("submit-held")) {
+            CountDownLatch go = new CountDownLatch(1);
+            jobs.onEntry(
+                    side -> {
+                        if (side == HeldCodec.Side.WRITE && go.getCount() > 0) {
+                            say("writing");
+                            try {
+                                go.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                    });
+            commands.on(
+                    "go",
+                    w -> {
+                        go.countDown();
+                        return null; // answered by "submitted" once the submit returns
+                    });
+            ChildServer.daemon(
+                    "submitter",
+                    () -> say("submitted " + scheduler.submit(Long.parseLong(args[3]))));
+        } else if (args[0].equals("hold")) {
             Optional<Job<Long>> job;
             while ((job = scheduler.receive(pid)).isEmpty()) {
                 Thread.yield();

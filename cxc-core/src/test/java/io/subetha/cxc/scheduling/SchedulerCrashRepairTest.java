@@ -21,12 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The watchdog's repairs, each crash state planted in the file as a killed process leaves it (a
  * participant record's PID made one no process can have): a dead worker's running and completing
- * jobs re-queued and fenced, a silent one's completing job left to it, a silent worker's running
- * job re-queued while its record stays, a dead submitter's half-written slot abandoned and stepped
- * over, only dead records freed; the watchdog's filter (another worker of the same generation and
- * an older generation of the dead record left alone) and the ids it reports in a later lap, and a
- * dead worker's collectable result kept. The grace is a day, so nothing here is stale unless the
- * test says so.
+ * jobs re-queued and fenced, a silent one's completing job left to it, a silent submitter's slot
+ * stepped over but kept from the next lap until its writer lets it go or dies, a silent worker's
+ * running job re-queued while its record stays, a dead submitter's half-written slot abandoned and
+ * stepped over, only dead records freed; the watchdog's filter (another worker of the same
+ * generation and an older generation of the dead record left alone) and the ids it reports in a
+ * later lap, and a dead worker's collectable result kept. The grace is a day, so nothing here is
+ * stale unless the test says so.
  */
 class SchedulerCrashRepairTest {
 
@@ -109,7 +110,7 @@ class SchedulerCrashRepairTest {
             s.submit(i);
             s.complete(s.receive(PID).orElseThrow(), i);
         }
-        assertThat(s.collector().poll(CAPACITY)).hasSize(CAPACITY);
+        assertThat(s.collector().take(CAPACITY)).hasSize(CAPACITY);
     }
 
     @Test
@@ -147,7 +148,7 @@ class SchedulerCrashRepairTest {
     }
 
     @Test
-    void aDeadWorkersCollectableResultStaysAndASilentSubmittersSlotIsLeftToIt() {
+    void aDeadWorkersCollectableResultStaysAndASilentSubmittersSlotIsSteppedOverButKeptForIt() {
         BackgroundScheduler<Long, Long> owner = handles.get(0);
         BackgroundScheduler<Long, Long> doomed = handle();
         BackgroundScheduler<Long, Long> silent = handle();
@@ -173,14 +174,79 @@ class SchedulerCrashRepairTest {
 
         assertThat(report.requeuedJobIds())
                 .containsExactlyInAnyOrder(running.id(), silentsJob.id());
-        assertThat(report.abandonedSubmits()).isZero();
-        assertThat(raw.getLongVolatile(slot(3))).isEqualTo(writing);
+        // Stepped over, so it holds up no dispatch; kept from the next lap, as its writer may
+        // still copy its job into it.
+        assertThat(report.abandonedSubmits()).isOne();
+        assertThat(raw.getLongVolatile(slot(3))).isEqualTo(steppedOver(writing));
+        assertThat(writerHolds(raw.getLongVolatile(slot(3)))).isTrue();
         assertThat(state(raw.getLongVolatile(slot(done.id())))).isEqualTo(DONE);
-        List<JobResult<Long>> results = owner.collector().poll(5);
+        List<JobResult<Long>> results = owner.collector().take(5);
         assertThat(results).hasSize(1);
         assertThat(results.get(0).jobId()).isEqualTo(done.id());
         assertThat(results.get(0).result()).isEqualTo(100L);
         raw.setLongVolatile(slot(3), pack(0, ABANDONED, 0, 0, 0));
+    }
+
+    @Test
+    void aSlotSteppedOverFromAWriterThatThenDiedIsNobodysAndTheNextLapFreesIt() {
+        worker.heartbeat(); // the writer: record 0
+        int record = participantOffset(0);
+        long key = OwnerRecord.key(OwnerRecord.ownerWord(raw, record));
+        // Job 0's writer went silent mid-write; a scan stepped its slot over.
+        raw.setLongVolatile(slot(0), steppedOver(pack(0, WRITING, 0, key, 0)));
+        raw.setLongVolatile(TAIL_OFFSET, 1);
+        raw.setLongVolatile(HEAD_OFFSET, 1);
+        for (long j = 1; j < CAPACITY; j++) {
+            assertThat(scanner.submit(j)).isEqualTo(j);
+            assertThat(scanner.complete(scanner.receive(PID).orElseThrow(), j)).isTrue();
+        }
+        assertThat(scanner.collector().take(CAPACITY)).hasSize(CAPACITY - 1);
+        // Its writer may still copy into it: the next lap may not reuse it yet.
+        assertThat(scanner.trySubmit(4L)).isEqualTo(-1);
+
+        kill(record);
+        assertThat(scanner.watchdogScan().deadParticipants()).isOne();
+
+        assertThat(raw.getLongVolatile(slot(0))).isEqualTo(pack(0, ABANDONED, 0, 0, 0));
+        assertThat(scanner.trySubmit(4L)).isEqualTo(4);
+    }
+
+    @Test
+    void aResultPolledByACollectorThatDiedBeforeAcknowledgingIsDeliveredAgain() {
+        BackgroundScheduler<Long, Long> collector = handle();
+        long id = scanner.submit(7L); // record 0
+        assertThat(worker.complete(worker.receive(PID).orElseThrow(), 70L)).isTrue(); // record 1
+        List<JobResult<Long>> polled = collector.collector().poll(4); // record 2
+        assertThat(polled).extracting(JobResult::result).containsExactly(70L);
+        assertThat(scanner.collector().poll(4)).isEmpty(); // delivered to one collector at a time
+
+        kill(participantOffset(2));
+        scanner.watchdogScan();
+
+        List<JobResult<Long>> again = scanner.collector().poll(4);
+        assertThat(again).extracting(JobResult::jobId).containsExactly(id);
+        assertThat(again).extracting(JobResult::result).containsExactly(70L);
+        assertThat(collector.collector().acknowledge(polled)).isZero(); // too late: handed back
+        assertThat(scanner.counts().done()).isOne();
+        assertThat(scanner.collector().acknowledge(again)).isOne();
+        assertThat(scanner.counts().done()).isZero();
+        assertThat(scanner.counts().collected()).isOne();
+        assertThat(scanner.collector().poll(4)).isEmpty();
+    }
+
+    @Test
+    void aCollectorsCloseHandsBackWhatItPolledAndDidNotAcknowledge() {
+        BackgroundScheduler<Long, Long> collector = handle();
+        scanner.submit(7L);
+        assertThat(worker.complete(worker.receive(PID).orElseThrow(), 70L)).isTrue();
+        List<JobResult<Long>> polled = collector.collector().poll(4);
+        assertThat(polled).hasSize(1);
+
+        collector.close();
+
+        assertThat(collector.collector().acknowledge(polled)).isZero();
+        assertThat(scanner.collector().take(4)).extracting(JobResult::result).containsExactly(70L);
+        assertThat(scanner.counts().collected()).isOne();
     }
 
     @Test
@@ -206,7 +272,7 @@ class SchedulerCrashRepairTest {
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(again.payload()).isEqualTo(7L);
         assertThat(scanner.complete(again, 2L)).isTrue();
-        assertThat(scanner.collector().poll(4)).extracting(JobResult::result).containsExactly(2L);
+        assertThat(scanner.collector().take(4)).extracting(JobResult::result).containsExactly(2L);
         assertThat(scanner.watchdogScan().isEmpty()).isTrue();
     }
 
@@ -300,7 +366,7 @@ class SchedulerCrashRepairTest {
         assertThat(report.isEmpty()).isTrue();
         assertThat(worker.complete(job, 6L)).isTrue();
         assertThat(scanner.collector().result(id)).contains(6L);
-        List<JobResult<Long>> results = scanner.collector().poll(1);
+        List<JobResult<Long>> results = scanner.collector().take(1);
         assertThat(results).singleElement().satisfies(r -> assertThat(r.jobId()).isEqualTo(id));
     }
 }

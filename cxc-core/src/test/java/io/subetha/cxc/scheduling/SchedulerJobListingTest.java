@@ -34,7 +34,7 @@ class SchedulerJobListingTest {
                 s.submit(0L);
                 s.complete(s.receive(PID).orElseThrow(), 0L);
             }
-            assertThat(s.collector().poll(10)).hasSize(3);
+            assertThat(s.collector().take(10)).hasSize(3);
 
             long done = s.submit(1L);
             long running = s.submit(2L);
@@ -50,7 +50,7 @@ class SchedulerJobListingTest {
                             new JobEntry(queued, State.QUEUED, 0, 0));
             assertThat(observer.opCounts()).isEqualTo(before);
 
-            s.collector().poll(10);
+            s.collector().take(10);
             assertThat(observer.jobs()).extracting(JobEntry::id).containsExactly(running, queued);
         }
     }

@@ -95,7 +95,7 @@ class SchedulerParticipantsTest {
             s.submit(i);
             s.complete(s.receive(PID).orElseThrow(), i);
         }
-        assertThat(s.collector().poll(CAPACITY)).hasSize(CAPACITY);
+        assertThat(s.collector().take(CAPACITY)).hasSize(CAPACITY);
     }
 
     @Test

@@ -139,7 +139,7 @@ class SchedulerProtocolStepsTest {
             assertThatThrownBy(() -> s.complete(job, null)).hasMessage("result must not be null");
             assertThat(s.complete(job, "yz")).isTrue();
             // The abandoned slot is the next lap's: stepped over by the submit after a collect.
-            assertThat(s.collector().poll(5)).extracting(JobResult::result).containsExactly("yz");
+            assertThat(s.collector().take(5)).extracting(JobResult::result).containsExactly("yz");
             assertThat(s.submit("a")).isEqualTo(2);
             assertThat(s.submit("b")).isEqualTo(3);
             assertThat(s.trySubmit("c")).isEqualTo(-1);
@@ -159,12 +159,24 @@ class SchedulerProtocolStepsTest {
             s.complete(c, 30L);
             s.complete(a, 10L);
             s.complete(b, 20L);
-            List<JobResult<Long>> two = s.collector().poll(2);
+            List<JobResult<Long>> two = s.collector().take(2);
             assertThat(two).extracting(JobResult::jobId).containsExactly(2L, 0L);
             assertThat(two).extracting(JobResult::completion).containsExactly(0L, 1L);
-            assertThat(s.collector().poll(1)).extracting(JobResult::result).containsExactly(20L);
+            assertThat(s.collector().take(1)).extracting(JobResult::result).containsExactly(20L);
             assertThat(s.counts().collected()).isEqualTo(3);
             assertThat(s.opCounts()).containsEntry("collect", 2L).containsEntry("complete", 3L);
+        }
+    }
+
+    @Test
+    void onlyAReceiveThatReturnsAJobCountsAsAReceive() {
+        try (var s = scheduler(dir.resolve("jobs.cxc"), 4, Duration.ofDays(1))) {
+            for (int i = 0; i < 5; i++) {
+                assertThat(s.receive(PID)).isEmpty(); // an idle worker's polls
+            }
+            s.submit(1L);
+            s.receive(PID).orElseThrow();
+            assertThat(s.opCounts()).containsEntry("recv", 1L);
         }
     }
 
@@ -183,7 +195,7 @@ class SchedulerProtocolStepsTest {
                 assertThat(job.id()).isEqualTo(id);
                 assertThat(s.complete(job, id * 2)).isTrue();
                 assertThat(s.collector().result(id)).contains(id * 2);
-                List<JobResult<Long>> results = s.collector().poll(1);
+                List<JobResult<Long>> results = s.collector().take(1);
                 assertThat(results).extracting(JobResult::jobId).containsExactly(id);
                 assertThat(results).extracting(JobResult::result).containsExactly(id * 2);
             }
@@ -335,7 +347,7 @@ class SchedulerProtocolStepsTest {
                 s.submit(i);
                 s.complete(s.receive(PID).orElseThrow(), i);
             }
-            assertThat(s.collector().poll(CAPACITY)).hasSize(CAPACITY);
+            assertThat(s.collector().take(CAPACITY)).hasSize(CAPACITY);
         }
 
         @Test
@@ -391,7 +403,7 @@ class SchedulerProtocolStepsTest {
             BackgroundScheduler<Long, Long> live = handle();
             s.submit(0L);
             s.complete(s.receive(PID).orElseThrow(), 0L);
-            assertThat(s.collector().poll(1)).hasSize(1); // slot 0 free for lap 1
+            assertThat(s.collector().take(1)).hasSize(1); // slot 0 free for lap 1
             s.submit(1L);
             Job<Long> running = live.receive(PID).orElseThrow(); // id 1, behind the head
             s.submit(2L);

@@ -64,7 +64,7 @@ public final class CrashRecovery {
         }
         for (int i = 0; i < ROUNDS; i++) {
             history.log(Family.SCHEDULER, "collect-begin");
-            var results = scheduler.collector().poll(1);
+            var results = scheduler.collector().take(1);
             if (results.isEmpty()) {
                 history.log(Family.SCHEDULER, "collected-none");
                 break;

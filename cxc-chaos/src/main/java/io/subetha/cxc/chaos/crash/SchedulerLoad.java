@@ -73,7 +73,7 @@ final class SchedulerLoad implements Load {
 
     private void collect() {
         history.log(Family.SCHEDULER, "collect-begin");
-        List<JobResult<Long>> results = scheduler.collector().poll(1);
+        List<JobResult<Long>> results = scheduler.collector().take(1);
         if (results.isEmpty()) {
             history.log(Family.SCHEDULER, "collected-none");
         }

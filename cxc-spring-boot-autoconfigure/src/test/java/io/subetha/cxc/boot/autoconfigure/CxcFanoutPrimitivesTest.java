@@ -103,7 +103,7 @@ class CxcFanoutPrimitivesTest {
                                                     .functionCounter()
                                                     .count())
                                     .isEqualTo(1);
-                            assertThat(jobs.collector().poll(8)).hasSize(1);
+                            assertThat(jobs.collector().take(8)).hasSize(1);
                         });
     }
 }

@@ -162,7 +162,7 @@ class CxcSchedulerAutoConfigurationTest {
                             await().atMost(Duration.ofSeconds(60))
                                     .until(
                                             () -> {
-                                                results.addAll(jobs.collector().poll(64));
+                                                results.addAll(jobs.collector().take(64));
                                                 return results.size() == 20;
                                             });
                             assertThat(results)
@@ -296,7 +296,7 @@ class CxcSchedulerAutoConfigurationTest {
                         directory.resolve("jobs.scheduler"),
                         new BackgroundScheduler.Settings<>(
                                 64, FixedCodec.INT64, FixedCodec.INT64))) {
-            assertThat(file.collector().poll(8)).extracting(JobResult::result).containsExactly(5L);
+            assertThat(file.collector().take(8)).extracting(JobResult::result).containsExactly(5L);
         }
         // Past the timeout: the job goes back to the queue as the context closes, at once.
         Blocking stuck = new Blocking();
@@ -406,7 +406,7 @@ class CxcSchedulerAutoConfigurationTest {
                             await().atMost(Duration.ofSeconds(60))
                                     .until(
                                             () -> {
-                                                results.addAll(jobs.collector().poll(8));
+                                                results.addAll(jobs.collector().take(8));
                                                 return !results.isEmpty();
                                             });
                             assertThat(results.get(0).attempt()).isEqualTo(1);

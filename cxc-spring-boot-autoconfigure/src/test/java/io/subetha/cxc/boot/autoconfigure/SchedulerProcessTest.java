@@ -94,7 +94,7 @@ class SchedulerProcessTest {
                 while (submitted < STREAM_JOBS && jobs.trySubmit((long) submitted) >= 0) {
                     submitted++;
                 }
-                for (JobResult<Long> r : jobs.collector().poll(1024)) {
+                for (JobResult<Long> r : jobs.collector().take(1024)) {
                     assertThat(results.put(r.jobId(), r)).as("job %d", r.jobId()).isNull();
                     streamed++;
                 }
@@ -140,7 +140,7 @@ class SchedulerProcessTest {
                 .atMost(Duration.ofSeconds(60))
                 .until(
                         () -> {
-                            for (JobResult<Long> r : jobs.collector().poll(1024)) {
+                            for (JobResult<Long> r : jobs.collector().take(1024)) {
                                 assertThat(results.put(r.jobId(), r))
                                         .as("job %d", r.jobId())
                                         .isNull();

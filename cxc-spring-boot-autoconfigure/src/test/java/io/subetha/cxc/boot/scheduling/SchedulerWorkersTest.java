@@ -135,7 +135,7 @@ class SchedulerWorkersTest {
         await().atMost(Duration.ofSeconds(30))
                 .until(
                         () -> {
-                            results.addAll(jobs.collector().poll(16));
+                            results.addAll(jobs.collector().take(16));
                             return results.size() >= n;
                         });
         return results;
