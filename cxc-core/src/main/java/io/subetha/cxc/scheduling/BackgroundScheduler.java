@@ -92,7 +92,11 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         RECV(2),
         WATCHDOG_SCAN(3),
         COMPLETE(4),
-        COLLECT(5);
+        COLLECT(5),
+        /** A worker's report of a failed attempt. */
+        FAIL(6),
+        RERUN(7),
+        DELETE(8);
 
         private final int code;
 
@@ -116,9 +120,18 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      * @param resultCodec the results' codec, at most {@value
      *     BackgroundSchedulerDescriptor#MAX_PAYLOAD} bytes
      * @param grace how long a worker may stay silent before its running jobs are re-queued
+     * @param retry the retry policy of the jobs this handle submits (unless a submit gives its
+     *     own): each job carries its policy, so peers need not share it
+     * @param fireAndForget whether the jobs this handle submits have their results discarded: a
+     *     scheduler nobody collects from
      */
     public record Settings<J, R>(
-            int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec, Duration grace) {
+            int capacity,
+            FixedCodec<J> jobCodec,
+            FixedCodec<R> resultCodec,
+            Duration grace,
+            RetryPolicy retry,
+            boolean fireAndForget) {
         public Settings {
             CxcSettingsException.requireInRange("capacity", capacity, 1, MAX_CAPACITY, " jobs");
             requireSize("jobCodec", jobCodec);
@@ -141,8 +154,23 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             }
         }
 
+        public Settings(
+                int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec, Duration grace) {
+            this(capacity, jobCodec, resultCodec, grace, RetryPolicy.DEFAULT, false);
+        }
+
         public Settings(int capacity, FixedCodec<J> jobCodec, FixedCodec<R> resultCodec) {
             this(capacity, jobCodec, resultCodec, DEFAULT_GRACE);
+        }
+
+        /** These settings with {@code policy} for the jobs submitted without one. */
+        public Settings<J, R> withRetry(RetryPolicy policy) {
+            return new Settings<>(capacity, jobCodec, resultCodec, grace, policy, fireAndForget);
+        }
+
+        /** These settings with every job's result discarded (or kept) unless a submit says so. */
+        public Settings<J, R> withFireAndForget(boolean discard) {
+            return new Settings<>(capacity, jobCodec, resultCodec, grace, retry, discard);
         }
 
         private static void requireSize(String setting, FixedCodec<?> codec) {
@@ -198,6 +226,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     private final long graceNanos;
     private final FixedCodec<J> jobCodec;
     private final FixedCodec<R> resultCodec;
+    private final RetryPolicy retry;
+    private final boolean fireAndForget;
     // This handle's participant record, claimed when it first submits, works or collects.
     private final ParticipantRecord participant;
     private volatile long lastScan = System.nanoTime();
@@ -206,11 +236,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     // looks again once the hint differs, so a job re-queued since is still received ahead of later
     // jobs, and a hint a crash left high costs one look.
     private volatile long emptyLookAt = -1;
+    // The earliest CLOCK_MONOTONIC time a re-queued job that look skipped for its backoff is due:
+    // the handle looks again then, though no re-queue has moved the hint since.
+    private volatile long nextDueAt = Long.MAX_VALUE;
 
     private BackgroundScheduler(MappedFile file, Settings<J, R> settings) {
         super(file, TYPE);
         this.jobCodec = settings.jobCodec();
         this.resultCodec = settings.resultCodec();
+        this.retry = settings.retry();
+        this.fireAndForget = settings.fireAndForget();
         this.capacity = file.header().capacity();
         this.stride = file.header().slotSize();
         this.jobSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
@@ -278,14 +313,26 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      *     collection
      */
     public long submit(J job) {
-        long id = trySubmit(job);
+        return submit(job, JobOptions.DEFAULT);
+    }
+
+    /**
+     * Queues {@code job} as {@code options} say (fire and forget, its own retry policy).
+     *
+     * @return its id
+     * @throws CxcCapacityException if {@code capacity} jobs are queued, running, awaiting
+     *     collection or failed
+     */
+    public long submit(J job, JobOptions options) {
+        long id = trySubmit(job, options);
         if (id < 0) {
             throw new CxcCapacityException(
                     file.path()
                             + " is full: it holds "
                             + capacity
-                            + " jobs (capacity) queued, running or with a result not yet"
-                            + " collected; collect results, or create the scheduler with a larger"
+                            + " jobs (capacity) queued, running, failed or with a result not yet"
+                            + " collected; collect results, re-run or delete failed jobs, submit"
+                            + " fire-and-forget jobs, or create the scheduler with a larger"
                             + " capacity in a new file");
         }
         return id;
@@ -293,19 +340,26 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /** Queues {@code job}; its id, or -1 if the scheduler is full. */
     public long trySubmit(J job) {
+        return trySubmit(job, JobOptions.DEFAULT);
+    }
+
+    /** Queues {@code job} as {@code options} say; its id, or -1 if the scheduler is full. */
+    public long trySubmit(J job, JobOptions options) {
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
         }
         enter();
         try {
-            return submitEntered(job);
+            return submitEntered(job, options);
         } finally {
             participant.exit();
         }
     }
 
-    private long submitEntered(J job) {
+    private long submitEntered(J job, JobOptions options) {
         FixedCodec<J> codec = jobCodec;
+        RetryPolicy policy = options.retry() != null ? options.retry() : retry;
+        int flags = options.discardResult() || fireAndForget ? RESULT_DISCARDED : 0;
         counters.increment(Op.SUBMIT);
         long me = participant.tag();
         while (true) {
@@ -321,6 +375,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                     continue;
                 }
                 body.compareAndSetLong(TAIL_OFFSET, t, t + 1);
+                writeJobHeader(slot, policy, flags);
                 try {
                     codec.write(body, slot + JOB_OFFSET, job);
                 } catch (RuntimeException e) {
@@ -355,6 +410,19 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 throw damaged(lapProblem("tail", t, tag));
             }
         }
+    }
+
+    /** The job's retry policy and flags, a fresh run; written only while holding it WRITING. */
+    private void writeJobHeader(int slot, RetryPolicy policy, int flags) {
+        body.setLongPlain(slot + NOT_BEFORE_OFFSET, 0);
+        body.setLongPlain(slot + RUN_BASE_OFFSET, 0);
+        body.setIntPlain(slot + MAX_ATTEMPTS_OFFSET, policy.maxAttempts());
+        body.setIntPlain(slot + FLAGS_OFFSET, flags);
+        body.setLongPlain(slot + INITIAL_BACKOFF_OFFSET, policy.initialBackoff().toNanos());
+        body.setLongPlain(slot + MAX_BACKOFF_OFFSET, policy.maxBackoff().toNanos());
+        body.setLongPlain(
+                slot + MULTIPLIER_OFFSET, Double.doubleToRawLongBits(policy.multiplier()));
+        body.setIntPlain(slot + FAILURE_LENGTH_OFFSET, 0);
     }
 
     /** Hands back a slot stepped over while this writer was silent: nobody's, free next lap. */
@@ -401,8 +469,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         }
         long me = participant.tag();
         long hint = body.getLongVolatile(REQUEUED_HINT_OFFSET);
-        if (hint > 0 && hint != emptyLookAt) {
-            Job<J> requeued = receiveRequeued(codec, me, hint);
+        long dueAt = nextDueAt;
+        if (hint > 0 && (hint != emptyLookAt || (dueAt != Long.MAX_VALUE && now - dueAt >= 0))) {
+            Job<J> requeued = receiveRequeued(codec, me, hint, now);
             if (requeued != null) {
                 return Optional.of(requeued);
             }
@@ -453,13 +522,23 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         }
     }
 
-    private @Nullable Job<J> receiveRequeued(FixedCodec<J> codec, long me, long hint) {
+    private @Nullable Job<J> receiveRequeued(FixedCodec<J> codec, long me, long hint, long now) {
         long h = position(HEAD_OFFSET, "head");
+        long dueAt = Long.MAX_VALUE;
         for (long id = Math.max(0, h - capacity); id < h; id++) {
             long lap = id / capacity;
             int slot = slotOffset(id);
             long word = body.getLongVolatile(slot);
             if (state(word) != QUEUED || lapOf(word) != lapTag(lap)) {
+                continue;
+            }
+            // Read after the word: a retry's wait is written before the CAS that queued it, and
+            // the claim below fails if the slot moved on since.
+            long notBefore = body.getLongAcquire(slot + NOT_BEFORE_OFFSET);
+            if (notBefore != 0 && now - notBefore < 0) {
+                if (dueAt == Long.MAX_VALUE || notBefore - dueAt < 0) {
+                    dueAt = notBefore;
+                }
                 continue;
             }
             long attempt = attempt(word) + 1;
@@ -473,6 +552,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 me = participant.tag();
             }
         }
+        nextDueAt = dueAt;
         emptyLookAt = hint;
         return null;
     }
@@ -495,15 +575,17 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             }
             return null; // a torn copy of a payload rewritten under us
         }
+        boolean discarded = (body.getIntAcquire(slot + FLAGS_OFFSET) & RESULT_DISCARDED) != 0;
         return body.getLongVolatile(slot) == running
-                ? new Job<>(id, attempt, payload, running)
+                ? new Job<>(id, attempt, payload, running, discarded)
                 : null;
     }
 
     // ---------------------------------------------------------------------------- complete
 
     /**
-     * Records {@code result} for {@code job}.
+     * Records {@code result} for {@code job}; for a {@link Job#fireAndForget() fire-and-forget}
+     * job, discards it and frees the job's slot.
      *
      * @return false if this attempt no longer holds the job (it was re-queued or re-dispatched
      *     after this worker was judged dead or silent): the result is not recorded
@@ -526,6 +608,13 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         FixedCodec<R> codec = resultCodec;
         counters.increment(Op.COMPLETE);
         int slot = slotOffset(job.id());
+        if (job.fireAndForget()) {
+            // Nothing to record: one CAS from the dispatched word ends the job and frees the slot.
+            long free = pack(job.id() / capacity + 1, FREE, 0, 0, 0);
+            boolean freed = body.compareAndSetLong(slot, job.word, free);
+            participant.beatIfDue();
+            return freed;
+        }
         long completing = withState(job.word, COMPLETING);
         if (!body.compareAndSetLong(slot, job.word, completing)) {
             return false;
@@ -542,6 +631,128 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         body.compareAndSetLong(slot, completing, done);
         participant.beatIfDue();
         return true;
+    }
+
+    // -------------------------------------------------------------------------------- fail
+
+    /**
+     * Reports that {@code job}'s attempt failed with {@code failure}. While the job's run has
+     * attempts left under its retry policy it is queued again, to be dispatched (in any process)
+     * once its backoff has passed; otherwise it is {@code FAILED}, keeping {@code failure}'s class
+     * and message (cut to {@value BackgroundSchedulerDescriptor#FAILURE_TEXT_MAX} bytes) and its
+     * attempts, until {@link #rerun} or {@link #delete}. Like {@link #complete}, one CAS from the
+     * dispatched word fences it: only the attempt that still holds the job records its failure.
+     */
+    public FailOutcome fail(Job<J> job, Throwable failure) {
+        if (failure == null) {
+            throw new IllegalArgumentException("failure must not be null");
+        }
+        if (!participant.enter()) {
+            return FailOutcome.REFUSED; // closed: its close re-queued the job, or will as it leaves
+        }
+        try {
+            return failEntered(job, failure);
+        } finally {
+            participant.exit();
+        }
+    }
+
+    private FailOutcome failEntered(Job<J> job, Throwable failure) {
+        counters.increment(Op.FAIL);
+        int slot = slotOffset(job.id());
+        long completing = withState(job.word, COMPLETING);
+        if (!body.compareAndSetLong(slot, job.word, completing)) {
+            return FailOutcome.REFUSED;
+        }
+        // Held COMPLETING, the slot is this worker's alone until its next CAS: a scan re-queues it
+        // only once this process is dead, and leaves it to a silent one.
+        byte[] text;
+        try {
+            text = FailureText.of(failure);
+        } catch (RuntimeException | Error e) {
+            body.compareAndSetLong(slot, completing, job.word); // back to running, as complete does
+            throw e;
+        }
+        FailureText.write(body, slot, text);
+        long lap = job.id() / capacity;
+        long attempt = job.attempt();
+        long failures = attempt - body.getLongPlain(slot + RUN_BASE_OFFSET);
+        FailOutcome outcome;
+        long next;
+        if (failures < body.getIntPlain(slot + MAX_ATTEMPTS_OFFSET) && attempt < MAX_ATTEMPT) {
+            long wait =
+                    RetryPolicy.backoffNanos(
+                            failures,
+                            body.getLongPlain(slot + INITIAL_BACKOFF_OFFSET),
+                            Double.longBitsToDouble(body.getLongPlain(slot + MULTIPLIER_OFFSET)),
+                            body.getLongPlain(slot + MAX_BACKOFF_OFFSET));
+            long notBefore = System.nanoTime() + Math.max(0, wait);
+            body.setLongRelease(slot + NOT_BEFORE_OFFSET, notBefore == 0 ? 1 : notBefore);
+            // Behind the head, like a job a scan re-queues: raise the hint first, a crash leaves it
+            // high, never low.
+            body.getAndAddLong(REQUEUED_HINT_OFFSET, 1);
+            outcome = FailOutcome.RETRYING;
+            next = pack(lap, QUEUED, 0, 0, attempt);
+        } else {
+            // A rerun counts its attempts from here, with the whole policy again.
+            body.setLongRelease(slot + RUN_BASE_OFFSET, attempt);
+            outcome = FailOutcome.FAILED;
+            next = pack(lap, FAILED, 0, 0, attempt);
+        }
+        if (!body.compareAndSetLong(slot, completing, next)) {
+            // Not reached while this process lives (only a dead holder's COMPLETING is taken).
+            if (outcome == FailOutcome.RETRYING) {
+                body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
+            }
+            return FailOutcome.REFUSED;
+        }
+        participant.beatIfDue();
+        return outcome;
+    }
+
+    /**
+     * Queues a {@code FAILED} job again, with its retry policy's attempts anew; callable from any
+     * process. False if {@code jobId} is not failed (re-run or deleted already, or never failed).
+     */
+    public boolean rerun(long jobId) {
+        long word = failedWord(jobId);
+        if (word < 0) {
+            return false;
+        }
+        counters.increment(Op.RERUN);
+        body.getAndAddLong(REQUEUED_HINT_OFFSET, 1); // first: a crash leaves it high, never low
+        long queued = pack(jobId / capacity, QUEUED, 0, 0, attempt(word));
+        if (body.compareAndSetLong(slotOffset(jobId), word, queued)) {
+            return true;
+        }
+        body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
+        return false;
+    }
+
+    /**
+     * Deletes a {@code FAILED} job: its slot is free again. False if {@code jobId} is not failed.
+     */
+    public boolean delete(long jobId) {
+        long word = failedWord(jobId);
+        if (word < 0) {
+            return false;
+        }
+        counters.increment(Op.DELETE);
+        long free = pack(jobId / capacity + 1, FREE, 0, 0, 0);
+        return body.compareAndSetLong(slotOffset(jobId), word, free);
+    }
+
+    /** The slot word of {@code jobId} if that job is {@code FAILED}, else -1. */
+    private long failedWord(long jobId) {
+        if (jobId < 0) {
+            throw new IllegalArgumentException("jobId must be 0 or more, got " + jobId);
+        }
+        requireOpen();
+        if (jobId >= body.getLongVolatile(TAIL_OFFSET)) {
+            return -1;
+        }
+        long word = body.getLongVolatile(slotOffset(jobId));
+        return state(word) == FAILED && lapOf(word) == lapTag(jobId / capacity) ? word : -1;
     }
 
     // ---------------------------------------------------------------------------- collect
@@ -747,18 +958,29 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     // ------------------------------------------------------------------------------ reads
 
-    /** Counts by state, a moment's view: queued, running, done (not yet acknowledged). */
-    public record Counts(long queued, long running, long done, long reclaimed, long collected) {}
+    /**
+     * Counts by state, a moment's view: queued (retries waiting their backoff included), running,
+     * done (not yet acknowledged), failed (not yet re-run or deleted).
+     */
+    public record Counts(
+            long queued, long running, long done, long reclaimed, long collected, long failed) {
+
+        public Counts(long queued, long running, long done, long reclaimed, long collected) {
+            this(queued, running, done, reclaimed, collected, 0);
+        }
+    }
 
     public Counts counts() {
         long queued = 0;
         long running = 0;
         long done = 0;
+        long failed = 0;
         for (int i = 0; i < capacity; i++) {
             switch (state(body.getLongVolatile(SLOTS_OFFSET + i * stride))) {
                 case WRITING, QUEUED -> queued++;
                 case RUNNING, COMPLETING -> running++;
                 case DONE, COLLECTING -> done++;
+                case FAILED -> failed++;
                 default -> {}
             }
         }
@@ -767,14 +989,15 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 running,
                 done,
                 body.getLongVolatile(RECLAIMED_OFFSET),
-                body.getLongVolatile(COLLECTED_OFFSET));
+                body.getLongVolatile(COLLECTED_OFFSET),
+                failed);
     }
 
     /**
-     * Every job the ring holds now, oldest id first: queued, running (with its worker's PID) or
-     * done and not yet acknowledged by a collector. An operator's view (a console, an inspector),
-     * slot by slot and not atomic across slots; reads only, counts no op. A slot being written is
-     * not yet a job and is left out.
+     * Every job the ring holds now, oldest id first: queued, running (with its worker's PID), done
+     * and not yet acknowledged by a collector, or failed (with its last failure) and not yet re-run
+     * or deleted. An operator's view (a console, an inspector), slot by slot and not atomic across
+     * slots; reads only, counts no op. A slot being written is not yet a job and is left out.
      */
     public List<JobEntry> jobs() {
         long tail = body.getLongVolatile(TAIL_OFFSET);
@@ -789,9 +1012,17 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         case QUEUED -> JobEntry.State.QUEUED;
                         case RUNNING, COMPLETING -> JobEntry.State.RUNNING;
                         case DONE, COLLECTING -> JobEntry.State.DONE;
+                        case FAILED -> JobEntry.State.FAILED;
                         default -> null;
                     };
-            if (state != null) {
+            if (state == JobEntry.State.FAILED) {
+                int slot = slotOffset(id);
+                JobFailure failure = FailureText.read(body, slot);
+                // Kept only if the slot still holds that failure (not re-run, failed again since).
+                if (failure != null && body.getLongVolatile(slot) == word) {
+                    jobs.add(new JobEntry(id, state, 0, attempt(word), failure));
+                }
+            } else if (state != null) {
                 long pid = state == JobEntry.State.RUNNING ? workerPid(word) : 0;
                 jobs.add(new JobEntry(id, state, pid, attempt(word)));
             }
@@ -825,6 +1056,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 "done", c.done(),
                 "reclaimed", c.reclaimed(),
                 "collected", c.collected(),
+                "failed", c.failed(),
                 "graceMillis", Duration.ofNanos(graceNanos).toMillis());
     }
 

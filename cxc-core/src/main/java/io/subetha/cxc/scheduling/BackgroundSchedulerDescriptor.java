@@ -33,23 +33,72 @@ import io.subetha.cxc.primitive.PrimitiveType;
  * |   an OwnerRecord (PID|generation, identity, heartbeat ns)      |
  * +---------------------------------------------------------------+
  * |   Job slots, capacity × stride:                          4352  |
- * |     slot word (u64), completion sequence (u64),                |
- * |     job payload, result payload (each rounded up to 8)         |
+ * |     the slot's header (256 bytes, below), then the job        |
+ * |     payload and the result payload (each rounded up to 8)     |
  * +---------------------------------------------------------------+
  * </pre>
  *
+ * <p><b>A job slot's header</b> (offsets within the slot). Every field but the slot word is written
+ * only by the one who holds the slot in {@code WRITING} (the submitter) or {@code COMPLETING} (the
+ * worker recording an outcome), before the CAS that publishes the slot's next state; a reader reads
+ * them after an acquire read of the slot word and keeps what it read only if the word is unchanged.
+ *
+ * <pre>
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                    Slot word (u64, CAS)                   0   |
+ * +---------------------------------------------------------------+
+ * |          Completion sequence of its result (u64)          8   |
+ * +---------------------------------------------------------------+
+ * |   Not before: CLOCK_MONOTONIC ns a retry waits for (u64)  16  |
+ * +---------------------------------------------------------------+
+ * |   Run base: the attempt this run counts after (u64)       24  |
+ * +---------------------------------------------------------------+
+ * |   Max attempts of a run (u32)  32 |   Flags (u32): bit 0   36  |
+ * |                                   |   result discarded         |
+ * +---------------------------------------------------------------+
+ * |          Initial backoff, ns (u64)                        40  |
+ * +---------------------------------------------------------------+
+ * |          Max backoff, ns (u64)                            48  |
+ * +---------------------------------------------------------------+
+ * |          Backoff multiplier (IEEE 754 double)             56  |
+ * +---------------------------------------------------------------+
+ * |   Failure length (u32)         64 |   Reserved, zero      68  |
+ * +---------------------------------------------------------------+
+ * |   Failure: UTF-8 "exception class\nmessage", at most      72  |
+ * |   FAILURE_TEXT_MAX bytes, cut at a character's boundary        |
+ * +---------------------------------------------------------------+
+ * |   Job payload                                            256  |
+ * +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>The retry policy (max attempts, backoffs, multiplier) and the flags are the submitter's,
+ * written with the job: peers need not share them, and a rolling change of a scheduler's policy
+ * applies to the jobs submitted after it. A run's attempts are those after its run base: 0 at
+ * submit; a failure that leaves a job {@code FAILED} sets it to the job's attempt, so a {@code
+ * rerun} gets the whole policy again while the attempt, the fence, keeps rising.
+ *
  * <p><b>Job ids.</b> A job's id is its position in the ring: job {@code id} lives in slot {@code id
- * % capacity}, lap {@code id / capacity}. A slot is free again only once its result is collected.
+ * % capacity}, lap {@code id / capacity}. A slot is free again once its result is collected, once
+ * it completes if its result is discarded (fire and forget), or once it is deleted if it failed.
  *
  * <p><b>Slot word</b> (one CAS'd u64; every step of a job is one CAS on it):
  *
  * <pre>
  *  bits  0..23  lap (low 24 bits) of the job the slot holds or awaits
- *  bits 24..26  state: FREE, WRITING, QUEUED, RUNNING, COMPLETING, DONE, ABANDONED, COLLECTING
- *  bits 27..32  participant record of the submitter, worker, completer or collector
- *  bits 33..43  that record's generation (low 11 bits)
- *  bits 44..63  attempt (20 bits): 0 while first queued, +1 at each dispatch; the fence
+ *  bits 24..27  state: FREE, WRITING, QUEUED, RUNNING, COMPLETING, DONE, ABANDONED, COLLECTING,
+ *               FAILED (9..15 unused: damage)
+ *  bits 28..33  participant record of the submitter, worker, completer or collector
+ *  bits 34..44  that record's generation (low 11 bits)
+ *  bits 45..63  attempt (19 bits): 0 while first queued, +1 at each dispatch; the fence
  * </pre>
+ *
+ * <p>{@code COMPLETING} is held by the worker recording an outcome: a result (then {@code DONE}, or
+ * {@code FREE} of the next lap if the result is discarded) or a failure (then {@code QUEUED} again
+ * behind the head, not before its backoff, or {@code FAILED} once its run's attempts are spent). A
+ * {@code FAILED} job is nobody's (participant 0, generation 0) and keeps its attempt: {@code rerun}
+ * CASes it back to {@code QUEUED}, {@code delete} to {@code FREE} of the next lap.
  *
  * <p>An {@code ABANDONED} slot is stepped over by receivers. With participant 0, generation 0 and
  * attempt 0 it is nobody's, and the next lap's submit frees it. Stepped over from a submitter
@@ -61,7 +110,7 @@ import io.subetha.cxc.primitive.PrimitiveType;
 public final class BackgroundSchedulerDescriptor {
 
     public static final String MAGIC = "BGSCHED1";
-    public static final int LAYOUT_VERSION = 1;
+    public static final int LAYOUT_VERSION = 2;
 
     public static final int GRACE_NANOS_OFFSET = 32;
     public static final int TAIL_OFFSET = 64;
@@ -79,7 +128,22 @@ public final class BackgroundSchedulerDescriptor {
 
     public static final int SLOT_WORD_OFFSET = 0;
     public static final int SEQUENCE_OFFSET = 8;
-    public static final int JOB_OFFSET = 16;
+    public static final int NOT_BEFORE_OFFSET = 16;
+    public static final int RUN_BASE_OFFSET = 24;
+    public static final int MAX_ATTEMPTS_OFFSET = 32;
+    public static final int FLAGS_OFFSET = 36;
+    public static final int INITIAL_BACKOFF_OFFSET = 40;
+    public static final int MAX_BACKOFF_OFFSET = 48;
+    public static final int MULTIPLIER_OFFSET = 56;
+    public static final int FAILURE_LENGTH_OFFSET = 64;
+    public static final int FAILURE_TEXT_OFFSET = 72;
+    public static final int JOB_OFFSET = 256;
+
+    /** The most bytes of a failure's exception class and message a slot keeps. */
+    public static final int FAILURE_TEXT_MAX = JOB_OFFSET - FAILURE_TEXT_OFFSET;
+
+    /** The flag of a job whose result is discarded: its slot is free once it completes. */
+    public static final int RESULT_DISCARDED = 1;
 
     public static final int MAX_CAPACITY = 1 << 20;
     public static final int MAX_PAYLOAD = 16 * 1024;
@@ -92,11 +156,12 @@ public final class BackgroundSchedulerDescriptor {
     public static final int DONE = 5;
     public static final int ABANDONED = 6;
     public static final int COLLECTING = 7;
+    public static final int FAILED = 8;
 
-    /** The one value the 3 state bits can hold that no step writes: a damaged slot. */
-    public static final int UNUSED_STATE = 7;
+    /** A value the 4 state bits can hold that no step writes: a damaged slot. */
+    public static final int UNUSED_STATE = 15;
 
-    public static final long MAX_ATTEMPT = (1L << 20) - 1;
+    public static final long MAX_ATTEMPT = (1L << 19) - 1;
 
     /**
      * The attempt bits of an {@code ABANDONED} slot whose silent writer may still write into it.
@@ -151,19 +216,19 @@ public final class BackgroundSchedulerDescriptor {
     public static long pack(long lap, int state, int participant, long generation, long attempt) {
         return (lap & LAP_MASK)
                 | ((long) state << 24)
-                | ((long) participant << 27)
-                | ((generation & GENERATION_MASK) << 33)
-                | ((attempt & MAX_ATTEMPT) << 44);
+                | ((long) participant << 28)
+                | ((generation & GENERATION_MASK) << 34)
+                | ((attempt & MAX_ATTEMPT) << 45);
     }
 
     /** {@code word} with its state replaced, every other field kept. */
     public static long withState(long word, int state) {
-        return (word & ~(7L << 24)) | ((long) state << 24);
+        return (word & ~(15L << 24)) | ((long) state << 24);
     }
 
     /** A silent writer's {@code WRITING} word, stepped over: see {@link #WRITER_HOLDS}. */
     public static long steppedOver(long writing) {
-        return (withState(writing, ABANDONED) & ~(MAX_ATTEMPT << 44)) | (WRITER_HOLDS << 44);
+        return (withState(writing, ABANDONED) & ~(MAX_ATTEMPT << 45)) | (WRITER_HOLDS << 45);
     }
 
     /** Whether {@code word} is an {@code ABANDONED} slot its silent writer may still write into. */
@@ -180,15 +245,15 @@ public final class BackgroundSchedulerDescriptor {
     }
 
     public static int state(long word) {
-        return (int) ((word >>> 24) & 7);
+        return (int) ((word >>> 24) & 15);
     }
 
     public static int participant(long word) {
-        return (int) ((word >>> 27) & 0x3F);
+        return (int) ((word >>> 28) & 0x3F);
     }
 
     public static long generation(long word) {
-        return (word >>> 33) & GENERATION_MASK;
+        return (word >>> 34) & GENERATION_MASK;
     }
 
     public static long generationTag(long generation) {
@@ -196,6 +261,6 @@ public final class BackgroundSchedulerDescriptor {
     }
 
     public static long attempt(long word) {
-        return word >>> 44;
+        return word >>> 45;
     }
 }

@@ -10,13 +10,15 @@ public final class Job<J> {
     private final long id;
     private final long attempt;
     private final J payload;
+    private final boolean fireAndForget;
     final long word;
 
-    Job(long id, long attempt, J payload, long word) {
+    Job(long id, long attempt, J payload, long word, boolean fireAndForget) {
         this.id = id;
         this.attempt = attempt;
         this.payload = payload;
         this.word = word;
+        this.fireAndForget = fireAndForget;
     }
 
     public long id() {
@@ -32,6 +34,14 @@ public final class Job<J> {
 
     public J payload() {
         return payload;
+    }
+
+    /**
+     * Whether its result is discarded: {@link BackgroundScheduler#complete} then frees its slot at
+     * once and nobody collects the result.
+     */
+    public boolean fireAndForget() {
+        return fireAndForget;
     }
 
     @Override

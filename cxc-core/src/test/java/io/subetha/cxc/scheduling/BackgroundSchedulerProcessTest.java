@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * SIGKILLed worker's job is re-run elsewhere; a submitter SIGSTOPped between its two CASes holds up
  * no dispatch past the grace, and its job, submitted again once it resumes, is delivered once; and
  * the chaos run: 3 worker JVMs, 5,000 jobs ({@code -Dcxc.scheduler.jobs}), workers SIGKILLed and
- * SIGSTOPped mid-job at random, every job's result recorded exactly once.
+ * SIGSTOPped mid-job at random, every job's result recorded exactly once; and a job that fails in
+ * one JVM is retried in another, not before its backoff, and a failed job's failure is read by the
+ * JVM that submitted it.
  */
 class BackgroundSchedulerProcessTest {
 
@@ -66,6 +68,64 @@ class BackgroundSchedulerProcessTest {
             assertThat(s.complete(again, 43L)).isTrue();
             assertThat(s.collector().take(4)).extracting(JobResult::result).containsExactly(43L);
         }
+    }
+
+    @Test
+    void aJobFailedInOneJvmIsRetriedInAnotherNotBeforeItsBackoff() {
+        Path path = dir.resolve("jobs.cxc");
+        Duration backoff = Duration.ofMillis(300);
+        try (BackgroundScheduler<Long, Long> s =
+                BackgroundScheduler.TYPE.create(
+                        path,
+                        new BackgroundScheduler.Settings<>(
+                                16, FixedCodec.INT64, FixedCodec.INT64))) {
+            // The failing one first: the child then meets no retry of the other before its second.
+            long failed = s.submit(7L, JobOptions.DEFAULT.withRetry(RetryPolicy.NONE));
+            long retried =
+                    s.submit(6L, JobOptions.DEFAULT.withRetry(RetryPolicy.fixed(3, backoff)));
+            ChildJvm worker =
+                    children.add(
+                            ChildJvm.start(
+                                    "worker",
+                                    SchedulerChild.class,
+                                    "fail",
+                                    path.toString(),
+                                    "16",
+                                    "2"));
+            String[] first = worker.awaitPrefixed("failed ", STEP).split(" ");
+            String[] second = worker.awaitPrefixed("failed ", STEP).split(" ");
+            assertThat(first).startsWith(String.valueOf(failed), "1", "FAILED");
+            assertThat(second).startsWith(String.valueOf(retried), "1", "RETRYING");
+
+            Job<Long>[] again = receiveUntilDue(s);
+            long receivedAt = System.nanoTime();
+            assertThat(again[0].id()).isEqualTo(retried);
+            assertThat(again[0].attempt()).isEqualTo(2);
+            // CLOCK_MONOTONIC is the host's: the child's clock reading is comparable with ours.
+            assertThat(receivedAt - Long.parseLong(second[3]))
+                    .isGreaterThanOrEqualTo(backoff.toNanos());
+            assertThat(s.complete(again[0], 43L)).isTrue();
+
+            assertThat(s.jobs())
+                    .filteredOn(job -> job.state() == JobEntry.State.FAILED)
+                    .containsExactly(
+                            new JobEntry(
+                                    failed,
+                                    JobEntry.State.FAILED,
+                                    0,
+                                    1,
+                                    new JobFailure(
+                                            IllegalStateException.class.getName(), "job 7 broke")));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Job<Long>[] receiveUntilDue(BackgroundScheduler<Long, Long> s) {
+        Job<Long>[] received = new Job[1];
+        await().atMost(STEP)
+                .pollInterval(Duration.ofMillis(5))
+                .until(() -> (received[0] = s.receive(PID).orElse(null)) != null);
+        return received;
     }
 
     @Test

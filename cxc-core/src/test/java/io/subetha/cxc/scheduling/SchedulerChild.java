@@ -18,6 +18,9 @@ import java.util.concurrent.CountDownLatch;
  * hold PATH CAP               holding ID ATTEMPT  (receives one job and keeps it)
  * submit-held PATH CAP JOB    writing  (submits JOB and stops between its slot's CAS and its
  *                             copy of the job, until "go"): submitted ID
+ * fail PATH CAP N             receives N jobs one by one and reports each one's attempt failed
+ *                             with an IllegalStateException: failed ID ATTEMPT OUTCOME NANOS
+ *                             (NANOS: System.nanoTime() just before the report)
  * </pre>
  */
 public final class SchedulerChild {
@@ -61,6 +64,27 @@ public final class SchedulerChild {
             ChildServer.daemon(
                     "submitter",
                     () -> say("submitted " + scheduler.submit(Long.parseLong(args[3]))));
+        } else if (args[0].equals("fail")) {
+            for (int n = Integer.parseInt(args[3]); n > 0; n--) {
+                Optional<Job<Long>> job;
+                while ((job = scheduler.receive(pid)).isEmpty()) {
+                    Thread.yield();
+                }
+                long before = System.nanoTime();
+                FailOutcome outcome =
+                        scheduler.fail(
+                                job.get(),
+                                new IllegalStateException("job " + job.get().payload() + " broke"));
+                say(
+                        "failed "
+                                + job.get().id()
+                                + " "
+                                + job.get().attempt()
+                                + " "
+                                + outcome
+                                + " "
+                                + before);
+            }
         } else if (args[0].equals("hold")) {
             Optional<Job<Long>> job;
             while ((job = scheduler.receive(pid)).isEmpty()) {

@@ -28,7 +28,7 @@ class SchedulerFileChecksTest {
     @TempDir Path dir;
     int files;
 
-    /** A fresh 2-job INT64 scheduler (32-byte slots) with {@code damage} done, opened again. */
+    /** A fresh 2-job INT64 scheduler (272-byte slots) with {@code damage} done, opened again. */
     void assertRefused(Consumer<AtomicBuffer> damage, String problem) {
         Path path = dir.resolve("jobs" + files++ + ".cxc");
         BackgroundScheduler.TYPE
@@ -56,7 +56,7 @@ class SchedulerFileChecksTest {
                 b -> b.setLongVolatile(GRACE_NANOS_OFFSET, day + 1), "a grace of " + (day + 1));
         assertRefused(
                 b -> b.setIntVolatile(jobSize, 100),
-                "it declares 100-byte jobs and 8-byte results in 32-byte slots, which do not fit"
+                "it declares 100-byte jobs and 8-byte results in 272-byte slots, which do not fit"
                         + " them");
         assertRefused(b -> b.setIntVolatile(jobSize, -1), "4294967295-byte jobs");
         assertRefused(b -> b.setIntVolatile(resultSize, -1), "4294967295-byte results");
