@@ -19,7 +19,6 @@ import io.subetha.cxc.process.Pids;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,8 +54,17 @@ import org.jspecify.annotations.Nullable;
  *       a)}, write the result and its completion number, publish {@code DONE(a)}. The CAS is the
  *       fence: once the job was re-queued (or re-dispatched, as attempt {@code a + 1}), the old
  *       attempt's CAS fails and {@code complete} returns false, so a result is recorded at most
- *       once; and since a job leaves {@code RUNNING}/{@code COMPLETING} only to {@code DONE} or
- *       back to the queue, it is recorded at least once as long as some worker runs it.
+ *       once; and since a job leaves {@code RUNNING}/{@code COMPLETING} only to {@code DONE},
+ *       {@code FAILED} or back to the queue, it is recorded at least once as long as some worker
+ *       runs it. A fire-and-forget job's complete is the one CAS {@code RUNNING(me, a) → FREE}
+ *       (next lap): nothing is recorded, and its slot needs no collector.
+ *   <li><b>Fail</b>: CAS {@code RUNNING(me, a) → COMPLETING(me, a)}, write the failure and either
+ *       the retry's not-before time (then raise the re-queued hint and CAS {@code → QUEUED(a)},
+ *       behind the head; receivers skip it until it is due) or the run's end (CAS {@code →
+ *       FAILED(a)}, nobody's). The policy is the submitter's, written with the job. Killed after
+ *       the first CAS, the job is a dead worker's {@code COMPLETING} one: a scan re-queues it.
+ *       {@link #rerun} is the one CAS {@code FAILED(a) → QUEUED(a)} (hint raised first), {@link
+ *       #delete} {@code FAILED → FREE} (next lap); neither claims a record, so any process may.
  *   <li><b>Watchdog</b>: a dead worker's {@code RUNNING} and {@code COMPLETING} jobs, and a silent
  *       one's {@code RUNNING} jobs, are CASed back to {@code QUEUED(a)} (a silent completer may
  *       still be writing its result, so its {@code COMPLETING} job is left to it); a dead or silent
@@ -228,6 +236,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     private final FixedCodec<R> resultCodec;
     private final RetryPolicy retry;
     private final boolean fireAndForget;
+    private final JobFailures failures;
+    private final JobListing listing;
+    private final ResultCollector<R> collector;
     // This handle's participant record, claimed when it first submits, works or collects.
     private final ParticipantRecord participant;
     private volatile long lastScan = System.nanoTime();
@@ -267,6 +278,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         }
         this.resultOffset = JOB_OFFSET + rounded(jobSize);
         this.graceNanos = body.getLongAcquire(GRACE_NANOS_OFFSET);
+        this.failures = new JobFailures(body, capacity, stride);
+        this.listing = new JobListing(body, capacity, stride);
         this.participant =
                 new ParticipantRecord(
                         body,
@@ -277,6 +290,18 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         file.path(),
                         this::requireOpen,
                         this::watchdogScan);
+        this.collector =
+                new SlotCollector<>(
+                        body,
+                        capacity,
+                        stride,
+                        resultOffset,
+                        resultCodec,
+                        participant,
+                        () -> counters.increment(Op.COLLECT),
+                        this::enter,
+                        () -> position(HEAD_OFFSET, "head"),
+                        this::damaged);
     }
 
     private static @Nullable String bodyProblem(AtomicBuffer body) {
@@ -375,7 +400,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                     continue;
                 }
                 body.compareAndSetLong(TAIL_OFFSET, t, t + 1);
-                writeJobHeader(slot, policy, flags);
+                failures.writeRun(slot, policy, flags);
                 try {
                     codec.write(body, slot + JOB_OFFSET, job);
                 } catch (RuntimeException e) {
@@ -410,19 +435,6 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 throw damaged(lapProblem("tail", t, tag));
             }
         }
-    }
-
-    /** The job's retry policy and flags, a fresh run; written only while holding it WRITING. */
-    private void writeJobHeader(int slot, RetryPolicy policy, int flags) {
-        body.setLongPlain(slot + NOT_BEFORE_OFFSET, 0);
-        body.setLongPlain(slot + RUN_BASE_OFFSET, 0);
-        body.setIntPlain(slot + MAX_ATTEMPTS_OFFSET, policy.maxAttempts());
-        body.setIntPlain(slot + FLAGS_OFFSET, flags);
-        body.setLongPlain(slot + INITIAL_BACKOFF_OFFSET, policy.initialBackoff().toNanos());
-        body.setLongPlain(slot + MAX_BACKOFF_OFFSET, policy.maxBackoff().toNanos());
-        body.setLongPlain(
-                slot + MULTIPLIER_OFFSET, Double.doubleToRawLongBits(policy.multiplier()));
-        body.setIntPlain(slot + FAILURE_LENGTH_OFFSET, 0);
     }
 
     /** Hands back a slot stepped over while this writer was silent: nobody's, free next lap. */
@@ -650,64 +662,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (!participant.enter()) {
             return FailOutcome.REFUSED; // closed: its close re-queued the job, or will as it leaves
         }
+        counters.increment(Op.FAIL);
         try {
-            return failEntered(job, failure);
+            FailOutcome outcome = failures.record(job, failure);
+            if (outcome != FailOutcome.REFUSED) {
+                participant.beatIfDue();
+            }
+            return outcome;
         } finally {
             participant.exit();
         }
-    }
-
-    private FailOutcome failEntered(Job<J> job, Throwable failure) {
-        counters.increment(Op.FAIL);
-        int slot = slotOffset(job.id());
-        long completing = withState(job.word, COMPLETING);
-        if (!body.compareAndSetLong(slot, job.word, completing)) {
-            return FailOutcome.REFUSED;
-        }
-        // Held COMPLETING, the slot is this worker's alone until its next CAS: a scan re-queues it
-        // only once this process is dead, and leaves it to a silent one.
-        byte[] text;
-        try {
-            text = FailureText.of(failure);
-        } catch (RuntimeException | Error e) {
-            body.compareAndSetLong(slot, completing, job.word); // back to running, as complete does
-            throw e;
-        }
-        FailureText.write(body, slot, text);
-        long lap = job.id() / capacity;
-        long attempt = job.attempt();
-        long failures = attempt - body.getLongPlain(slot + RUN_BASE_OFFSET);
-        FailOutcome outcome;
-        long next;
-        if (failures < body.getIntPlain(slot + MAX_ATTEMPTS_OFFSET) && attempt < MAX_ATTEMPT) {
-            long wait =
-                    RetryPolicy.backoffNanos(
-                            failures,
-                            body.getLongPlain(slot + INITIAL_BACKOFF_OFFSET),
-                            Double.longBitsToDouble(body.getLongPlain(slot + MULTIPLIER_OFFSET)),
-                            body.getLongPlain(slot + MAX_BACKOFF_OFFSET));
-            long notBefore = System.nanoTime() + Math.max(0, wait);
-            body.setLongRelease(slot + NOT_BEFORE_OFFSET, notBefore == 0 ? 1 : notBefore);
-            // Behind the head, like a job a scan re-queues: raise the hint first, a crash leaves it
-            // high, never low.
-            body.getAndAddLong(REQUEUED_HINT_OFFSET, 1);
-            outcome = FailOutcome.RETRYING;
-            next = pack(lap, QUEUED, 0, 0, attempt);
-        } else {
-            // A rerun counts its attempts from here, with the whole policy again.
-            body.setLongRelease(slot + RUN_BASE_OFFSET, attempt);
-            outcome = FailOutcome.FAILED;
-            next = pack(lap, FAILED, 0, 0, attempt);
-        }
-        if (!body.compareAndSetLong(slot, completing, next)) {
-            // Not reached while this process lives (only a dead holder's COMPLETING is taken).
-            if (outcome == FailOutcome.RETRYING) {
-                body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
-            }
-            return FailOutcome.REFUSED;
-        }
-        participant.beatIfDue();
-        return outcome;
     }
 
     /**
@@ -715,170 +679,40 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      * process. False if {@code jobId} is not failed (re-run or deleted already, or never failed).
      */
     public boolean rerun(long jobId) {
-        long word = failedWord(jobId);
-        if (word < 0) {
-            return false;
+        requireOpen();
+        boolean rerun = failures.rerun(jobId);
+        if (rerun) {
+            counters.increment(Op.RERUN);
         }
-        counters.increment(Op.RERUN);
-        body.getAndAddLong(REQUEUED_HINT_OFFSET, 1); // first: a crash leaves it high, never low
-        long queued = pack(jobId / capacity, QUEUED, 0, 0, attempt(word));
-        if (body.compareAndSetLong(slotOffset(jobId), word, queued)) {
-            return true;
-        }
-        body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
-        return false;
+        return rerun;
     }
 
     /**
      * Deletes a {@code FAILED} job: its slot is free again. False if {@code jobId} is not failed.
      */
     public boolean delete(long jobId) {
-        long word = failedWord(jobId);
-        if (word < 0) {
-            return false;
-        }
-        counters.increment(Op.DELETE);
-        long free = pack(jobId / capacity + 1, FREE, 0, 0, 0);
-        return body.compareAndSetLong(slotOffset(jobId), word, free);
-    }
-
-    /** The slot word of {@code jobId} if that job is {@code FAILED}, else -1. */
-    private long failedWord(long jobId) {
-        if (jobId < 0) {
-            throw new IllegalArgumentException("jobId must be 0 or more, got " + jobId);
-        }
         requireOpen();
-        if (jobId >= body.getLongVolatile(TAIL_OFFSET)) {
-            return -1;
+        boolean deleted = failures.delete(jobId);
+        if (deleted) {
+            counters.increment(Op.DELETE);
         }
-        long word = body.getLongVolatile(slotOffset(jobId));
-        return state(word) == FAILED && lapOf(word) == lapTag(jobId / capacity) ? word : -1;
+        return deleted;
     }
 
     // ---------------------------------------------------------------------------- collect
 
     /** The results' side: poll in completion order, or look one up by job id. */
     public ResultCollector<R> collector() {
-        return new ResultCollector<>() {
-            @Override
-            public List<JobResult<R>> poll(int max) {
-                return BackgroundScheduler.this.poll(max);
-            }
-
-            @Override
-            public int acknowledge(List<JobResult<R>> results) {
-                return BackgroundScheduler.this.acknowledge(results).size();
-            }
-
-            @Override
-            public List<JobResult<R>> take(int max) {
-                return BackgroundScheduler.this.acknowledge(BackgroundScheduler.this.poll(max));
-            }
-
-            @Override
-            public Optional<R> result(long jobId) {
-                return BackgroundScheduler.this.result(jobId);
-            }
-        };
-    }
-
-    private List<JobResult<R>> poll(int max) {
-        if (max < 1) {
-            throw new IllegalArgumentException("max must be 1 or more, got " + max);
-        }
-        enter();
-        try {
-            return pollEntered(max);
-        } finally {
-            participant.exit();
-        }
-    }
-
-    private List<JobResult<R>> pollEntered(int max) {
-        FixedCodec<R> codec = resultCodec;
-        counters.increment(Op.COLLECT);
-        List<long[]> done = new ArrayList<>();
-        long me = participant.tag();
-        long head = position(HEAD_OFFSET, "head");
-        for (int i = 0; i < capacity; i++) {
-            int slot = SLOTS_OFFSET + i * stride;
-            long word = body.getLongVolatile(slot);
-            if (state(word) == DONE) {
-                done.add(new long[] {body.getLongAcquire(slot + SEQUENCE_OFFSET), i, word});
-            }
-        }
-        done.sort(Comparator.comparingLong(d -> d[0]));
-        List<JobResult<R>> out = new ArrayList<>();
-        for (long[] d : done) {
-            if (out.size() == max) {
-                break;
-            }
-            int i = (int) d[1];
-            int slot = SLOTS_OFFSET + i * stride;
-            long word = d[2];
-            R result = codec.read(body, slot + resultOffset);
-            long lap = fullLap(head, lapOf(word));
-            if (lap < 0) {
-                throw damaged(
-                        "job slot "
-                                + i
-                                + " holds a result of lap tag "
-                                + lapOf(word)
-                                + ", which beside the head's lap "
-                                + head / capacity
-                                + " names a lap below 0");
-            }
-            // The winner of this CAS alone delivers the result, until it acknowledges it or is
-            // judged dead or silent and a scan hands it back to DONE.
-            if (body.compareAndSetLong(slot, word, as(lap, COLLECTING, me, attempt(word)))) {
-                out.add(new JobResult<>(lap * capacity + i, attempt(word), d[0], result));
-            }
-        }
-        return out;
-    }
-
-    /** Frees the slots of the results this handle still holds; those it freed. */
-    private List<JobResult<R>> acknowledge(List<JobResult<R>> results) {
-        List<JobResult<R>> acknowledged = new ArrayList<>();
-        if (results.isEmpty() || !participant.enter()) {
-            return acknowledged; // closed: its close handed them back
-        }
-        try {
-            long me = participant.heldTag();
-            for (JobResult<R> r : results) {
-                long lap = r.jobId() / capacity;
-                long collecting = as(lap, COLLECTING, me, r.attempt());
-                if (me >= 0
-                        && body.compareAndSetLong(
-                                slotOffset(r.jobId()), collecting, pack(lap + 1, FREE, 0, 0, 0))) {
-                    body.getAndAddLong(COLLECTED_OFFSET, 1);
-                    acknowledged.add(r);
-                }
-            }
-        } finally {
-            participant.exit();
-        }
-        return acknowledged;
-    }
-
-    private Optional<R> result(long jobId) {
-        if (jobId < 0) {
-            throw new IllegalArgumentException("jobId must be 0 or more, got " + jobId);
-        }
-        FixedCodec<R> codec = resultCodec;
-        int slot = slotOffset(jobId);
-        long word = body.getLongVolatile(slot);
-        if ((state(word) != DONE && state(word) != COLLECTING)
-                || lapOf(word) != lapTag(jobId / capacity)) {
-            return Optional.empty();
-        }
-        R result = codec.read(body, slot + resultOffset);
-        return body.getLongVolatile(slot) == word ? Optional.of(result) : Optional.empty();
+        return collector;
     }
 
     /** The full lap a 24-bit lap tag stands for, near {@code head}'s lap. */
-    private long fullLap(long head, long tag) {
+    static long fullLap(long head, long tag, int capacity) {
         return LapTags.fullLap(head / capacity, tag, 24);
+    }
+
+    private long fullLap(long head, long tag) {
+        return fullLap(head, tag, capacity);
     }
 
     // ---------------------------------------------------------------------------- watchdog
@@ -947,7 +781,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         participant.heartbeat();
     }
 
-    private static long as(long lap, int state, long self, long attempt) {
+    static long as(long lap, int state, long self, long attempt) {
         return pack(
                 lap,
                 state,
@@ -971,26 +805,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     public Counts counts() {
-        long queued = 0;
-        long running = 0;
-        long done = 0;
-        long failed = 0;
-        for (int i = 0; i < capacity; i++) {
-            switch (state(body.getLongVolatile(SLOTS_OFFSET + i * stride))) {
-                case WRITING, QUEUED -> queued++;
-                case RUNNING, COMPLETING -> running++;
-                case DONE, COLLECTING -> done++;
-                case FAILED -> failed++;
-                default -> {}
-            }
-        }
-        return new Counts(
-                queued,
-                running,
-                done,
-                body.getLongVolatile(RECLAIMED_OFFSET),
-                body.getLongVolatile(COLLECTED_OFFSET),
-                failed);
+        return listing.counts();
     }
 
     /**
@@ -1000,42 +815,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      * slots; reads only, counts no op. A slot being written is not yet a job and is left out.
      */
     public List<JobEntry> jobs() {
-        long tail = body.getLongVolatile(TAIL_OFFSET);
-        List<JobEntry> jobs = new ArrayList<>();
-        for (long id = Math.max(0, tail - capacity); id < tail; id++) {
-            long word = body.getLongVolatile(slotOffset(id));
-            if (lapOf(word) != lapTag(id / capacity)) {
-                continue; // freed and not yet reused, or already a later lap's
-            }
-            JobEntry.State state =
-                    switch (state(word)) {
-                        case QUEUED -> JobEntry.State.QUEUED;
-                        case RUNNING, COMPLETING -> JobEntry.State.RUNNING;
-                        case DONE, COLLECTING -> JobEntry.State.DONE;
-                        case FAILED -> JobEntry.State.FAILED;
-                        default -> null;
-                    };
-            if (state == JobEntry.State.FAILED) {
-                int slot = slotOffset(id);
-                JobFailure failure = FailureText.read(body, slot);
-                // Kept only if the slot still holds that failure (not re-run, failed again since).
-                if (failure != null && body.getLongVolatile(slot) == word) {
-                    jobs.add(new JobEntry(id, state, 0, attempt(word), failure));
-                }
-            } else if (state != null) {
-                long pid = state == JobEntry.State.RUNNING ? workerPid(word) : 0;
-                jobs.add(new JobEntry(id, state, pid, attempt(word)));
-            }
-        }
-        return jobs;
-    }
-
-    /** The PID of the participant a slot word names, or 0 if its record moved on. */
-    private long workerPid(long word) {
-        long owner = OwnerRecord.ownerWord(body, participantOffset(participant(word)));
-        return generationTag(OwnerRecord.key(owner)) == generation(word)
-                ? OwnerRecord.pid(owner)
-                : 0;
+        return listing.jobs();
     }
 
     public int capacity() {
