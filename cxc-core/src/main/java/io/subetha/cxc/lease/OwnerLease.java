@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Named leases in one mapped file: a process {@linkplain #tryAcquire acquires} a name for at most a
@@ -210,6 +211,24 @@ public final class OwnerLease extends MappedPrimitive {
      */
     public DoorbellWaiter waiter(WaitPhases phases) {
         return doorbell.waiter(phases);
+    }
+
+    /**
+     * Sleeps until a lease of this table is released and {@code look} says so, or {@code timeout}
+     * passes, on a waiter the table lends (its slot and socket kept for the next wait): for a
+     * caller that waits now and then, from any thread.
+     *
+     * @return whether {@code look} said so
+     */
+    public boolean awaitRelease(BooleanSupplier look, Duration timeout) {
+        return doorbell.await(WaitPhases.SLEEP_AT_ONCE, look, timeout);
+    }
+
+    /** Frees the slots and sockets of the waiters it kept, and closes the handle. */
+    @Override
+    public void close() {
+        doorbell.close();
+        super.close();
     }
 
     /**

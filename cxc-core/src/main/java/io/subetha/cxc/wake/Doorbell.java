@@ -10,6 +10,10 @@ import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * A primitive's doorbell: the {@link DoorbellDescriptor region} of its body through which waiters
@@ -28,8 +32,19 @@ import java.nio.file.Path;
  * sees the write or the writer sees the announcement. A ring lost (its writer killed between its
  * take and its ring, a waiter's socket gone or refused) is not a lost wake-up: every sleep is
  * bounded by its waiter's safety look, and what it waits for is in the file.
+ *
+ * <p><b>Lent waiters.</b> A caller that waits now and then (a blocked {@code lock()}, a barrier's
+ * arrival) waits through {@link #await}, on a waiter this doorbell lends and takes back: its slot,
+ * socket and ringers' connections outlive the call. Making a waiter per wait claims a slot, binds a
+ * socket and scans the socket directory each time, and makes every ringer connect afresh: the lock
+ * hand-over's median tripled that way. Up to {@link #IDLE_WAITERS_KEPT} idle waiters are kept per
+ * handle (their slots held until {@link #close}, or this process's death); more concurrent waits
+ * make and close their own.
  */
-public final class Doorbell {
+public final class Doorbell implements AutoCloseable {
+
+    /** Idle lent waiters kept per handle: slots a process holds while nobody of it waits. */
+    public static final int IDLE_WAITERS_KEPT = 4;
 
     private final AtomicBuffer buffer;
     private final int region;
@@ -57,6 +72,12 @@ public final class Doorbell {
         this.region = region;
         this.directory = WakeSocket.directory(file);
     }
+
+    /** Most recently returned first: its socket's ringers are connected already. */
+    private final ConcurrentLinkedDeque<DoorbellWaiter> idle = new ConcurrentLinkedDeque<>();
+
+    private final AtomicInteger idleCount = new AtomicInteger();
+    private volatile boolean closed;
 
     /**
      * Rings every waiter that announced itself; with none announced, one fence and one read. Call
@@ -110,6 +131,71 @@ public final class Doorbell {
     /** A waiter with other safety looks: tests that must see a lost ring as a hang. */
     DoorbellWaiter waiter(WaitPhases phases, long firstLook, long longestLook) {
         return new DoorbellWaiter(buffer, region, directory, phases, firstLook, longestLook);
+    }
+
+    /**
+     * Waits until {@code ready} says so or {@code timeout} passes, as {@link DoorbellWaiter#await}
+     * does, on a waiter lent for the call; any thread may call it, concurrently.
+     *
+     * @return whether {@code ready} said so; false on timeout, interruption or {@link #close}
+     */
+    public boolean await(WaitPhases phases, BooleanSupplier ready, Duration timeout) {
+        if (ready.getAsBoolean()) {
+            return true;
+        }
+        if (closed) {
+            return false;
+        }
+        DoorbellWaiter waiter = borrow();
+        try {
+            return waiter.await(ready, timeout, phases.spin().toNanos(), phases.yield().toNanos());
+        } finally {
+            giveBack(waiter);
+        }
+    }
+
+    private DoorbellWaiter borrow() {
+        DoorbellWaiter waiter = idle.pollFirst();
+        if (waiter == null) {
+            return waiter(WaitPhases.SLEEP_AT_ONCE);
+        }
+        idleCount.decrementAndGet();
+        return waiter;
+    }
+
+    private void giveBack(DoorbellWaiter waiter) {
+        if (closed || idleCount.incrementAndGet() > IDLE_WAITERS_KEPT) {
+            idleCount.decrementAndGet();
+            waiter.close();
+            return;
+        }
+        idle.offerFirst(waiter);
+        if (closed) {
+            closeIdle(); // a close that drained before this offer: the waiter is not left behind
+        }
+    }
+
+    /** How many lent waiters are idle, kept for the next wait. */
+    int idleWaiters() {
+        return idleCount.get();
+    }
+
+    /**
+     * Closes the idle lent waiters (their slots and sockets freed) and makes every later {@link
+     * #await} return false; waiters handed out by {@link #waiter} are their callers' to close.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        closeIdle();
+    }
+
+    private void closeIdle() {
+        DoorbellWaiter waiter;
+        while ((waiter = idle.pollFirst()) != null) {
+            idleCount.decrementAndGet();
+            waiter.close();
+        }
     }
 
     /** How many waiters are announced (asleep, or about to be), for operators and tests. */

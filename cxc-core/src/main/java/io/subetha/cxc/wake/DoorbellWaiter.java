@@ -116,6 +116,11 @@ public final class DoorbellWaiter implements AutoCloseable {
      * @return whether {@code ready} said so; false on timeout or close
      */
     public boolean await(BooleanSupplier ready, Duration timeout) {
+        return await(ready, timeout, spinNanos, yieldNanos);
+    }
+
+    /** {@link #await(BooleanSupplier, Duration)} with the caller's phases: a lent waiter's. */
+    boolean await(BooleanSupplier ready, Duration timeout, long spinNanos, long yieldNanos) {
         if (ready.getAsBoolean()) {
             return true;
         }

@@ -4,8 +4,6 @@ import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.lease.OwnerLeaseDescriptor;
 import io.subetha.cxc.process.Pids;
-import io.subetha.cxc.wake.DoorbellWaiter;
-import io.subetha.cxc.wake.WaitPhases;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ConcurrentModificationException;
@@ -281,22 +279,11 @@ public final class CxcLockRegistry
                             return true;
                         }
                         boolean interrupted = false;
-                        DoorbellWaiter waiter =
-                                null; // made by the first wait: a free lock makes none
-                        try {
-                            boolean acquired = acquire(ttl);
-                            while (!acquired) {
-                                if (waiter == null) {
-                                    waiter = leases.waiter(WaitPhases.SLEEP_AT_ONCE);
-                                }
-                                // woken by a release; a holder's death or expiry by MAX_POLL
-                                acquired = waiter.await(() -> acquire(ttl), MAX_POLL);
-                                interrupted |= Thread.interrupted();
-                            }
-                        } finally {
-                            if (waiter != null) {
-                                waiter.close();
-                            }
+                        boolean acquired = acquire(ttl);
+                        while (!acquired) {
+                            // woken by a release; a holder's death or expiry by MAX_POLL
+                            acquired = leases.awaitRelease(() -> acquire(ttl), MAX_POLL);
+                            interrupted |= Thread.interrupted();
                         }
                         if (interrupted) {
                             Thread.currentThread().interrupt();
@@ -368,40 +355,30 @@ public final class CxcLockRegistry
 
         /**
          * Waits for the lease until acquired or {@code deadline} (nanoTime; MAX_VALUE: none): on
-         * the lease table's doorbell, which every release rings; a holder that dies or lets its
-         * lease expire rings nothing, so each sleep lasts {@link #MAX_POLL} at most.
+         * the lease table's doorbell, which every release rings, through a waiter it lends; a
+         * holder that dies or lets its lease expire rings nothing, so each sleep lasts {@link
+         * #MAX_POLL} at most.
          */
         private boolean await(long deadline, Duration ttl) throws InterruptedException {
-            DoorbellWaiter waiter = null; // made by the first wait: a free lock makes none
-            try {
-                while (true) {
-                    // Interruption first: an interrupted waiter never takes the lock on its way.
-                    if (Thread.interrupted()) {
-                        throw new InterruptedException("interrupted waiting for the lock " + key);
-                    }
-                    if (acquire(ttl)) {
-                        return true;
-                    }
-                    long left = deadline - System.nanoTime();
-                    if (deadline != Long.MAX_VALUE && left <= 0) {
-                        return false;
-                    }
-                    if (waiter == null) {
-                        waiter = leases.waiter(WaitPhases.SLEEP_AT_ONCE);
-                    }
-                    long sleep =
-                            deadline == Long.MAX_VALUE
-                                    ? MAX_POLL.toNanos()
-                                    : Math.min(left, MAX_POLL.toNanos());
-                    BooleanSupplier look =
-                            () -> !Thread.currentThread().isInterrupted() && acquire(ttl);
-                    if (waiter.await(look, Duration.ofNanos(sleep))) {
-                        return true;
-                    }
+            BooleanSupplier look = () -> !Thread.currentThread().isInterrupted() && acquire(ttl);
+            while (true) {
+                // Interruption first: an interrupted waiter never takes the lock on its way.
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted waiting for the lock " + key);
                 }
-            } finally {
-                if (waiter != null) {
-                    waiter.close();
+                if (acquire(ttl)) {
+                    return true;
+                }
+                long left = deadline - System.nanoTime();
+                if (deadline != Long.MAX_VALUE && left <= 0) {
+                    return false;
+                }
+                long sleep =
+                        deadline == Long.MAX_VALUE
+                                ? MAX_POLL.toNanos()
+                                : Math.min(left, MAX_POLL.toNanos());
+                if (leases.awaitRelease(look, Duration.ofNanos(sleep))) {
+                    return true;
                 }
             }
         }
