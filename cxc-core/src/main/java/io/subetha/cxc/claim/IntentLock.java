@@ -114,6 +114,10 @@ public final class IntentLock {
 
     private final AtomicBuffer body;
     private final int base;
+    // The owner record's and the waiter word's body offsets, computed once: every lock path
+    // reads them.
+    private final int ownerRecord;
+    private final int waiterAt;
     private final int maxEntries;
     private final int payloadOffset;
     private final int payloadLength;
@@ -166,6 +170,8 @@ public final class IntentLock {
         this.doing = doing;
         this.body = body;
         this.base = base;
+        this.ownerRecord = base + OWNER_OFFSET;
+        this.waiterAt = base + WAITER_OFFSET;
         this.maxEntries = maxEntries;
         this.payloadOffset = base + ENTRIES_OFFSET + maxEntries * ENTRY_LENGTH;
         this.payloadLength = payloadLength;
@@ -209,9 +215,9 @@ public final class IntentLock {
      * @throws CxcTimeoutException naming the live holder, if the wait ran out
      */
     public void lock(long timeoutNanos) {
-        long word = OwnerRecord.ownerWord(body, base + OWNER_OFFSET);
+        long word = OwnerRecord.ownerWord(body, ownerRecord);
         if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
-                && body.getLongAcquire(base + WAITER_OFFSET) == 0
+                && body.getLongAcquire(waiterAt) == 0
                 && claimFree(word)) {
             acquired(false);
             return;
@@ -221,7 +227,7 @@ public final class IntentLock {
             lockSlow(timeoutNanos, me);
         } catch (RuntimeException | Error e) {
             // A waiter that gives up (timeout, a corrupt intent) leaves no flag behind.
-            body.compareAndSetLong(base + WAITER_OFFSET, me, 0);
+            body.compareAndSetLong(waiterAt, me, 0);
             throw e;
         }
     }
@@ -232,8 +238,6 @@ public final class IntentLock {
     }
 
     private void lockSlow(long timeoutNanos, long me) {
-        int record = base + OWNER_OFFSET;
-        int waiterAt = base + WAITER_OFFSET;
         long start = System.nanoTime();
         long nextDeadCheck = start + DEAD_CHECK_NANOS;
         long park = 1_000;
@@ -241,7 +245,7 @@ public final class IntentLock {
         long deferredTo = 0; // the other waiter's word this thread leaves a free lock to
         long deferredSince = 0;
         while (true) {
-            long word = OwnerRecord.ownerWord(body, record);
+            long word = OwnerRecord.ownerWord(body, ownerRecord);
             long waiter = body.getLongAcquire(waiterAt);
             boolean free = OwnerRecord.pid(word) == OwnerRecord.NO_OWNER;
             if (free && (waiter == 0 || waiter == me)) {
@@ -287,9 +291,9 @@ public final class IntentLock {
                 }
                 if (!free
                         && OwnerRecord.pid(word) != OWN_PID
-                        && OwnerRecord.isDead(body, record, word)) {
+                        && OwnerRecord.isDead(body, ownerRecord, word)) {
                     // From exactly the word judged: a holder that released meanwhile is not robbed.
-                    if (claim(record, word)) {
+                    if (claim(word)) {
                         tookTurn(waiter, me);
                         acquired(true);
                         return;
@@ -308,7 +312,7 @@ public final class IntentLock {
     /** Our turn is taken: clear our flag (a CAS, so a flag set since by another waiter stays). */
     private void tookTurn(long waiter, long me) {
         if (waiter == me) {
-            body.compareAndSetLong(base + WAITER_OFFSET, me, 0);
+            body.compareAndSetLong(waiterAt, me, 0);
         }
     }
 
@@ -339,12 +343,7 @@ public final class IntentLock {
     private boolean claimFree(long judgedFree) {
         long mine =
                 OwnerRecord.claimFree(
-                        body,
-                        base + OWNER_OFFSET,
-                        judgedFree,
-                        OWN_PID,
-                        OWN_START_TIME,
-                        System::nanoTime);
+                        body, ownerRecord, judgedFree, OWN_PID, OWN_START_TIME, System::nanoTime);
         if (mine == OwnerRecord.NO_OWNER) {
             return false;
         }
@@ -353,9 +352,9 @@ public final class IntentLock {
         return true;
     }
 
-    private boolean claim(int record, long judged) {
+    private boolean claim(long judged) {
         long mine = OwnerRecord.ownerWord(OWN_PID, OwnerRecord.nextGeneration(judged));
-        if (!OwnerRecord.claim(body, record, judged, mine, OWN_START_TIME, System::nanoTime)) {
+        if (!OwnerRecord.claim(body, ownerRecord, judged, mine, OWN_START_TIME, System::nanoTime)) {
             return false;
         }
         held = mine;
@@ -375,7 +374,7 @@ public final class IntentLock {
             }
         } catch (RuntimeException | Error e) {
             staged = 0;
-            OwnerRecord.release(body, base + OWNER_OFFSET, held);
+            OwnerRecord.release(body, ownerRecord, held);
             throw e;
         }
         Interleaving.at(Point.INTENT_LOCKED);
@@ -385,34 +384,32 @@ public final class IntentLock {
     public void unlock() {
         staged = 0;
         Interleaving.at(Point.INTENT_CLEARED);
-        if (!OwnerRecord.release(body, base + OWNER_OFFSET, held)) {
+        if (!OwnerRecord.release(body, ownerRecord, held)) {
             throw new IllegalStateException(
                     "the writer lock of "
                             + what
                             + " was not held by this process any more: owner word 0x"
-                            + Long.toHexString(OwnerRecord.ownerWord(body, base + OWNER_OFFSET)));
+                            + Long.toHexString(OwnerRecord.ownerWord(body, ownerRecord)));
         }
     }
 
     /** The PID of the waiter whose turn is next, 0 if none. */
     public long waiterPid() {
-        return OwnerRecord.pid(body.getLongVolatile(base + WAITER_OFFSET));
+        return OwnerRecord.pid(body.getLongVolatile(waiterAt));
     }
 
     /** The PID holding the lock now, 0 if none. */
     public long holderPid() {
-        return OwnerRecord.pid(OwnerRecord.ownerWord(body, base + OWNER_OFFSET));
+        return OwnerRecord.pid(OwnerRecord.ownerWord(body, ownerRecord));
     }
 
     /** Whether the lock is free, held by a live process, or by one {@code /proc} shows dead. */
     public OwnerStatus holderStatus() {
-        long word = OwnerRecord.ownerWord(body, base + OWNER_OFFSET);
+        long word = OwnerRecord.ownerWord(body, ownerRecord);
         if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
             return OwnerStatus.FREE;
         }
-        return OwnerRecord.isDead(body, base + OWNER_OFFSET, word)
-                ? OwnerStatus.DEAD
-                : OwnerStatus.LIVE;
+        return OwnerRecord.isDead(body, ownerRecord, word) ? OwnerStatus.DEAD : OwnerStatus.LIVE;
     }
 
     /**

@@ -230,6 +230,17 @@ class IntentLockCrashRepairTest {
     }
 
     @Test
+    void entriesPastTheSealedCountAreLeftoversOfALongerStepAndNeitherCheckedNorApplied() {
+        // An earlier step of two entries left its second in the file; the dead holder's last step
+        // sealed one. The leftover targets the lock itself: checked, it would refuse the intent.
+        plantDeadHolderWithIntent(SEALED | 1, 0, 41, BASE, 42);
+        checkedLock.lock(WAIT);
+        assertThat(body.getLongVolatile(0)).isEqualTo(41);
+        assertThat(checkedLock.repairs()).isEqualTo(1);
+        checkedLock.unlock();
+    }
+
+    @Test
     void anEntryPastTheBodysEndIsRefused() {
         plantDeadHolderWithIntent(SEALED | 2, 0, 1, CAPACITY, 2);
         assertRefusedWhole("entry 1 targets offset " + CAPACITY + " (body 1024 bytes");

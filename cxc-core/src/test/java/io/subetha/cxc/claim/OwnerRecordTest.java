@@ -398,6 +398,32 @@ class OwnerRecordTest {
     }
 
     @Test
+    void onlyAStaleOrADeadOwnerIsReclaimable() {
+        assertThat(OwnerStatus.STALE.isReclaimable()).isTrue();
+        assertThat(OwnerStatus.DEAD.isReclaimable()).isTrue();
+        assertThat(OwnerStatus.LIVE.isReclaimable()).isFalse();
+        assertThat(OwnerStatus.FREE.isReclaimable()).isFalse();
+    }
+
+    @Test
+    void aFreedRecordPastTheFirstIsReclaimedInOneCasFromItsOwnIdentityWord() {
+        // Record 0's words end right before record 1's: reading anything but record 1's own
+        // identity word would miss the shortcut and raise the key.
+        int second = OFFSET.applyAsInt(1);
+        OwnerRecord.claim(body, 0, 0, OwnerRecord.ownerWord(7, 1), 70, () -> 1);
+        long mine = OwnerRecord.ownerWord(9, 3);
+        OwnerRecord.claim(body, second, 0, mine, 90, () -> 5);
+        OwnerRecord.release(body, second, mine);
+
+        long again = OwnerRecord.claimFree(body, second, OwnerRecord.freed(mine), 9, 90, () -> 100);
+
+        assertThat(again).isEqualTo(mine);
+        assertThat(word(1)).isEqualTo(mine);
+        assertThat(OwnerRecord.heartbeat(body, second)).isEqualTo(5);
+        assertThat(word(0)).isEqualTo(OwnerRecord.ownerWord(7, 1));
+    }
+
+    @Test
     void aNeverClaimedRecordIsNeverReclaimedUnderKeyZero() {
         // Key 0 with start time 0 would match the zeroed identity word of a new record.
         long mine = OwnerRecord.claimFree(body, 0, 0, 9, 0, () -> 1);
