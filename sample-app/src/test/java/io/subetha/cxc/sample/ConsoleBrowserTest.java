@@ -43,7 +43,7 @@ import tools.jackson.databind.ObjectMapper;
  * leader is SIGKILLed and the same page, never reloaded, shows the new leader under a later term
  * and the killed one not alive; the browser logged no JavaScript error; once the page's own server
  * is killed too, the page calls its data stale. The screenshot in the README (docs/console.png) is
- * taken here.
+ * taken here: {@code -Dcxc.console.screenshot=docs} refreshes it.
  */
 class ConsoleBrowserTest {
 
@@ -198,10 +198,21 @@ class ConsoleBrowserTest {
         return driver;
     }
 
+    /**
+     * Saves the page as {@code target/console.png}; with {@code -Dcxc.console.screenshot=docs} it
+     * also replaces the README's {@code docs/console.png}, so an ordinary build leaves the checkout
+     * as it found it.
+     */
     private static void saveScreenshot(ChromeDriver browser) throws IOException {
         File shot = browser.getScreenshotAs(OutputType.FILE);
-        Path docs = Path.of(System.getProperty("basedir", ".")).resolve("../docs").normalize();
-        if (Files.isDirectory(docs)) {
+        Path module = Path.of(System.getProperty("basedir", "."));
+        Path target = module.resolve("target");
+        Files.createDirectories(target);
+        Files.copy(
+                shot.toPath(), target.resolve("console.png"), StandardCopyOption.REPLACE_EXISTING);
+        Path docs = module.resolve("../docs").normalize();
+        if ("docs".equals(System.getProperty("cxc.console.screenshot"))
+                && Files.isDirectory(docs)) {
             Files.copy(
                     shot.toPath(),
                     docs.resolve("console.png"),
