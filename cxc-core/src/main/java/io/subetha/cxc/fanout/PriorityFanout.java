@@ -1,5 +1,6 @@
 package io.subetha.cxc.fanout;
 
+import static io.subetha.cxc.fanout.FanoutLevels.as;
 import static io.subetha.cxc.fanout.PriorityFanoutDescriptor.*;
 
 import io.subetha.cxc.CxcCapacityException;
@@ -10,7 +11,6 @@ import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
-import io.subetha.cxc.participant.LapTags;
 import io.subetha.cxc.participant.ParticipantRecord;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -58,20 +57,26 @@ import org.jspecify.annotations.Nullable;
  *       taken, or of the next lap already, helps). The CAS is the take's one step: a drain that
  *       returned its item has given its slot's room back, and a copy made while another taker won
  *       the slot is dropped with the failed CAS. A claim leaves the slot until {@code ack} frees
- *       it. ({@code TAKING}, a drain's half-taken slot in files older takers wrote, is still
- *       repaired: a scan advances the head past a dead taker's and frees it.) Killed (or silent)
- *       while {@code CLAIMED}: a scan CASes it back to {@code FULL} behind the head, and counts it
- *       in the level's returned-items hint; takers take such items first, lowest position first.
- *   <li><b>No inversion.</b> Takers read the levels from the highest. When a level's head is still
- *       being written while later positions of it are reserved, a taker spins briefly and then
- *       returns nothing rather than a lower level's item: a committed item is never overtaken by a
- *       lower one. (A producer stopped mid-write, e.g. by {@code SIGSTOP}, holds its level until it
- *       resumes or dies.)
+ *       it. Killed (or silent) while {@code CLAIMED}: a scan CASes it back to {@code FULL} behind
+ *       the head, and counts it in the level's returned-items hint; takers take such items first,
+ *       lowest position first.
+ *   <li><b>No inversion, at one instant.</b> Takers read the levels from the highest. A take from a
+ *       level below others it found with nothing committed first reserves its slot ({@code
+ *       TAKING(me)}), then reads those levels again ({@link LevelsAbove}): unchanged, the take
+ *       stands (the reservation's CAS is the instant at which no higher item existed) and a second
+ *       CAS completes it; changed, it gives the slot back as it was and starts from the top. A
+ *       taker or producer that meets a reservation waits the few reads it lasts, then undoes it
+ *       (back to {@code FULL}), which makes that take fail: nobody passes over an item whose take
+ *       might still be undone, and nobody waits on a stopped taker. When a level's head is still
+ *       being written while later positions are reserved, a taker spins briefly and then returns
+ *       nothing rather than a lower level's item. (A producer stopped mid-write, e.g. by {@code
+ *       SIGSTOP}, holds its level until it resumes or dies.)
  *   <li><b>Repair is by CAS from the judged word.</b> {@link #scan()} judges each held participant
- *       record; a dead one's {@code WRITING}, {@code TAKING} and {@code CLAIMED} slots are repaired
- *       as above and its record released; a stale one's {@code CLAIMED} slots are returned (a stale
- *       writer or drainer may still be copying its payload, so its slots are left alone). A scanner
- *       killed midway leaves the record held by a dead PID: the next scan finishes.
+ *       record; a dead one's {@code WRITING} and {@code CLAIMED} slots are repaired as above, its
+ *       {@code TAKING} reservations undone, and its record released; a stale one's {@code CLAIMED}
+ *       slots are returned (a stale writer or taker may still be copying its payload, so its other
+ *       slots are left alone). A scanner killed midway leaves the record held by a dead PID: the
+ *       next scan finishes.
  * </ul>
  *
  * <p>Claims and drains scan on their own at most every {@link #SCAN_INTERVAL}. The returned-items
@@ -94,8 +99,6 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /** The longest a claim or drain waits between two scans of its own. */
     public static final Duration SCAN_INTERVAL = Duration.ofMillis(100);
-
-    private static final long NOT_LOOKED = -1;
 
     /** The ops a fan-out counts. */
     public enum Op implements OpKind {
@@ -192,7 +195,6 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                                             new PriorityFanout(file, settings));
 
     private static final long OWN_PID = Pids.current();
-    private static final int SPINS_ON_WRITING = 20_000;
 
     private final int capacity;
     private final int stride;
@@ -201,20 +203,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     private final FixedCodec<T> codec;
     // This handle's participant record, claimed when it first writes or takes.
     private final ParticipantRecord participant;
+    private final FanoutLevels levels;
+    private final LevelTakes<T> takes;
     private volatile long lastScan = System.nanoTime();
-    // Per level, the returned-items hint this handle read before a look behind the head that found
-    // nothing (a hint left high by a crash, or items another taker took first); NOT_LOOKED until
-    // then. The handle looks again once the hint differs, so an item another handle returns since
-    // is still taken ahead of the level's later items, and a hint a crash left high costs one look.
-    private final AtomicLongArray emptyLookAt = notLooked();
-
-    private static AtomicLongArray notLooked() {
-        AtomicLongArray a = new AtomicLongArray(MAX_PRIORITIES);
-        for (int p = 0; p < MAX_PRIORITIES; p++) {
-            a.set(p, NOT_LOOKED);
-        }
-        return a;
-    }
 
     private PriorityFanout(MappedFile file, Settings<T> settings) {
         super(file, TYPE);
@@ -243,6 +234,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                         file.path(),
                         this::requireOpen,
                         this::scan);
+        this.levels = new FanoutLevels(body, capacity, stride, this::damaged);
+        this.takes = new LevelTakes<>(levels, codec, participant);
     }
 
     private static @Nullable String bodyProblem(AtomicBuffer body) {
@@ -309,10 +302,11 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         counters.increment(Op.SUBMIT);
         long me = participant.tag();
         int level = levelOffset(priority);
+        int spins = 0;
         while (true) {
-            long t = position(priority, TAIL_OFFSET, "tail");
+            long t = levels.position(priority, TAIL_OFFSET, "tail");
             long lap = t / capacity;
-            int slot = slotOffset(priority, t);
+            int slot = levels.slotOffset(priority, t);
             long word = body.getLongVolatile(slot);
             if (word == empty(lap)) {
                 long writing = as(lap, WRITING, me);
@@ -333,13 +327,16 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             if (lapTag(word) == (lap & 0xFFFF_FFFFL)) {
                 body.compareAndSetLong(level + TAIL_OFFSET, t, t + 1); // reserved by another
             } else if (lapTag(word) == ((lap - 1) & 0xFFFF_FFFFL)) {
-                if (body.getLongVolatile(level + TAIL_OFFSET) == t) {
+                if (state(word) == TAKING) {
+                    // Full unless that take stands: wait for it, or undo it, before saying so.
+                    levels.awaitOrUndoTake(slot, word, lap - 1, ++spins);
+                } else if (body.getLongVolatile(level + TAIL_OFFSET) == t) {
                     return false; // the previous lap's item is still held
                 }
             } else if (body.getLongVolatile(level + TAIL_OFFSET) == t) {
                 // A slot holds its position's lap or the one before while the tail names it;
                 // anything else would be read again and again, forever.
-                throw damaged(lapProblem(priority, "tail", t, lapTag(word)));
+                throw levels.lapProblem(priority, "tail", t, lapTag(word));
             }
         }
     }
@@ -353,7 +350,8 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         List<T> out = new ArrayList<>();
         enter();
         try {
-            takeHighest(max, false, out, null);
+            scanIfDue();
+            takes.takeHighest(max, false, out, null);
         } finally {
             participant.exit();
         }
@@ -369,7 +367,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         enter();
         try {
             scanIfDue();
-            takeFrom(priority, max, false, out, null);
+            takes.takeFrom(priority, max, false, out, null, null);
         } finally {
             participant.exit();
         }
@@ -389,176 +387,12 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         int level;
         enter();
         try {
-            level = takeHighest(max, true, items, held);
+            scanIfDue();
+            level = takes.takeHighest(max, true, items, held);
         } finally {
             participant.exit();
         }
         return new FanoutClaim<>(this, level, items, held);
-    }
-
-    private int takeHighest(int max, boolean claim, List<T> out, @Nullable List<long[]> held) {
-        scanIfDue();
-        for (int priority = MAX_PRIORITIES - 1; priority >= 0; priority--) {
-            int taken = takeFrom(priority, max, claim, out, held);
-            if (taken != 0) {
-                return taken < 0 ? -1 : priority; // -1: a higher level is being written
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * Takes up to {@code max} items of one level into {@code out}.
-     *
-     * @return how many, or -1 if none because the level's head is still being written while later
-     *     positions are reserved (the caller must not go to a lower level)
-     */
-    private int takeFrom(
-            int priority, int max, boolean claim, List<T> out, @Nullable List<long[]> held) {
-        FixedCodec<T> c = codec;
-        int level = levelOffset(priority);
-        int taken = 0;
-        long hint = body.getLongVolatile(level + RETURNED_OFFSET);
-        if (hint > 0 && hint != emptyLookAt.get(priority)) {
-            taken = takeReturned(priority, max, claim, out, held, hint);
-        }
-        long me = -1;
-        int spins = 0;
-        while (taken < max) {
-            long h = position(priority, HEAD_OFFSET, "head");
-            long lap = h / capacity;
-            int slot = slotOffset(priority, h);
-            long word = body.getLongVolatile(slot);
-            long tag = lapTag(word);
-            if (tag != (lap & 0xFFFF_FFFFL)) {
-                if (tag == ((lap - 1) & 0xFFFF_FFFFL)) {
-                    break; // not yet written: the previous lap's item still holds the slot
-                }
-                if (tag == ((lap + 1) & 0xFFFF_FFFFL)) {
-                    // Taken (and perhaps refilled) by a taker that has not moved the head yet,
-                    // or never will (killed after its CAS): help it.
-                    body.compareAndSetLong(level + HEAD_OFFSET, h, h + 1);
-                } else if (body.getLongVolatile(level + HEAD_OFFSET) == h) {
-                    throw damaged(lapProblem(priority, "head", h, tag));
-                }
-                continue; // the head moved on
-            }
-            int state = state(word);
-            if (state == EMPTY) {
-                break;
-            }
-            if (state == WRITING) {
-                if (body.getLongVolatile(level + TAIL_OFFSET) <= h + 1) {
-                    break; // nothing committed behind it: not an inversion to go lower
-                }
-                if (++spins < SPINS_ON_WRITING) {
-                    Thread.onSpinWait();
-                    continue;
-                }
-                return taken == 0 ? -1 : taken;
-            }
-            if (state == TAKING || state == CLAIMED) {
-                body.compareAndSetLong(level + HEAD_OFFSET, h, h + 1); // taken: help the head
-                continue;
-            }
-            if (me < 0) {
-                me = participant.tag();
-            }
-            if (state == ABANDONED) {
-                long taking = as(lap, TAKING, me);
-                if (body.compareAndSetLong(slot, word, taking)) {
-                    body.compareAndSetLong(level + HEAD_OFFSET, h, h + 1);
-                    body.compareAndSetLong(slot, taking, empty(lap + 1));
-                }
-                continue;
-            }
-            if (state != FULL) {
-                throw damaged(
-                        "slot "
-                                + h % capacity
-                                + " of priority level "
-                                + priority
-                                + " holds state "
-                                + state
-                                + ", which no step writes");
-            }
-            // FULL at the head
-            if (takeCopied(c, slot, word, lap, me, claim, out, held)) {
-                body.compareAndSetLong(level + HEAD_OFFSET, h, h + 1);
-                taken++;
-            }
-        }
-        return taken;
-    }
-
-    /** Takes returned items behind the head, lowest position first. */
-    private int takeReturned(
-            int priority,
-            int max,
-            boolean claim,
-            List<T> out,
-            @Nullable List<long[]> held,
-            long hint) {
-        FixedCodec<T> c = codec;
-        int level = levelOffset(priority);
-        long h = body.getLongVolatile(level + HEAD_OFFSET);
-        int taken = 0;
-        long me = participant.tag();
-        for (long p = Math.max(0, h - capacity); p < h && taken < max; p++) {
-            long lap = p / capacity;
-            int slot = slotOffset(priority, p);
-            long word = body.getLongVolatile(slot);
-            if (state(word) != FULL || lapTag(word) != (lap & 0xFFFF_FFFFL)) {
-                continue;
-            }
-            if (takeCopied(c, slot, word, lap, me, claim, out, held)) {
-                body.getAndAddLong(level + RETURNED_OFFSET, -1);
-                taken++;
-            }
-        }
-        if (taken == 0) {
-            emptyLookAt.set(priority, hint);
-        }
-        return taken;
-    }
-
-    /**
-     * Copies the item a {@code FULL} slot holds under {@code word}, then takes it with one CAS from
-     * that word: a drain straight to {@code EMPTY} of the next lap, a claim to {@code CLAIMED(me)}.
-     * The CAS is the take's one step, so a drain that returned its item has already given back its
-     * slot's room, and nobody holds a slot half-taken. A copy made while another taker won the slot
-     * (and a producer refilled it) is dropped with the failed CAS; a returned item taken again
-     * under the same word still holds the same bytes.
-     *
-     * @return whether this call took the item
-     */
-    private boolean takeCopied(
-            FixedCodec<T> c,
-            int slot,
-            long word,
-            long lap,
-            long me,
-            boolean claim,
-            List<T> out,
-            @Nullable List<long[]> held) {
-        T item;
-        try {
-            item = c.read(body, slot + SLOT_WORD_LENGTH);
-        } catch (RuntimeException e) {
-            if (body.getLongVolatile(slot) == word) {
-                throw e;
-            }
-            return false; // a torn copy of a slot rewritten under us
-        }
-        long next = claim ? as(lap, CLAIMED, me) : empty(lap + 1);
-        if (!body.compareAndSetLong(slot, word, next)) {
-            return false;
-        }
-        out.add(item);
-        if (claim) {
-            held.add(new long[] {slot, next, lap});
-        }
-        return true;
     }
 
     /** Acknowledges what {@code claim} still holds; the count of items it no longer held. */
@@ -578,36 +412,27 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         int returned = 0;
         int level = levelOffset(priority);
         for (long[] h : held) {
-            if (returnToLevel(level, (int) h[0], h[1], h[2])) {
+            if (levels.returnToLevel(level, (int) h[0], h[1], h[2])) {
                 returned++;
             }
         }
         return returned;
     }
 
-    private boolean returnToLevel(int level, int slot, long word, long lap) {
-        body.getAndAddLong(level + RETURNED_OFFSET, 1);
-        if (body.compareAndSetLong(slot, word, pack(lap, FULL, 0, 0))) {
-            return true;
-        }
-        body.getAndAddLong(level + RETURNED_OFFSET, -1);
-        return false;
-    }
-
     // ------------------------------------------------------------------------------- scan
 
     /** What one {@link #scan()} did. */
     public record ScanReport(
-            int deadParticipants, int returnedClaims, int abandonedWrites, int finishedTakes) {
+            int deadParticipants, int returnedClaims, int abandonedWrites, int undoneTakes) {
         public boolean changedAnything() {
-            return deadParticipants + returnedClaims + abandonedWrites + finishedTakes > 0;
+            return deadParticipants + returnedClaims + abandonedWrites + undoneTakes > 0;
         }
     }
 
     /**
      * Judges every held participant record and repairs what dead or silent ones hold: a dead one's
-     * half-written items are stepped over, its half-taken ones finished, its claims returned, its
-     * record freed; a silent one's claims are returned.
+     * half-written items are stepped over, its reservations undone, its claims returned, its record
+     * freed; a silent one's claims are returned.
      */
     public ScanReport scan() {
         counters.increment(Op.SCAN);
@@ -617,9 +442,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                 participant.judgeAll(
                         (record, generation, isDead) ->
                                 sweep(record, generation, isDead, repaired));
-        for (int p = 0; p < MAX_PRIORITIES; p++) {
-            emptyLookAt.set(p, NOT_LOOKED); // a look missed by a return racing it: look again
-        }
+        takes.forgetLooks(); // a look missed by a return racing it: look again
         return new ScanReport(dead, repaired[0], repaired[1], repaired[2]);
     }
 
@@ -628,7 +451,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         for (int priority = 0; priority < MAX_PRIORITIES; priority++) {
             int level = levelOffset(priority);
             for (int i = 0; i < capacity; i++) {
-                int slot = slotOffset(priority, i);
+                int slot = levels.slotOffset(priority, i);
                 long word = body.getLongVolatile(slot);
                 int state = state(word);
                 if (participant(word) != r
@@ -637,9 +460,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                     continue;
                 }
                 long lap = lapTag(word);
-                long fullLap = fullLap(level, lap);
+                long fullLap = levels.fullLap(level, lap);
                 if (state == CLAIMED) {
-                    if (returnToLevel(level, slot, word, fullLap)) {
+                    if (levels.returnToLevel(level, slot, word, fullLap)) {
                         repaired[0]++;
                     }
                 } else if (dead && state == WRITING) {
@@ -647,19 +470,13 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                         repaired[1]++;
                     }
                 } else if (dead) {
-                    long position = fullLap * capacity + i;
-                    body.compareAndSetLong(level + HEAD_OFFSET, position, position + 1);
-                    if (body.compareAndSetLong(slot, word, empty(fullLap + 1))) {
+                    // A reservation its taker never completed: the item was not taken.
+                    if (body.compareAndSetLong(slot, word, pack(fullLap, FULL, 0, 0))) {
                         repaired[2]++;
                     }
                 }
             }
         }
-    }
-
-    /** The full lap a slot's 32-bit lap tag stands for, near the level's head. */
-    private long fullLap(int level, long tag) {
-        return LapTags.fullLap(body.getLongVolatile(level + HEAD_OFFSET) / capacity, tag, 32);
     }
 
     private void scanIfDue() {
@@ -677,11 +494,6 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      */
     public void heartbeat() {
         participant.heartbeat();
-    }
-
-    private static long as(long lap, int state, long self) {
-        return pack(
-                lap, state, ParticipantRecord.indexOf(self), ParticipantRecord.generationOf(self));
     }
 
     // ------------------------------------------------------------------------------ reads
@@ -753,42 +565,6 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     }
 
     // ----------------------------------------------------------------------------- helpers
-
-    /** A level's ring position; positions only grow from 0, so a negative one is damage. */
-    private long position(int priority, int offset, String name) {
-        long position = body.getLongVolatile(levelOffset(priority) + offset);
-        if (position < 0) {
-            throw damaged(
-                    "the "
-                            + name
-                            + " of priority level "
-                            + priority
-                            + " is at "
-                            + position
-                            + ", below 0");
-        }
-        return position;
-    }
-
-    private String lapProblem(int priority, String end, long position, long tag) {
-        return "slot "
-                + position % capacity
-                + " of priority level "
-                + priority
-                + " holds lap tag "
-                + tag
-                + " while the "
-                + end
-                + " is at position "
-                + position
-                + " (lap "
-                + position / capacity
-                + "): a slot holds its position's lap or the one before";
-    }
-
-    private int slotOffset(int priority, long position) {
-        return SLOTS_OFFSET + (priority * capacity + (int) (position % capacity)) * stride;
-    }
 
     private static void checkPriority(String argument, int priority) {
         if (priority < 0 || priority >= MAX_PRIORITIES) {

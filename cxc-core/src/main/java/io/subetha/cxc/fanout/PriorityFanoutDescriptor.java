@@ -59,7 +59,12 @@ import io.subetha.cxc.primitive.PrimitiveType;
 public final class PriorityFanoutDescriptor {
 
     public static final String MAGIC = "PRIOFAN1";
-    public static final int LAYOUT_VERSION = 1;
+
+    /**
+     * 2: {@code TAKING} is a taker's reservation that anyone may undo back to {@code FULL} (in 1 it
+     * was a drain's half-taken slot that repair finished), so takers of the two would disagree.
+     */
+    public static final int LAYOUT_VERSION = 2;
 
     public static final int GRACE_NANOS_OFFSET = 32;
 

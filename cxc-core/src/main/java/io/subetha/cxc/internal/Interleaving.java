@@ -138,7 +138,12 @@ public final class Interleaving {
          */
         DOORBELL_ANNOUNCED,
         /** A doorbell ringer took the announcements by CAS: before it rings their waiters. */
-        DOORBELL_TAKEN
+        DOORBELL_TAKEN,
+        /**
+         * A fan-out taker reserved an item below levels it found empty: before it looks at those
+         * levels again to decide whether its take stands.
+         */
+        FANOUT_TAKE_RESERVED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

@@ -138,7 +138,7 @@ class FanoutCrashRepairTest {
     }
 
     @Test
-    void aDeadDrainersHalfTakenItemInALaterLapMovesTheHeadFromItsOwnPosition() {
+    void aDeadTakersReservationInALaterLapIsUndoneInItsOwnLap() {
         PriorityFanout<Long> fanout = handles.get(0);
         for (int lap = 0; lap < 2; lap++) {
             for (long i = 0; i < CAPACITY; i++) {
@@ -153,15 +153,16 @@ class FanoutCrashRepairTest {
         int record = participantOffset(9);
         raw.setLongVolatile(
                 record + OwnerRecord.OWNER_WORD_OFFSET, OwnerRecord.ownerWord(DEAD_PID, 1));
-        // Position 10 (lap 2, slot 2; the other levels' heads still at 0): won FULL -> TAKING,
-        // killed before moving the head.
+        // Position 10 (lap 2, slot 2; the other levels' heads still at 0): reserved, killed
+        // before its take stood.
         raw.setLongVolatile(slot(LEVEL, 10), pack(2, TAKING, 9, 1));
 
         PriorityFanout.ScanReport report = handle().scan();
 
         assertThat(report).isEqualTo(new PriorityFanout.ScanReport(1, 0, 0, 1));
-        assertThat(head(LEVEL)).isEqualTo(11);
-        assertThat(raw.getLongVolatile(slot(LEVEL, 10))).isEqualTo(empty(3));
+        assertThat(head(LEVEL)).isEqualTo(10);
+        assertThat(raw.getLongVolatile(slot(LEVEL, 10))).isEqualTo(pack(2, FULL, 0, 0));
+        assertThat(fanout.drainHighest(2)).containsExactly(12L);
     }
 
     @Test
@@ -249,7 +250,7 @@ class FanoutCrashRepairTest {
         assertThat(report.returnedClaims()).isEqualTo(2);
         assertThat(report.deadParticipants()).isEqualTo(1);
         assertThat(report.abandonedWrites()).isZero();
-        assertThat(report.finishedTakes()).isZero();
+        assertThat(report.undoneTakes()).isZero();
         assertThat(OwnerRecord.pid(OwnerRecord.ownerWord(raw, record)))
                 .isEqualTo(OwnerRecord.NO_OWNER);
         assertThat(state(raw.getLongVolatile(slot(LEVEL, 0)))).isEqualTo(FULL);
@@ -263,20 +264,21 @@ class FanoutCrashRepairTest {
     }
 
     @Test
-    void aDeadDrainersHalfTakenItemIsFinishedAndTheHeadMovesPastIt() {
+    void aDeadTakersReservationIsUndoneAndItsItemTakenByTheNext() {
         scanner.submit(LEVEL, 1L);
         scanner.submit(LEVEL, 2L);
         deadRecord();
-        // It won the FULL -> TAKING CAS on position 0 and was killed before moving the head.
+        // It reserved position 0 (FULL -> TAKING) below a level it passed, and was killed before
+        // its take stood: the item was never taken.
         raw.setLongVolatile(slot(LEVEL, 0), pack(0, TAKING, 9, 1));
 
         PriorityFanout.ScanReport report = scanner.scan();
 
-        assertThat(report.finishedTakes()).isEqualTo(1);
+        assertThat(report.undoneTakes()).isEqualTo(1);
         assertThat(report.deadParticipants()).isEqualTo(1);
-        assertThat(raw.getLongVolatile(levelOffset(LEVEL) + HEAD_OFFSET)).isEqualTo(1);
-        assertThat(raw.getLongVolatile(slot(LEVEL, 0))).isEqualTo(empty(1));
-        assertThat(scanner.drainHighest(10)).containsExactly(2L);
+        assertThat(raw.getLongVolatile(levelOffset(LEVEL) + HEAD_OFFSET)).isZero();
+        assertThat(raw.getLongVolatile(slot(LEVEL, 0))).isEqualTo(pack(0, FULL, 0, 0));
+        assertThat(scanner.drainHighest(10)).containsExactly(1L, 2L);
     }
 
     @Test

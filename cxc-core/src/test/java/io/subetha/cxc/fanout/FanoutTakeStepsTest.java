@@ -128,12 +128,17 @@ class FanoutTakeStepsTest {
         raw.setLongVolatile(slot(3, 0), mine(0, CLAIMED));
         assertThat(fanout.drainHighest(4)).containsExactly(2L);
         assertThat(raw.getLongVolatile(levelOffset(3) + HEAD_OFFSET)).isEqualTo(2);
+    }
+
+    @Test
+    void aReservationItsTakerDoesNotCompleteIsUndoneNotPassedOver() {
         fanout.submit(4, 3L);
         fanout.submit(4, 4L);
+        // A taker reserved position 0 and stopped before deciding whether its take stands.
         raw.setLongVolatile(slot(4, 0), mine(0, TAKING));
-        assertThat(fanout.drainPriority(4, 4)).containsExactly(4L);
+        assertThat(fanout.drainPriority(4, 4)).containsExactly(3L, 4L);
         assertThat(raw.getLongVolatile(levelOffset(4) + HEAD_OFFSET)).isEqualTo(2);
-        assertThat(raw.getLongVolatile(slot(4, 0))).isEqualTo(mine(0, TAKING)); // still its taker's
+        assertThat(raw.getLongVolatile(slot(4, 0))).isEqualTo(empty(1));
     }
 
     @Test
