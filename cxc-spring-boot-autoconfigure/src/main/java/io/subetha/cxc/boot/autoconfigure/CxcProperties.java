@@ -409,45 +409,17 @@ public class CxcProperties {
         }
     }
 
-    /** A background scheduler declared by name. */
-    public static class Scheduler {
+    /**
+     * The worker pool of a declared primitive whose handler bean the starter runs (a scheduler's
+     * JobHandler, a fan-out's FanoutHandler).
+     */
+    public abstract static class WorkerPool {
 
-        /**
-         * Jobs the file holds, queued, running or with a result not yet collected. Fixed when the
-         * file is created.
-         */
-        private int capacity = BackgroundScheduler.TYPE.defaults().capacity();
-
-        /**
-         * How long a worker process may stay silent before its running jobs go back to the queue.
-         * Fixed when the file is created.
-         */
-        private Duration grace = BackgroundScheduler.TYPE.defaults().grace();
-
-        /**
-         * Threads in this process that run the jobs of the JobHandler bean naming this scheduler (0
-         * runs none here).
-         */
+        /** Threads in this process that run the handler bean naming it (0 runs none here). */
         private int workers = 2;
 
-        /** The longest running jobs get to finish when the application stops. */
+        /** The longest running handlers get to finish when the application stops. */
         private Duration shutdownTimeout = Duration.ofSeconds(10);
-
-        public int getCapacity() {
-            return capacity;
-        }
-
-        public void setCapacity(int capacity) {
-            this.capacity = capacity;
-        }
-
-        public Duration getGrace() {
-            return grace;
-        }
-
-        public void setGrace(Duration grace) {
-            this.grace = grace;
-        }
 
         public int getWorkers() {
             return workers;
@@ -466,8 +438,40 @@ public class CxcProperties {
         }
     }
 
+    /** A background scheduler declared by name. */
+    public static class Scheduler extends WorkerPool {
+
+        /**
+         * Jobs the file holds, queued, running or with a result not yet collected. Fixed when the
+         * file is created.
+         */
+        private int capacity = BackgroundScheduler.TYPE.defaults().capacity();
+
+        /**
+         * How long a worker process may stay silent before its running jobs go back to the queue.
+         * Fixed when the file is created.
+         */
+        private Duration grace = BackgroundScheduler.TYPE.defaults().grace();
+
+        public int getCapacity() {
+            return capacity;
+        }
+
+        public void setCapacity(int capacity) {
+            this.capacity = capacity;
+        }
+
+        public Duration getGrace() {
+            return grace;
+        }
+
+        public void setGrace(Duration grace) {
+            this.grace = grace;
+        }
+    }
+
     /** A priority fan-out declared by name: 8 levels, 0..7, the highest taken first. */
-    public static class Fanout {
+    public static class Fanout extends WorkerPool {
 
         /** Items each priority level holds. Fixed when the file is created. */
         private int capacity = PriorityFanout.TYPE.defaults().capacityPerPriority();
@@ -477,15 +481,6 @@ public class CxcProperties {
          * level. Fixed when the file is created.
          */
         private Duration grace = PriorityFanout.DEFAULT_GRACE;
-
-        /**
-         * Threads in this process that handle the items with the FanoutHandler bean naming this
-         * fan-out (0 handles none here).
-         */
-        private int workers = 2;
-
-        /** The longest running handlers get to finish when the application stops. */
-        private Duration shutdownTimeout = Duration.ofSeconds(10);
 
         /** What happens to an item whose handler throws. */
         private FanoutRetryPolicy retry = new FanoutRetryPolicy();
@@ -504,22 +499,6 @@ public class CxcProperties {
 
         public void setGrace(Duration grace) {
             this.grace = grace;
-        }
-
-        public int getWorkers() {
-            return workers;
-        }
-
-        public void setWorkers(int workers) {
-            this.workers = workers;
-        }
-
-        public Duration getShutdownTimeout() {
-            return shutdownTimeout;
-        }
-
-        public void setShutdownTimeout(Duration shutdownTimeout) {
-            this.shutdownTimeout = shutdownTimeout;
         }
 
         public FanoutRetryPolicy getRetry() {

@@ -233,16 +233,14 @@ final class CxcSettings {
         return settings;
     }
 
-    /** {@code cxc.schedulers.<name>.workers} and {@code .shutdown-timeout}. */
-    static WorkerPoolSettings workerPool(String prefix, CxcProperties.Scheduler scheduler) {
+    /** {@code cxc.<plural>.<name>.workers} and {@code .shutdown-timeout}. */
+    static WorkerPoolSettings workerPool(String prefix, CxcProperties.WorkerPool pool) {
         return checked(
                 prefix,
-                scheduler,
+                pool,
                 WorkerPoolSettings.class,
                 Map.of(),
-                () ->
-                        new WorkerPoolSettings(
-                                scheduler.getWorkers(), scheduler.getShutdownTimeout()));
+                () -> new WorkerPoolSettings(pool.getWorkers(), pool.getShutdownTimeout()));
     }
 
     /**
@@ -260,19 +258,9 @@ final class CxcSettings {
                         () ->
                                 new PriorityFanout.Settings<>(
                                         fanout.getCapacity(), FixedCodec.INT64, fanout.getGrace()));
-        fanoutPool(prefix, fanout);
+        workerPool(prefix, fanout);
         fanoutRetry(prefix, fanout);
         return settings;
-    }
-
-    /** {@code cxc.fanouts.<name>.workers} and {@code .shutdown-timeout}. */
-    static WorkerPoolSettings fanoutPool(String prefix, CxcProperties.Fanout fanout) {
-        return checked(
-                prefix,
-                fanout,
-                WorkerPoolSettings.class,
-                Map.of(),
-                () -> new WorkerPoolSettings(fanout.getWorkers(), fanout.getShutdownTimeout()));
     }
 
     /** {@code cxc.fanouts.<name>.retry.*}. */

@@ -235,7 +235,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                     (name, declared) -> {
                                         pools.put(
                                                 name,
-                                                CxcSettings.fanoutPool(
+                                                CxcSettings.workerPool(
                                                         declared.prefix(), declared.properties()));
                                         retries.put(
                                                 name,

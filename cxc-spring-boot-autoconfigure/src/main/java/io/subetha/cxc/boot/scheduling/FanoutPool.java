@@ -111,6 +111,7 @@ final class FanoutPool<T> {
         threads.awaitStopped(
                 settings.shutdownTimeout(),
                 logger,
+                "cxc fan-out " + name,
                 "still handles an item after "
                         + settings.shutdownTimeout()
                         + " (shutdown-timeout): interrupted; its item returns to its level as the"

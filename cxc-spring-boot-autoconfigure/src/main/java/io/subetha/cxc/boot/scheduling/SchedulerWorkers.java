@@ -237,7 +237,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
         final JobHandler<J, R> handler;
         final int workers;
         final Duration timeout;
-        final List<Thread> threads = new ArrayList<>();
+        final WorkerThreads threads;
         final AtomicLong completed = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
         final AtomicLong fenced = new AtomicLong();
@@ -255,6 +255,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
             this.handler = handler;
             this.workers = workers;
             this.timeout = timeout;
+            this.threads = new WorkerThreads("cxc-scheduler-" + name + "-");
         }
 
         void start() {
@@ -262,13 +263,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                 return;
             }
             receiving = true;
-            threads.clear();
-            for (int i = 0; i < workers; i++) {
-                Thread thread = new Thread(this::work, "cxc-scheduler-" + name + "-" + i);
-                thread.setDaemon(false); // a worker-only application stays up while its pool runs
-                threads.add(thread);
-                thread.start();
-            }
+            threads.start(workers, this::work);
         }
 
         private void work() {
@@ -350,32 +345,14 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
         }
 
         void awaitStopped() {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            for (Thread thread : threads) {
-                long left = deadline - System.nanoTime();
-                try {
-                    if (left > 0) {
-                        thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-            for (Thread thread : threads) {
-                if (thread.isAlive()) {
-                    logger.warn(
-                            "cxc scheduler "
-                                    + name
-                                    + ": "
-                                    + thread.getName()
-                                    + " still runs a job after "
-                                    + timeout
-                                    + " (shutdown-timeout): interrupted; its job goes back to the"
-                                    + " queue as the scheduler closes");
-                    thread.interrupt();
-                }
-            }
+            threads.awaitStopped(
+                    timeout,
+                    logger,
+                    "cxc scheduler " + name,
+                    "still runs a job after "
+                            + timeout
+                            + " (shutdown-timeout): interrupted; its job goes back to the"
+                            + " queue as the scheduler closes");
         }
     }
 }

@@ -40,9 +40,10 @@ final class WorkerThreads {
 
     /**
      * Waits up to {@code timeout} for every thread to end (their loops told to stop first), then
-     * interrupts each one still running, logging {@code stillRunning} after its name at WARN.
+     * interrupts each one still running, logging "{@code pool}: {thread} {@code stillRunning}" at
+     * WARN.
      */
-    synchronized void awaitStopped(Duration timeout, Log logger, String stillRunning) {
+    synchronized void awaitStopped(Duration timeout, Log logger, String pool, String stillRunning) {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Thread thread : threads) {
             long left = deadline - System.nanoTime();
@@ -57,7 +58,7 @@ final class WorkerThreads {
         }
         for (Thread thread : threads) {
             if (thread.isAlive()) {
-                logger.warn(thread.getName() + " " + stillRunning);
+                logger.warn(pool + ": " + thread.getName() + " " + stillRunning);
                 thread.interrupt();
             }
         }

@@ -33,19 +33,9 @@ class CxcFanoutHandlerTest {
     @TempDir Path temp;
 
     /** Records every item; throws on every attempt at a negative one. */
-    static final class Recording implements FanoutHandler<Long> {
+    static final class Recording extends WorkHandler {
         final List<FanoutItem<Long>> handled = new CopyOnWriteArrayList<>();
         final List<FanoutItem<Long>> deadLettered = new CopyOnWriteArrayList<>();
-
-        @Override
-        public String fanout() {
-            return "work";
-        }
-
-        @Override
-        public FixedCodec<Long> codec() {
-            return FixedCodec.INT64;
-        }
 
         @Override
         public void handle(FanoutItem<Long> item) {
@@ -62,18 +52,8 @@ class CxcFanoutHandlerTest {
     }
 
     /** Holds every item until interrupted. */
-    static final class Stuck implements FanoutHandler<Long> {
+    static final class Stuck extends WorkHandler {
         final CountDownLatch started = new CountDownLatch(1);
-
-        @Override
-        public String fanout() {
-            return "work";
-        }
-
-        @Override
-        public FixedCodec<Long> codec() {
-            return FixedCodec.INT64;
-        }
 
         @Override
         public void handle(FanoutItem<Long> item) throws InterruptedException {

@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.subetha.cxc.boot.FanoutHandler;
 import io.subetha.cxc.boot.FanoutItem;
 import io.subetha.cxc.boot.actuate.metrics.FanoutMeters;
-import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.fanout.PriorityFanout;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,20 +52,10 @@ class FanoutHandlerSpringBootTest {
     }
 
     /** Records each item; holds item 0 until released; throws on item 13's first two attempts. */
-    static final class Recording implements FanoutHandler<Long> {
+    static final class Recording extends WorkHandler {
         final List<FanoutItem<Long>> handled = new CopyOnWriteArrayList<>();
         final CountDownLatch holding = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-
-        @Override
-        public String fanout() {
-            return "work";
-        }
-
-        @Override
-        public FixedCodec<Long> codec() {
-            return FixedCodec.INT64;
-        }
 
         @Override
         public void handle(FanoutItem<Long> item) throws InterruptedException {

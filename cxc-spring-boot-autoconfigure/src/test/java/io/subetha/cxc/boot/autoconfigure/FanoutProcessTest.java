@@ -86,17 +86,7 @@ class FanoutProcessTest {
                             LongStream.range(0, ITEMS).boxed().toList());
 
             work.submit(7, -1L);
-            String holderPid =
-                    await().pollInterval(Duration.ofMillis(10))
-                            .atMost(Duration.ofSeconds(60))
-                            .until(
-                                    () -> Files.exists(hangFile) ? Files.readString(hangFile) : "",
-                                    s -> !s.isEmpty());
-            ChildJvm holder =
-                    apps.stream()
-                            .filter(app -> app.pid() == Long.parseLong(holderPid))
-                            .findFirst()
-                            .orElseThrow();
+            ChildJvm holder = HangFile.awaitHolder(hangFile, apps);
             ChildJvm survivor = apps.get(0) == holder ? apps.get(1) : apps.get(0);
             holder.kill();
             long killedAt = System.nanoTime();

@@ -2,14 +2,11 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.FanoutHandler;
 import io.subetha.cxc.boot.FanoutItem;
-import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.process.Pids;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.locks.LockSupport;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -38,26 +35,11 @@ public class FanoutWorkerApp {
         Path handled =
                 Path.of(environment.getRequiredProperty("handled-dir"))
                         .resolve(Long.toString(Pids.current()));
-        return new FanoutHandler<>() {
-            @Override
-            public String fanout() {
-                return "work";
-            }
-
-            @Override
-            public FixedCodec<Long> codec() {
-                return FixedCodec.INT64;
-            }
-
+        return new WorkHandler() {
             @Override
             public void handle(FanoutItem<Long> item) throws IOException {
                 if (item.item() == -1 && !Files.exists(hangFile)) {
-                    Path partial = hangFile.resolveSibling(hangFile.getFileName() + ".tmp");
-                    Files.writeString(partial, Long.toString(Pids.current()));
-                    Files.move(partial, hangFile, StandardCopyOption.ATOMIC_MOVE);
-                    while (true) {
-                        LockSupport.parkNanos(1_000_000_000L); // until SIGKILLed
-                    }
+                    HangFile.hangHere(hangFile);
                 }
                 synchronized (this) {
                     Files.writeString(
