@@ -23,9 +23,7 @@ public record FanoutRetry(int maxAttempts, Duration backoff) {
     public FanoutRetry {
         CxcSettingsException.requireInRange(
                 "maxAttempts", maxAttempts, 1, MAX_ATTEMPTS, " (1 handles an item once)");
-        if (backoff == null || backoff.isNegative() || backoff.compareTo(MAX_BACKOFF) > 0) {
-            throw new CxcSettingsException("backoff", "backoff must be 0s..10m, got " + backoff);
-        }
+        WorkerPoolSettings.requireUpTo("backoff", backoff, MAX_BACKOFF);
     }
 
     /** How long an item is held after its {@code failures}-th failure (1 for the first). */

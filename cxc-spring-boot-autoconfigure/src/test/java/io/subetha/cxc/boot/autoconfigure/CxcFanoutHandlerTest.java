@@ -167,6 +167,12 @@ class CxcFanoutHandlerTest {
                                         "'cxc.fanouts.work.retry.max-attempts'",
                                         "1..1000"));
         runner().withBean(Recording.class, Recording::new)
+                .withPropertyValues("cxc.fanouts.work.retry.backoff=11m")
+                .run(
+                        context ->
+                                failsNaming(
+                                        context, "'cxc.fanouts.work.retry.backoff'", "0s..10m"));
+        runner().withBean(Recording.class, Recording::new)
                 .withPropertyValues("cxc.fanouts.work.workers=-1")
                 .run(context -> failsNaming(context, "'cxc.fanouts.work.workers'", "0..256"));
         runner().withBean(Recording.class, Recording::new)
