@@ -11,7 +11,9 @@ import org.apache.commons.logging.LogFactory;
  * <p><b>At least once.</b> A claimed item stays this process's until acknowledged; if the process
  * dies or goes silent beyond {@code cxc.fanouts.<name>.grace}, the item returns to its level, ahead
  * of the level's later items, and another process handles it. The starter's ticker beats the
- * process every tick, so {@link #handle} may run longer than the grace.
+ * process every tick, so {@link #handle} may run longer than the grace. Without the ticker ({@code
+ * cxc.leader.enabled=false}) a handler longer than the grace calls {@code fanout.heartbeat()}
+ * itself.
  *
  * <p><b>Failure.</b> When {@link #handle} throws, the item is held for {@code
  * cxc.fanouts.<name>.retry.backoff} (doubled for each later attempt), then returned to its level,

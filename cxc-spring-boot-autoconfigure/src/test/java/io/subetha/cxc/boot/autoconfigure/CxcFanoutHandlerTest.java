@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +60,18 @@ class CxcFanoutHandlerTest {
         public void handle(FanoutItem<Long> item) throws InterruptedException {
             started.countDown();
             new CountDownLatch(1).await(); // until shutdown interrupts it
+        }
+    }
+
+    /** Holds every item until released. */
+    static final class Blocking extends WorkHandler {
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void handle(FanoutItem<Long> item) throws InterruptedException {
+            started.countDown();
+            release.await();
         }
     }
 
@@ -265,5 +278,53 @@ class CxcFanoutHandlerTest {
             assertThat(again.priority()).isEqualTo(4);
             assertThat(again.ack()).isTrue();
         }
+    }
+
+    @Test
+    void theTickerBeatsSoAHandlerMayRunLongerThanTheGrace() throws Exception {
+        Blocking slow = new Blocking();
+        runner().withBean(Blocking.class, () -> slow)
+                .withPropertyValues(
+                        "cxc.fanouts.work.capacity=64",
+                        "cxc.fanouts.work.workers=1",
+                        "cxc.fanouts.work.grace=200ms")
+                .run(
+                        context -> {
+                            @SuppressWarnings("unchecked")
+                            PriorityFanout<Long> work =
+                                    context.getBean("work", PriorityFanout.class);
+                            work.submit(1, 9L);
+                            assertThat(slow.started.await(60, TimeUnit.SECONDS)).isTrue();
+                            // Five graces pass while the item is handled; another handle's scans
+                            // would return a silent handler's claim, the ticker's beats keep it.
+                            try (PriorityFanout<Long> other =
+                                    PriorityFanout.open(
+                                            temp.resolve("cxc").resolve("work.fanout"),
+                                            new PriorityFanout.Settings<>(64, FixedCodec.INT64))) {
+                                long from = System.nanoTime();
+                                AtomicInteger returned = new AtomicInteger();
+                                org.awaitility.Awaitility.await()
+                                        .pollInterval(java.time.Duration.ofMillis(50))
+                                        .atMost(java.time.Duration.ofSeconds(60))
+                                        .until(
+                                                () ->
+                                                        returned.addAndGet(
+                                                                                other.scan()
+                                                                                        .returnedClaims())
+                                                                        > 0
+                                                                || System.nanoTime() - from
+                                                                        > 1_000_000_000L);
+                                assertThat(returned).hasValue(0);
+                                assertThat(other.claimHighest(8).isEmpty()).isTrue();
+                            }
+                            slow.release.countDown();
+                            FanoutWorkers workers = context.getBean(FanoutWorkers.class);
+                            org.awaitility.Awaitility.await()
+                                    .atMost(java.time.Duration.ofSeconds(60))
+                                    .until(() -> workers.counts().get("work").get("handled") == 1);
+                            assertThat(workers.counts().get("work"))
+                                    .containsEntry("refused", 0L)
+                                    .containsEntry("returned", 0L);
+                        });
     }
 }
