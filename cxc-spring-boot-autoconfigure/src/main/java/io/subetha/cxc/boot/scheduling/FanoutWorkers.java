@@ -40,6 +40,7 @@ public final class FanoutWorkers implements TickTask, SmartLifecycle {
     private final List<FanoutPool<?>> pools = new ArrayList<>();
     private final Set<String> declared;
     private volatile boolean running;
+    private volatile boolean stopping;
 
     /**
      * @param fanouts the declared fan-outs, by bean name
@@ -174,6 +175,7 @@ public final class FanoutWorkers implements TickTask, SmartLifecycle {
 
     @Override
     public synchronized void stop() {
+        stopping = true;
         pools.forEach(FanoutPool::stopTaking);
         pools.forEach(FanoutPool::awaitStopped);
         running = false;
@@ -182,6 +184,11 @@ public final class FanoutWorkers implements TickTask, SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /** Whether {@link #stop} has begun: the pools claim no more. */
+    public boolean isStopping() {
+        return stopping;
     }
 
     /** The declared fan-outs' names, with a pool here or not. */

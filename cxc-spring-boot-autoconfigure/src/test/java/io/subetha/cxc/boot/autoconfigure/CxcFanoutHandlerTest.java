@@ -251,6 +251,42 @@ class CxcFanoutHandlerTest {
     }
 
     @Test
+    void shutdownLetsAHandlerFinishWithinTheTimeoutAndAcknowledgesItsItem() throws Exception {
+        Blocking finishing = new Blocking();
+        runner().withBean(Blocking.class, () -> finishing)
+                .withPropertyValues(
+                        "cxc.fanouts.work.capacity=64",
+                        "cxc.fanouts.work.workers=1",
+                        "cxc.fanouts.work.shutdown-timeout=60s")
+                .run(
+                        context -> {
+                            context.getBean("work", PriorityFanout.class).submit(2, 5L);
+                            assertThat(finishing.started.await(60, TimeUnit.SECONDS)).isTrue();
+                            FanoutWorkers workers = context.getBean(FanoutWorkers.class);
+                            Thread releaser =
+                                    new Thread(
+                                            () -> {
+                                                // Released once the pools are told to stop.
+                                                org.awaitility.Awaitility.await()
+                                                        .atMost(java.time.Duration.ofSeconds(60))
+                                                        .until(workers::isStopping);
+                                                finishing.release.countDown();
+                                            });
+                            releaser.start();
+                            workers.stop();
+                            releaser.join();
+                            assertThat(workers.counts().get("work")).containsEntry("handled", 1L);
+                        });
+        try (PriorityFanout<Long> file =
+                PriorityFanout.open(
+                        temp.resolve("cxc").resolve("work.fanout"),
+                        new PriorityFanout.Settings<>(64, FixedCodec.INT64))) {
+            assertThat(file.claimHighest(8).isEmpty()).isTrue();
+            assertThat(file.depth(2)).isZero();
+        }
+    }
+
+    @Test
     void shutdownInterruptsAHandlerPastItsTimeoutReturnsItsItemAndLeavesNoThread()
             throws Exception {
         Stuck stuck = new Stuck();
