@@ -13,6 +13,9 @@ import org.apache.commons.logging.Log;
  */
 final class WorkerThreads {
 
+    /** How long interrupted threads get to end before shutdown goes on without them. */
+    static final Duration INTERRUPTED_GRACE = Duration.ofSeconds(1);
+
     private final String namePrefix;
     private final List<Thread> threads = new ArrayList<>();
 
@@ -41,9 +44,35 @@ final class WorkerThreads {
     /**
      * Waits up to {@code timeout} for every thread to end (their loops told to stop first), then
      * interrupts each one still running, logging "{@code pool}: {thread} {@code stillRunning}" at
-     * WARN.
+     * WARN, and gives the interrupted ones up to {@link #INTERRUPTED_GRACE} to hand their work back
+     * and end, so none is left running once the context has closed (unless it ignores interrupts).
      */
     synchronized void awaitStopped(Duration timeout, Log logger, String pool, String stillRunning) {
+        joinAll(timeout);
+        boolean interrupted = false;
+        for (Thread thread : threads) {
+            if (thread.isAlive()) {
+                logger.warn(pool + ": " + thread.getName() + " " + stillRunning);
+                thread.interrupt();
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            joinAll(INTERRUPTED_GRACE);
+            for (Thread thread : threads) {
+                if (thread.isAlive()) {
+                    logger.warn(
+                            pool
+                                    + ": "
+                                    + thread.getName()
+                                    + " ignores its interruption and is left running");
+                }
+            }
+        }
+    }
+
+    /** Waits up to {@code timeout} in all for every thread to end. */
+    private void joinAll(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Thread thread : threads) {
             long left = deadline - System.nanoTime();
@@ -53,13 +82,7 @@ final class WorkerThreads {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        for (Thread thread : threads) {
-            if (thread.isAlive()) {
-                logger.warn(pool + ": " + thread.getName() + " " + stillRunning);
-                thread.interrupt();
+                return;
             }
         }
     }
