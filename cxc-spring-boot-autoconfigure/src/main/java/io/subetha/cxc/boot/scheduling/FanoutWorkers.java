@@ -70,39 +70,20 @@ public final class FanoutWorkers implements TickTask, SmartLifecycle {
                 });
     }
 
+    private static final CodecBeans<FanoutCodec<?>> CODECS =
+            new CodecBeans<>(
+                    "fan-out",
+                    "cxc.fanouts",
+                    "FanoutHandler",
+                    "FanoutCodec",
+                    "the item codec",
+                    "handle its items here",
+                    "only submit, a bean FanoutCodec.of(\"%s\", codec)",
+                    FanoutCodec::fanout);
+
     /** The one codec bean naming {@code fanout}; throws naming the property otherwise. */
     static FanoutCodec<?> codecFor(String fanout, List<FanoutCodec<?>> all) {
-        List<FanoutCodec<?>> named = all.stream().filter(c -> fanout.equals(c.fanout())).toList();
-        String property = "cxc.fanouts." + fanout;
-        if (named.isEmpty()) {
-            throw new InvalidCxcPropertyException(
-                    property,
-                    fanout,
-                    "no FanoutHandler or FanoutCodec bean names fan-out '"
-                            + fanout
-                            + "', and its file needs the item codec"
-                            + (all.isEmpty()
-                                    ? ""
-                                    : " (the beans there name "
-                                            + all.stream().map(FanoutCodec::fanout).toList()
-                                            + ")"),
-                    "Declare a FanoutHandler bean whose fanout() is \""
-                            + fanout
-                            + "\" to handle its items here, or, to only submit, a bean"
-                            + " FanoutCodec.of(\""
-                            + fanout
-                            + "\", codec); or remove "
-                            + property
-                            + ".*.");
-        }
-        if (named.size() > 1) {
-            throw new InvalidCxcPropertyException(
-                    property,
-                    fanout,
-                    named.size() + " beans name fan-out '" + fanout + "': " + named,
-                    "Keep one FanoutHandler (or FanoutCodec) bean per fan-out.");
-        }
-        return named.get(0);
+        return CODECS.theOneNaming(fanout, all);
     }
 
     /** Opens a declared fan-out's file with the codec its handler (or codec bean) gives. */

@@ -91,40 +91,21 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                 timeout);
     }
 
+    private static final CodecBeans<SchedulerCodecs<?, ?>> CODECS =
+            new CodecBeans<>(
+                    "scheduler",
+                    "cxc.schedulers",
+                    "JobHandler",
+                    "SchedulerCodecs",
+                    "the job and result codecs",
+                    "run its jobs here",
+                    "only submit and collect, a bean SchedulerCodecs.of(\"%s\", jobCodec,"
+                            + " resultCodec)",
+                    SchedulerCodecs::scheduler);
+
     /** The one codecs bean naming {@code scheduler}; throws naming the property otherwise. */
     static SchedulerCodecs<?, ?> codecsFor(String scheduler, List<SchedulerCodecs<?, ?>> all) {
-        List<SchedulerCodecs<?, ?>> named =
-                all.stream().filter(c -> scheduler.equals(c.scheduler())).toList();
-        String property = "cxc.schedulers." + scheduler;
-        if (named.isEmpty()) {
-            throw new InvalidCxcPropertyException(
-                    property,
-                    scheduler,
-                    "no JobHandler or SchedulerCodecs bean names scheduler '"
-                            + scheduler
-                            + "', and its file needs the job and result codecs"
-                            + (all.isEmpty()
-                                    ? ""
-                                    : " (the beans there name "
-                                            + all.stream().map(SchedulerCodecs::scheduler).toList()
-                                            + ")"),
-                    "Declare a JobHandler bean whose scheduler() is \""
-                            + scheduler
-                            + "\" to run its jobs here, or, to only submit and collect, a bean"
-                            + " SchedulerCodecs.of(\""
-                            + scheduler
-                            + "\", jobCodec, resultCodec); or remove "
-                            + property
-                            + ".*.");
-        }
-        if (named.size() > 1) {
-            throw new InvalidCxcPropertyException(
-                    property,
-                    scheduler,
-                    named.size() + " beans name scheduler '" + scheduler + "': " + named,
-                    "Keep one JobHandler (or SchedulerCodecs) bean per scheduler.");
-        }
-        return named.get(0);
+        return CODECS.theOneNaming(scheduler, all);
     }
 
     /** Opens a declared scheduler's file with the codecs its handler (or codecs bean) gives. */

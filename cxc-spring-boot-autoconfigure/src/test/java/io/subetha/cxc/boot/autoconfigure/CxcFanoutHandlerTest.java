@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.subetha.cxc.boot.FanoutCodec;
 import io.subetha.cxc.boot.FanoutHandler;
 import io.subetha.cxc.boot.FanoutItem;
+import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.scheduling.FanoutWorkers;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.fanout.FanoutClaim;
@@ -159,11 +160,25 @@ class CxcFanoutHandlerTest {
     void noHandlerNorCodecFailsStartupNamingTheFanoutAndTheFix() {
         runner().withPropertyValues("cxc.fanouts.work.capacity=64")
                 .run(
-                        context ->
-                                failsNaming(
-                                        context,
-                                        "'cxc.fanouts.work'",
-                                        "no FanoutHandler or FanoutCodec"));
+                        context -> {
+                            failsNaming(
+                                    context,
+                                    "'cxc.fanouts.work'",
+                                    "no FanoutHandler or FanoutCodec");
+                            assertThat(context)
+                                    .getFailure()
+                                    .extracting(NestedExceptionUtils::getMostSpecificCause)
+                                    .asInstanceOf(
+                                            InstanceOfAssertFactories.type(
+                                                    InvalidCxcPropertyException.class))
+                                    .extracting(InvalidCxcPropertyException::action)
+                                    .isEqualTo(
+                                            "Declare a FanoutHandler bean whose fanout() is"
+                                                    + " \"work\" to handle its items here, or, to"
+                                                    + " only submit, a bean"
+                                                    + " FanoutCodec.of(\"work\", codec); or"
+                                                    + " remove cxc.fanouts.work.*.");
+                        });
     }
 
     @Test
