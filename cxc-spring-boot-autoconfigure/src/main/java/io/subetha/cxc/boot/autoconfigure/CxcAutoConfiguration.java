@@ -9,6 +9,7 @@ import io.subetha.cxc.boot.aop.LeaderOnlyDrain;
 import io.subetha.cxc.boot.aop.LeaderOnlyObserver;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
 import io.subetha.cxc.boot.liveness.ParticipantRegistration;
+import io.subetha.cxc.boot.scheduling.FanoutNames;
 import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.boot.ticker.LeadershipLog;
 import io.subetha.cxc.boot.ticker.LeadershipTier;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -139,6 +141,12 @@ public final class CxcAutoConfiguration {
     }
 
     /** Says at INFO when this process gains or loses leadership, with the term. */
+    /** Refuses a FanoutHandler (or FanoutCodec) naming a fan-out nothing declares. */
+    @Bean
+    static FanoutNames cxcFanoutNames(ListableBeanFactory beans) {
+        return new FanoutNames(beans);
+    }
+
     @Bean
     @ConditionalOnBooleanProperty(name = "cxc.enabled", matchIfMissing = true)
     @ConditionalOnMissingBean

@@ -4,9 +4,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 import io.subetha.cxc.boot.actuate.metrics.CxcMeterBinder;
+import io.subetha.cxc.boot.actuate.metrics.FanoutMeters;
 import io.subetha.cxc.boot.actuate.metrics.LeaderOnlyMeters;
 import io.subetha.cxc.boot.aop.LeaderOnlyObserver;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.scheduling.FanoutWorkers;
 import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -42,6 +44,14 @@ public final class CxcMetricsAutoConfiguration {
             ObjectProvider<LeaderTicker> ticker,
             ObjectProvider<CxcParticipants> participants) {
         return new CxcMeterBinder(registry, ticker.getIfAvailable(), participants.getIfAvailable());
+    }
+
+    /** {@code cxc.fanout.items{fanout,priority}} and {@code cxc.fanout.handled{fanout,outcome}}. */
+    @Bean
+    @ConditionalOnMissingBean
+    FanoutMeters cxcFanoutMeters(
+            PrimitiveRegistry registry, ObjectProvider<FanoutWorkers> workers) {
+        return new FanoutMeters(registry, workers.getIfAvailable());
     }
 
     /** {@code cxc.leader.only{class,method,outcome}}, and the opt-in Observation. */

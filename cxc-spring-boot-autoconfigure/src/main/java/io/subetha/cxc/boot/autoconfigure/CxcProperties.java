@@ -3,6 +3,7 @@ package io.subetha.cxc.boot.autoconfigure;
 import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.Preemption;
 import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
@@ -92,6 +93,15 @@ public class CxcProperties {
     private final Map<String, Scheduler> schedulers = new LinkedHashMap<>();
 
     /**
+     * Priority fan-outs by name: each is a bean of that name over the file
+     * {directory}/{name}.fanout, its item codec given by the FanoutHandler (or FanoutCodec) bean
+     * naming it; the FanoutHandler handles its items on the starter's worker pool (claim, handle,
+     * acknowledge), highest priority first. Settings per name (Fanout): capacity, grace, workers,
+     * shutdown-timeout, retry (max-attempts, backoff).
+     */
+    private final Map<String, Fanout> fanouts = new LinkedHashMap<>();
+
+    /**
      * Shared regions (crash-safe sub-allocators) by name: each is a bean of that name over the file
      * {directory}/{name}.region. Settings per name (Region): capacity-bytes, lock-timeout,
      * free-cache.
@@ -168,6 +178,10 @@ public class CxcProperties {
 
     public Map<String, Scheduler> getSchedulers() {
         return schedulers;
+    }
+
+    public Map<String, Fanout> getFanouts() {
+        return fanouts;
     }
 
     public Map<String, Region> getRegions() {
@@ -395,8 +409,37 @@ public class CxcProperties {
         }
     }
 
+    /**
+     * The worker pool of a declared primitive whose handler bean the starter runs (a scheduler's
+     * JobHandler, a fan-out's FanoutHandler).
+     */
+    public abstract static class WorkerPool {
+
+        /** Threads in this process that run the handler bean naming it (0 runs none here). */
+        private int workers = 2;
+
+        /** The longest running handlers get to finish when the application stops. */
+        private Duration shutdownTimeout = Duration.ofSeconds(10);
+
+        public int getWorkers() {
+            return workers;
+        }
+
+        public void setWorkers(int workers) {
+            this.workers = workers;
+        }
+
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+        }
+    }
+
     /** A background scheduler declared by name. */
-    public static class Scheduler {
+    public static class Scheduler extends WorkerPool {
 
         /**
          * Jobs the file holds, queued, running or with a result not yet collected. Fixed when the
@@ -410,14 +453,37 @@ public class CxcProperties {
          */
         private Duration grace = BackgroundScheduler.TYPE.defaults().grace();
 
-        /**
-         * Threads in this process that run the jobs of the JobHandler bean naming this scheduler (0
-         * runs none here).
-         */
-        private int workers = 2;
+        public int getCapacity() {
+            return capacity;
+        }
 
-        /** The longest running jobs get to finish when the application stops. */
-        private Duration shutdownTimeout = Duration.ofSeconds(10);
+        public void setCapacity(int capacity) {
+            this.capacity = capacity;
+        }
+
+        public Duration getGrace() {
+            return grace;
+        }
+
+        public void setGrace(Duration grace) {
+            this.grace = grace;
+        }
+    }
+
+    /** A priority fan-out declared by name: 8 levels, 0..7, the highest taken first. */
+    public static class Fanout extends WorkerPool {
+
+        /** Items each priority level holds. Fixed when the file is created. */
+        private int capacity = PriorityFanout.TYPE.defaults().capacityPerPriority();
+
+        /**
+         * How long a handling process may stay silent before its claimed items return to their
+         * level. Fixed when the file is created.
+         */
+        private Duration grace = PriorityFanout.DEFAULT_GRACE;
+
+        /** What happens to an item whose handler throws. */
+        private FanoutRetryPolicy retry = new FanoutRetryPolicy();
 
         public int getCapacity() {
             return capacity;
@@ -435,20 +501,45 @@ public class CxcProperties {
             this.grace = grace;
         }
 
-        public int getWorkers() {
-            return workers;
+        public FanoutRetryPolicy getRetry() {
+            return retry;
         }
 
-        public void setWorkers(int workers) {
-            this.workers = workers;
+        public void setRetry(FanoutRetryPolicy retry) {
+            this.retry = retry;
+        }
+    }
+
+    /**
+     * A declared fan-out's retry policy: an item whose handler throws is held for the back-off
+     * (doubled for each later attempt), then returned to its level; its last attempt in this
+     * process dead-letters it (FanoutHandler.onDeadLetter, then acknowledged).
+     */
+    public static class FanoutRetryPolicy {
+
+        /**
+         * Attempts of one item in this process; the last failing one dead-letters it. Counted in
+         * this process (the fan-out's slots keep no count).
+         */
+        private int maxAttempts = 3;
+
+        /** How long a failed item is held before it is returned, doubled for each later attempt. */
+        private Duration backoff = Duration.ofSeconds(1);
+
+        public int getMaxAttempts() {
+            return maxAttempts;
         }
 
-        public Duration getShutdownTimeout() {
-            return shutdownTimeout;
+        public void setMaxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
         }
 
-        public void setShutdownTimeout(Duration shutdownTimeout) {
-            this.shutdownTimeout = shutdownTimeout;
+        public Duration getBackoff() {
+            return backoff;
+        }
+
+        public void setBackoff(Duration backoff) {
+            this.backoff = backoff;
         }
     }
 

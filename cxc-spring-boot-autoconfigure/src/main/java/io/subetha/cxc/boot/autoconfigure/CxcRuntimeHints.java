@@ -30,8 +30,9 @@ final class CxcRuntimeHints implements RuntimeHintsRegistrar {
         for (DeclaredKind<?, ?, ?> kind : DeclaredPrimitivesRegistrar.DECLARABLE) {
             BindableRuntimeHintsRegistrar.forTypes(kind.propertiesType).registerHints(hints);
             // Its settings are listed by field in the message refusing an unknown one.
-            hints.reflection()
-                    .registerType(kind.propertiesType, MemberCategory.ACCESS_DECLARED_FIELDS);
+            for (Class<?> c = kind.propertiesType; c != Object.class; c = c.getSuperclass()) {
+                hints.reflection().registerType(c, MemberCategory.ACCESS_DECLARED_FIELDS);
+            }
             // A file made with other creation settings is opened with its own: the settings
             // record is read and rebuilt by its components (CreationSettings).
             hints.reflection()

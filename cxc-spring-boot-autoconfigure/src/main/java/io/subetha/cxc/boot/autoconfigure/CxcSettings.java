@@ -3,11 +3,13 @@ package io.subetha.cxc.boot.autoconfigure;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.autoconfigure.CxcProperties.Leader;
+import io.subetha.cxc.boot.scheduling.FanoutRetry;
 import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
 import io.subetha.cxc.boot.ticker.TickerSettings;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
@@ -231,16 +233,45 @@ final class CxcSettings {
         return settings;
     }
 
-    /** {@code cxc.schedulers.<name>.workers} and {@code .shutdown-timeout}. */
-    static WorkerPoolSettings workerPool(String prefix, CxcProperties.Scheduler scheduler) {
+    /** {@code cxc.<plural>.<name>.workers} and {@code .shutdown-timeout}. */
+    static WorkerPoolSettings workerPool(String prefix, CxcProperties.WorkerPool pool) {
         return checked(
                 prefix,
-                scheduler,
+                pool,
                 WorkerPoolSettings.class,
                 Map.of(),
-                () ->
-                        new WorkerPoolSettings(
-                                scheduler.getWorkers(), scheduler.getShutdownTimeout()));
+                () -> new WorkerPoolSettings(pool.getWorkers(), pool.getShutdownTimeout()));
+    }
+
+    /**
+     * {@code cxc.fanouts.<name>.*}: the file's settings, with a placeholder codec (the real one is
+     * the FanoutHandler bean's, known only when the bean is made) so that capacity and grace are
+     * checked before any bean exists; and the worker pool's and retry policy's, checked with them.
+     */
+    static PriorityFanout.Settings<?> fanout(String prefix, CxcProperties.Fanout fanout) {
+        PriorityFanout.Settings<?> settings =
+                checked(
+                        prefix,
+                        fanout,
+                        PriorityFanout.Settings.class,
+                        Map.of("capacityPerPriority", "capacity"),
+                        () ->
+                                new PriorityFanout.Settings<>(
+                                        fanout.getCapacity(), FixedCodec.INT64, fanout.getGrace()));
+        workerPool(prefix, fanout);
+        fanoutRetry(prefix, fanout);
+        return settings;
+    }
+
+    /** {@code cxc.fanouts.<name>.retry.*}. */
+    static FanoutRetry fanoutRetry(String prefix, CxcProperties.Fanout fanout) {
+        CxcProperties.FanoutRetryPolicy retry = fanout.getRetry();
+        return checked(
+                prefix + ".retry",
+                retry,
+                FanoutRetry.class,
+                Map.of(),
+                () -> new FanoutRetry(retry.getMaxAttempts(), retry.getBackoff()));
     }
 
     /** A count of epochs the starter passes on at run time, so no record checked it. */

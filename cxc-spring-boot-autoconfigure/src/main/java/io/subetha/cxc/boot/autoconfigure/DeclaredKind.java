@@ -224,9 +224,12 @@ final class DeclaredKind<P extends MappedPrimitive, D, S extends Record> {
     /** The property names of every setting a user may give, as the properties class orders them. */
     List<String> settingNames() {
         List<String> names = new ArrayList<>();
-        for (Field field : propertiesType.getDeclaredFields()) {
-            if (!Modifier.isStatic(field.getModifiers())) {
-                names.add(CxcSettings.kebab(field.getName()));
+        // Its own, then those it shares with other kinds (a worker pool's).
+        for (Class<?> c = propertiesType; c != Object.class; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                if (!Modifier.isStatic(field.getModifiers())) {
+                    names.add(CxcSettings.kebab(field.getName()));
+                }
             }
         }
         return names;

@@ -1,14 +1,19 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.boot.FanoutCodec;
+import io.subetha.cxc.boot.FanoutHandler;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.JobHandler;
 import io.subetha.cxc.boot.SchedulerCodecs;
 import io.subetha.cxc.boot.autoconfigure.DeclaredKind.Context;
 import io.subetha.cxc.boot.liveness.WatchdogScanner;
+import io.subetha.cxc.boot.scheduling.FanoutRetry;
+import io.subetha.cxc.boot.scheduling.FanoutWorkers;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
 import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.dispatch.PassRegistry;
+import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
@@ -161,7 +166,8 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                     (prefix, values, context) ->
                                             CxcSettings.nanTaggedValues(prefix, values))
                             .fixedAtCreation("cells", "maxUserTag"),
-                    schedulers());
+                    schedulers(),
+                    fanouts());
 
     /**
      * {@code cxc.schedulers.<name>}: a {@link BackgroundScheduler} over {@code <name>.scheduler},
@@ -199,6 +205,50 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                             declared.properties())));
                             return new SchedulerWorkers(schedulers, pools, codecs(beans));
                         });
+    }
+
+    /**
+     * {@code cxc.fanouts.<name>}: a {@link PriorityFanout} over {@code <name>.fanout}, its codec
+     * given by the application's {@link FanoutHandler} (or {@link FanoutCodec}) bean naming it. Its
+     * tick task is also the worker pools' lifecycle ({@link FanoutWorkers}).
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static DeclaredKind<?, ?, ?> fanouts() {
+        return new DeclaredKind<PriorityFanout<?>, CxcProperties.Fanout, PriorityFanout.Settings>(
+                        (PrimitiveType) PriorityFanout.TYPE,
+                        (Class<PriorityFanout<?>>) (Class) PriorityFanout.class,
+                        CxcProperties.Fanout.class,
+                        "fanouts",
+                        FanoutWorkers.SUFFIX,
+                        "cxc.fanouts.work.capacity=1024",
+                        (prefix, fanout, context) -> CxcSettings.fanout(prefix, fanout))
+                .supplying("codec")
+                .openedBy(
+                        (file, settings, options, beans) ->
+                                FanoutWorkers.open(file, settings, options, fanoutCodecs(beans)))
+                .withTickTask(
+                        FanoutWorkers.class,
+                        (fanouts, declarations, beans) -> {
+                            Map<String, WorkerPoolSettings> pools = new LinkedHashMap<>();
+                            Map<String, FanoutRetry> retries = new LinkedHashMap<>();
+                            declarations.forEach(
+                                    (name, declared) -> {
+                                        pools.put(
+                                                name,
+                                                CxcSettings.workerPool(
+                                                        declared.prefix(), declared.properties()));
+                                        retries.put(
+                                                name,
+                                                CxcSettings.fanoutRetry(
+                                                        declared.prefix(), declared.properties()));
+                                    });
+                            return new FanoutWorkers(fanouts, pools, retries, fanoutCodecs(beans));
+                        });
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<FanoutCodec<?>> fanoutCodecs(BeanRegistry.SupplierContext beans) {
+        return (List) beans.beanProvider(FanoutCodec.class).orderedStream().toList();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -91,40 +91,21 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                 timeout);
     }
 
+    private static final CodecBeans<SchedulerCodecs<?, ?>> CODECS =
+            new CodecBeans<>(
+                    "scheduler",
+                    "cxc.schedulers",
+                    "JobHandler",
+                    "SchedulerCodecs",
+                    "the job and result codecs",
+                    "run its jobs here",
+                    "only submit and collect, a bean SchedulerCodecs.of(\"%s\", jobCodec,"
+                            + " resultCodec)",
+                    SchedulerCodecs::scheduler);
+
     /** The one codecs bean naming {@code scheduler}; throws naming the property otherwise. */
     static SchedulerCodecs<?, ?> codecsFor(String scheduler, List<SchedulerCodecs<?, ?>> all) {
-        List<SchedulerCodecs<?, ?>> named =
-                all.stream().filter(c -> scheduler.equals(c.scheduler())).toList();
-        String property = "cxc.schedulers." + scheduler;
-        if (named.isEmpty()) {
-            throw new InvalidCxcPropertyException(
-                    property,
-                    scheduler,
-                    "no JobHandler or SchedulerCodecs bean names scheduler '"
-                            + scheduler
-                            + "', and its file needs the job and result codecs"
-                            + (all.isEmpty()
-                                    ? ""
-                                    : " (the beans there name "
-                                            + all.stream().map(SchedulerCodecs::scheduler).toList()
-                                            + ")"),
-                    "Declare a JobHandler bean whose scheduler() is \""
-                            + scheduler
-                            + "\" to run its jobs here, or, to only submit and collect, a bean"
-                            + " SchedulerCodecs.of(\""
-                            + scheduler
-                            + "\", jobCodec, resultCodec); or remove "
-                            + property
-                            + ".*.");
-        }
-        if (named.size() > 1) {
-            throw new InvalidCxcPropertyException(
-                    property,
-                    scheduler,
-                    named.size() + " beans name scheduler '" + scheduler + "': " + named,
-                    "Keep one JobHandler (or SchedulerCodecs) bean per scheduler.");
-        }
-        return named.get(0);
+        return CODECS.theOneNaming(scheduler, all);
     }
 
     /** Opens a declared scheduler's file with the codecs its handler (or codecs bean) gives. */
@@ -237,7 +218,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
         final JobHandler<J, R> handler;
         final int workers;
         final Duration timeout;
-        final List<Thread> threads = new ArrayList<>();
+        final WorkerThreads threads;
         final AtomicLong completed = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
         final AtomicLong fenced = new AtomicLong();
@@ -255,6 +236,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
             this.handler = handler;
             this.workers = workers;
             this.timeout = timeout;
+            this.threads = new WorkerThreads("cxc-scheduler-" + name + "-");
         }
 
         void start() {
@@ -262,13 +244,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                 return;
             }
             receiving = true;
-            threads.clear();
-            for (int i = 0; i < workers; i++) {
-                Thread thread = new Thread(this::work, "cxc-scheduler-" + name + "-" + i);
-                thread.setDaemon(false); // a worker-only application stays up while its pool runs
-                threads.add(thread);
-                thread.start();
-            }
+            threads.start(workers, this::work);
         }
 
         private void work() {
@@ -350,32 +326,14 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
         }
 
         void awaitStopped() {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            for (Thread thread : threads) {
-                long left = deadline - System.nanoTime();
-                try {
-                    if (left > 0) {
-                        thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-            for (Thread thread : threads) {
-                if (thread.isAlive()) {
-                    logger.warn(
-                            "cxc scheduler "
-                                    + name
-                                    + ": "
-                                    + thread.getName()
-                                    + " still runs a job after "
-                                    + timeout
-                                    + " (shutdown-timeout): interrupted; its job goes back to the"
-                                    + " queue as the scheduler closes");
-                    thread.interrupt();
-                }
-            }
+            threads.awaitStopped(
+                    timeout,
+                    logger,
+                    "cxc scheduler " + name,
+                    "still runs a job after "
+                            + timeout
+                            + " (shutdown-timeout): interrupted; its job goes back to the"
+                            + " queue as the scheduler closes");
         }
     }
 }

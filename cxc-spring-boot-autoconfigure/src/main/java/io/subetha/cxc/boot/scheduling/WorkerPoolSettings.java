@@ -22,11 +22,14 @@ public record WorkerPoolSettings(int workers, Duration shutdownTimeout) {
     public WorkerPoolSettings {
         CxcSettingsException.requireInRange(
                 "workers", workers, 0, MAX_WORKERS, " (threads in this process)");
-        if (shutdownTimeout == null
-                || shutdownTimeout.isNegative()
-                || shutdownTimeout.compareTo(MAX_SHUTDOWN_TIMEOUT) > 0) {
+        requireUpTo("shutdownTimeout", shutdownTimeout, MAX_SHUTDOWN_TIMEOUT);
+    }
+
+    /** Throws naming {@code setting} unless {@code value} is 0 up to {@code max} whole minutes. */
+    static void requireUpTo(String setting, Duration value, Duration max) {
+        if (value == null || value.isNegative() || value.compareTo(max) > 0) {
             throw new CxcSettingsException(
-                    "shutdownTimeout", "shutdownTimeout must be 0s..10m, got " + shutdownTimeout);
+                    setting, setting + " must be 0s.." + max.toMinutes() + "m, got " + value);
         }
     }
 }

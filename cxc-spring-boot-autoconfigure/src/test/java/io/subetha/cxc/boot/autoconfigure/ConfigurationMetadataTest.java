@@ -60,6 +60,9 @@ class ConfigurationMetadataTest {
                     .as("cxc." + kind.plural)
                     .contains(kind.settingNames());
         }
+        // A nested settings class's settings too: cxc.fanouts.<name>.retry.*
+        assertThat((String) properties.get("cxc.fanouts").get("description"))
+                .contains("retry (max-attempts, backoff)");
         Map<String, Map<String, Object>> hints = byName("hints");
         assertThat(hints).containsKeys("cxc.barriers.keys", "cxc.watchdogs.keys");
         assertThat(hints.get("cxc.file-permissions").toString()).contains("rw-------", "rw-r-----");

@@ -45,19 +45,26 @@ class CxcRuntimeHintsTest {
                 .<Class<?>>extracting(k -> k.beanType)
                 .contains(EpochBarrier.class, FailoverWatchdog.class);
         for (DeclaredKind<?, ?, ?> kind : DeclaredPrimitivesRegistrar.DECLARABLE) {
-            Class<?> properties = kind.propertiesType;
+            assertBindable(kind.propertiesType);
+        }
+    }
+
+    /** Its constructor and setters, and those of a nested settings class it holds (retry). */
+    private void assertBindable(Class<?> properties) throws Exception {
+        assertThat(
+                        RuntimeHintsPredicates.reflection()
+                                .onConstructorInvocation(properties.getDeclaredConstructor()))
+                .as("%s's constructor", properties.getSimpleName())
+                .accepts(hints);
+        for (PropertyDescriptor property :
+                Introspector.getBeanInfo(properties, Object.class).getPropertyDescriptors()) {
             assertThat(
                             RuntimeHintsPredicates.reflection()
-                                    .onConstructorInvocation(properties.getDeclaredConstructor()))
-                    .as("%s's constructor", properties.getSimpleName())
+                                    .onMethodInvocation(property.getWriteMethod()))
+                    .as("%s.%s", properties.getSimpleName(), property.getWriteMethod())
                     .accepts(hints);
-            for (PropertyDescriptor property :
-                    Introspector.getBeanInfo(properties, Object.class).getPropertyDescriptors()) {
-                assertThat(
-                                RuntimeHintsPredicates.reflection()
-                                        .onMethodInvocation(property.getWriteMethod()))
-                        .as("%s.%s", properties.getSimpleName(), property.getWriteMethod())
-                        .accepts(hints);
+            if (property.getPropertyType().getEnclosingClass() == CxcProperties.class) {
+                assertBindable(property.getPropertyType());
             }
         }
     }

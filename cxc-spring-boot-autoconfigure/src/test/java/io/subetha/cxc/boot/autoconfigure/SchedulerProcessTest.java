@@ -103,17 +103,7 @@ class SchedulerProcessTest {
             double perSecond = STREAM_JOBS * 1e9 / (System.nanoTime() - started);
 
             long hung = jobs.submit(-1L);
-            String holderPid =
-                    await().pollInterval(Duration.ofMillis(10))
-                            .atMost(Duration.ofSeconds(60))
-                            .until(
-                                    () -> Files.exists(hangFile) ? Files.readString(hangFile) : "",
-                                    s -> !s.isEmpty());
-            ChildJvm holder =
-                    apps.stream()
-                            .filter(app -> app.pid() == Long.parseLong(holderPid))
-                            .findFirst()
-                            .orElseThrow();
+            ChildJvm holder = HangFile.awaitHolder(hangFile, apps);
             ChildJvm survivor = apps.get(0) == holder ? apps.get(1) : apps.get(0);
             holder.kill();
             long killedAt = System.nanoTime();

@@ -5,10 +5,7 @@ import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.scheduling.Job;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.concurrent.locks.LockSupport;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -53,12 +50,7 @@ public class SchedulerWorkerApp {
             @Override
             public Long handle(Job<Long> job) throws IOException {
                 if (job.payload() < 0 && job.attempt() == 1) {
-                    Path partial = hangFile.resolveSibling(hangFile.getFileName() + ".tmp");
-                    Files.writeString(partial, Long.toString(Pids.current()));
-                    Files.move(partial, hangFile, StandardCopyOption.ATOMIC_MOVE);
-                    while (true) {
-                        LockSupport.parkNanos(1_000_000_000L); // until SIGKILLed
-                    }
+                    HangFile.hangHere(hangFile);
                 }
                 return Pids.current();
             }
