@@ -70,7 +70,7 @@ public final class Doorbell implements AutoCloseable {
         }
         this.buffer = buffer;
         this.region = region;
-        this.directory = WakeSocket.directory(file);
+        this.directory = WakeSocketFiles.directory(file);
     }
 
     /** Most recently returned first: its socket's ringers are connected already. */
@@ -209,6 +209,6 @@ public final class Doorbell implements AutoCloseable {
 
     /** The directory of the wake sockets beside {@code file}. */
     public static Path socketDirectory(Path file) {
-        return WakeSocket.directory(file);
+        return WakeSocketFiles.directory(file);
     }
 }

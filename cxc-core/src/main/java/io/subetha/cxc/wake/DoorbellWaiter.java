@@ -13,7 +13,6 @@ import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.wait.Deadline;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -58,7 +57,6 @@ public final class DoorbellWaiter implements AutoCloseable {
     private static final long CLAIM_RETRY_NANOS = 1_000_000_000;
 
     private static final long MILLI = 1_000_000;
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
 
@@ -238,7 +236,7 @@ public final class DoorbellWaiter implements AutoCloseable {
         }
         long mine;
         do {
-            mine = WakeSocket.address(PID, START_TIME, SEQUENCE.getAndIncrement());
+            mine = WakeSocketFiles.address(PID, START_TIME, WakeSocketFiles.nextSequence());
         } while (mine != 0 && !WakeLines.register(mine, this));
         address = mine;
         if (mine != 0) {
