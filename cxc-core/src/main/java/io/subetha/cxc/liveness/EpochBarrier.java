@@ -21,6 +21,7 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
+import io.subetha.cxc.wait.Deadline;
 import io.subetha.cxc.wake.Doorbell;
 import io.subetha.cxc.wake.WaitPhases;
 import java.lang.invoke.VarHandle;
@@ -98,8 +99,9 @@ public final class EpochBarrier extends MappedPrimitive {
     /** How often a waiter checks whether missing participants' processes still exist. */
     public static final long PROBE_PERIOD_MILLIS = 5;
 
-    private static final long PROBE_PERIOD_NANOS = PROBE_PERIOD_MILLIS * 1_000_000;
-    private static final long NO_DEADLINE = Long.MAX_VALUE;
+    private static final Duration PROBE_PERIOD = Duration.ofMillis(PROBE_PERIOD_MILLIS);
+    private static final long PROBE_PERIOD_NANOS = PROBE_PERIOD.toNanos();
+    private static final long NO_DEADLINE = Long.MAX_VALUE / 2;
     private static final long MAX_INTERVAL = Duration.ofHours(1).toNanos();
 
     /** The shortest sleep between two rounds: a heartbeat interval of nanoseconds spins no core. */
@@ -324,8 +326,7 @@ public final class EpochBarrier extends MappedPrimitive {
         counters.increment(Op.UNREGISTER);
         slot = -1;
         boolean released = OwnerRecord.release(body, slotOffset(s), ownerWord);
-        // The others may all have arrived: a waiter woken looks, and advances the epoch.
-        doorbell.ringIfAnnounced();
+        doorbell.ringIfAnnounced(); // the others may all have arrived: a woken one advances it
         return released;
     }
 
@@ -407,6 +408,7 @@ public final class EpochBarrier extends MappedPrimitive {
         // (store-load reordering): the fence keeps this store before the scan below.
         VarHandle.fullFence();
         long nextProbe = System.nanoTime() + PROBE_PERIOD_NANOS;
+        WaitPhases phases = WaitPhases.DEFAULT; // the first sleep only: later ones sleep at once
         while (true) {
             if (currentEpochRaw() != myEpoch) {
                 if (ownerWord(s) != ownerWord) {
@@ -438,8 +440,7 @@ public final class EpochBarrier extends MappedPrimitive {
                 }
             }
             if (quorum == 0 ? arrived >= live : arrived >= quorum) {
-                // Any arrived participant may advance it; one CAS wins and rings the sleepers, the
-                // rest see it moved.
+                // Any arrived participant may advance it: one CAS wins, and rings the sleepers.
                 if (body.compareAndSetInt(CURRENT_EPOCH_OFFSET, myEpoch, myEpoch + 1)) {
                     doorbell.ringIfAnnounced();
                 }
@@ -465,23 +466,26 @@ public final class EpochBarrier extends MappedPrimitive {
                                 + "; this participant has arrived, call await again to keep"
                                 + " waiting");
             }
-            sleepUntilLookDue(myEpoch, quorum, s, now, Math.min(nextProbe, deadline));
+            long due = Math.min(nextProbe, lastBeatNanos + heartbeatIntervalNanos / 2);
+            sleep(myEpoch, quorum, s, Math.max(due, now + SHORTEST_SLEEP_NANOS), deadline, phases);
+            phases = WaitPhases.SLEEP_AT_ONCE;
         }
     }
 
     /**
      * Sleeps on the doorbell until the epoch moves, this participant is dropped, the arrivals
-     * complete it (a leave rang), or {@code lookAt} or this participant's next beat is due.
+     * complete it (a leave rang), or {@code due}: announced all the while.
      */
-    private void sleepUntilLookDue(int myEpoch, int quorum, int s, long now, long lookAt) {
-        long due = Math.min(lookAt, lastBeatNanos + heartbeatIntervalNanos / 2);
+    private void sleep(int myEpoch, int quorum, int s, long due, long deadline, WaitPhases w) {
         doorbell.await(
-                WaitPhases.DEFAULT,
+                w,
                 () ->
                         currentEpochRaw() != myEpoch
                                 || ownerWord(s) != ownerWord
-                                || releasable(myEpoch, quorum),
-                Duration.ofNanos(Math.max(due - now, SHORTEST_SLEEP_NANOS)));
+                                || releasable(myEpoch, quorum)
+                                || System.nanoTime() - due >= 0,
+                Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0)),
+                PROBE_PERIOD);
     }
 
     /** Whether the arrivals complete {@code epoch} among the joined; reads only, drops no one. */
@@ -557,13 +561,7 @@ public final class EpochBarrier extends MappedPrimitive {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
         }
-        long nanos;
-        try {
-            nanos = timeout.toNanos();
-        } catch (ArithmeticException beyondThreeHundredYears) {
-            nanos = Long.MAX_VALUE / 2;
-        }
-        return System.nanoTime() + Math.min(nanos, Long.MAX_VALUE / 2);
+        return System.nanoTime() + Deadline.nanos(timeout); // an endless one: about 73 years
     }
 
     private CxcTimeoutException timedOut(

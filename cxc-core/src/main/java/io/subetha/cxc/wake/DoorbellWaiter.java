@@ -119,6 +119,16 @@ public final class DoorbellWaiter implements AutoCloseable {
 
     /** {@link #await(BooleanSupplier, Duration)} with the caller's phases: a lent waiter's. */
     boolean await(BooleanSupplier ready, Duration timeout, long spinNanos, long yieldNanos) {
+        return await(ready, timeout, spinNanos, yieldNanos, Long.MAX_VALUE);
+    }
+
+    /** As above, no sleep longer than {@code longestSleep}: a caller whose look is also timed. */
+    boolean await(
+            BooleanSupplier ready,
+            Duration timeout,
+            long spinNanos,
+            long yieldNanos,
+            long longestSleep) {
         if (ready.getAsBoolean()) {
             return true;
         }
@@ -135,7 +145,7 @@ public final class DoorbellWaiter implements AutoCloseable {
                 Thread.onSpinWait();
             } else if (now - yieldUntil < 0) {
                 Thread.yield();
-            } else if (sleepOnce(ready, deadline - now)) {
+            } else if (sleepOnce(ready, deadline - now, longestSleep)) {
                 return true;
             }
             if (ready.getAsBoolean()) {
@@ -147,7 +157,7 @@ public final class DoorbellWaiter implements AutoCloseable {
     }
 
     /** One announced sleep; true if the last look before it found {@code ready}. */
-    private boolean sleepOnce(BooleanSupplier ready, long remaining) {
+    private boolean sleepOnce(BooleanSupplier ready, long remaining, long longestSleep) {
         using.lock();
         try {
             if (closed) {
@@ -174,7 +184,7 @@ public final class DoorbellWaiter implements AutoCloseable {
                 }
                 WakeSocket s = socket;
                 if (s != null) {
-                    long nanos = Math.min(remaining, safetyLook);
+                    long nanos = Math.min(remaining, Math.min(safetyLook, longestSleep));
                     s.sleep(nanos / MILLI); // whole milliseconds: a partial one would overshoot
                     safetyLook = Math.min(safetyLook * 2, longestLook);
                 } else {

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A barrier's doorbell across real JVMs: a participant asleep in another process is woken by the
  * arrival that completes its epoch, and one killed while asleep leaves nothing that hangs the
  * others (its announcement is taken by the next ring, its socket deleted by the next waiter's bind,
- * its participant slot claimed by PID and start time).
+ * its participant slot claimed by PID and start time); a completing arrival killed between taking
+ * the announcement and ringing costs the sleeper one bounded look.
  */
 class BarrierDoorbellProcessTest {
 
@@ -55,7 +57,8 @@ class BarrierDoorbellProcessTest {
                                 .eventsAre(
                                         line ->
                                                 line.startsWith("released")
-                                                        || line.startsWith("failed")));
+                                                        || line.startsWith("failed")
+                                                        || line.startsWith("frozen")));
         child.ask("barrier-open " + path + " 2");
         child.ask("join");
         return child;
@@ -112,5 +115,39 @@ class BarrierDoorbellProcessTest {
         assertThat(here.participants())
                 .extracting(BarrierParticipant::pid)
                 .containsExactlyInAnyOrder(ProcessHandle.current().pid(), next.pid());
+    }
+
+    @Test
+    void aCompletingArrivalKilledBetweenItsTakeAndItsRingCostsTheSleeperOneLook() {
+        int epoch = here.join();
+        ChildJvm ringer = participant("frozen-ringer");
+        ringer.ask("freeze-ring");
+        // The sleeper is announced but for the moments between two sleeps; an arrival that lands
+        // in one takes nothing and does not freeze, and the next epoch tries again.
+        for (int round = 0; ; round++) {
+            int at = epoch + round;
+            CompletableFuture<Void> sleeping =
+                    CompletableFuture.runAsync(() -> here.await(at, Duration.ofHours(1)));
+            await().atMost(STEP).until(() -> sleepingWaiters() == 1);
+            ringer.ask("await-epoch " + at + " " + HOUR_MS);
+            String said =
+                    ringer.awaitLine(
+                            line -> line.startsWith("frozen ") || line.startsWith("released "),
+                            STEP);
+            if (said.startsWith("released ")) {
+                assertThat(sleeping).succeedsWithin(STEP);
+                assertThat(round)
+                        .as("arrivals that found the sleeper between sleeps")
+                        .isLessThan(20);
+                continue;
+            }
+            assertThat(said).isEqualTo("frozen DOORBELL_TAKEN");
+            assertThat(sleepingWaiters()).as("taken by the frozen ringer").isZero();
+            ringer.kill();
+
+            assertThat(sleeping).succeedsWithin(STEP);
+            assertThat(here.currentEpoch()).isEqualTo(at + 1);
+            return;
+        }
     }
 }
