@@ -1,27 +1,20 @@
 package io.subetha.cxc.dispatch;
 
-import io.subetha.cxc.process.ProcessProbe;
-import io.subetha.cxc.process.ProcessStatus;
+import io.subetha.cxc.wake.WakeSocketFiles;
 import java.io.IOException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -33,13 +26,10 @@ import org.jspecify.annotations.Nullable;
  * is bounded by its registry handle's ticker (see {@link WakeConnection} for a caller's), so a poke
  * lost, refused or never sent costs at most two poll intervals.
  *
- * <p><b>Naming.</b> The socket is {@code <registry file>.wake/<pid>-<start time>-<seq>.sock} beside
- * the registry file, in a directory made owner-only ({@code rwx------}) on creation, the socket
- * itself {@code rw-------}. Its {@linkplain #address address}, a u64 published in the file (PID in
- * bits 0..21, {@code seq} in 22..31, the start time's low 32 bits in 32..63), names it, so a caller
- * finds the socket from the file alone. Closing deletes the socket; starting a server deletes the
- * sockets of processes {@code /proc} shows dead (PID and start time), so a killed owner's socket is
- * gone at the next owner's start.
+ * <p><b>Naming.</b> As every wake socket's ({@link WakeSocketFiles}): its {@linkplain #address
+ * address}, published in the file, names it, so a caller finds the socket from the file alone.
+ * Closing deletes the socket; starting a server deletes the sockets of processes {@code /proc}
+ * shows dead (PID and start time), so a killed owner's socket is gone at the next owner's start.
  *
  * <p><b>Connections.</b> A caller connects once per waiting thread and sends a random 8-byte token
  * first; from then on the token written into a mailbox slot names its connection, and the server
@@ -72,18 +62,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class WakeServer implements AutoCloseable {
 
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
-    private static final int MAX_SEQ = 1 << 10;
-
     /** Waits in a row with one connection before {@link #await} reads it in blocking mode. */
     static final int SOLO_AFTER = 64;
 
-    private static final long PID_MASK = (1L << 22) - 1;
-    private static final String SUFFIX = ".sock";
-    private static final Set<PosixFilePermission> OWNER_DIR =
-            PosixFilePermissions.fromString("rwx------");
-    private static final Set<PosixFilePermission> OWNER_FILE =
-            PosixFilePermissions.fromString("rw-------");
     private static final ThreadLocal<ByteBuffer> ONE_BYTE =
             ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1));
 
@@ -132,20 +113,12 @@ final class WakeServer implements AutoCloseable {
 
     /** The directory of the wake sockets beside {@code file}. */
     static Path directory(Path file) {
-        return file.resolveSibling(file.getFileName() + ".wake");
+        return WakeSocketFiles.directory(file);
     }
 
     /** The socket an address names in {@code dir}; null if the address is malformed. */
     static @Nullable Path socketOf(Path dir, long address) {
-        long pid = address & PID_MASK;
-        if (pid == 0) {
-            return null;
-        }
-        return dir.resolve(name(pid, address >>> 32, (address >>> 22) & (MAX_SEQ - 1)));
-    }
-
-    private static String name(long pid, long startTime, long seq) {
-        return pid + "-" + Long.toHexString(startTime & 0xFFFF_FFFFL) + "-" + seq + SUFFIX;
+        return WakeSocketFiles.socketOf(dir, address);
     }
 
     /**
@@ -154,32 +127,28 @@ final class WakeServer implements AutoCloseable {
      * and dispatchers then poll.
      */
     static @Nullable WakeServer start(Path dir, long pid, long startTime) {
-        if (pid <= 0 || pid > PID_MASK) {
+        if (WakeSocketFiles.address(pid, startTime, 0) == 0) {
             return null;
         }
         try {
-            ownerOnlyDirectory(dir);
-            deleteDeadSockets(dir);
-            for (int attempt = 0; attempt < MAX_SEQ; attempt++) {
-                long seq = Math.floorMod(SEQUENCE.getAndIncrement(), MAX_SEQ);
-                long address = ((startTime & 0xFFFF_FFFFL) << 32) | (seq << 22) | pid;
-                Path socket = dir.resolve(name(pid, startTime, seq));
+            WakeSocketFiles.prepare(dir);
+            for (int attempt = 0; attempt < WakeSocketFiles.MAX_SEQ; attempt++) {
+                long address =
+                        WakeSocketFiles.address(pid, startTime, WakeSocketFiles.nextSequence());
+                Path socket = Objects.requireNonNull(WakeSocketFiles.socketOf(dir, address));
                 if (Files.exists(socket)) {
-                    continue; // another handle of this process
+                    continue; // another socket of this process
                 }
-                ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+                ServerSocketChannel server;
                 try {
-                    server.bind(UnixDomainSocketAddress.of(socket));
+                    server = WakeSocketFiles.bind(socket);
                 } catch (IOException e) {
-                    server.close();
                     if (Files.exists(socket)) {
                         continue;
                     }
                     return null;
                 }
                 try {
-                    Files.setPosixFilePermissions(socket, OWNER_FILE);
-                    server.configureBlocking(false);
                     Selector selector = Selector.open();
                     server.register(selector, SelectionKey.OP_ACCEPT);
                     return new WakeServer(address, socket, server, selector);
@@ -192,37 +161,6 @@ final class WakeServer implements AutoCloseable {
             return null;
         } catch (IOException | RuntimeException e) {
             return null;
-        }
-    }
-
-    private static void ownerOnlyDirectory(Path dir) throws IOException {
-        try {
-            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_DIR));
-        } catch (FileAlreadyExistsException e) {
-            if (!Files.getPosixFilePermissions(dir).equals(OWNER_DIR)) {
-                Files.setPosixFilePermissions(dir, OWNER_DIR); // fails unless it is ours
-            }
-        }
-    }
-
-    /** Deletes the sockets whose process is dead by PID and start time. */
-    private static void deleteDeadSockets(Path dir) throws IOException {
-        try (DirectoryStream<Path> sockets = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
-            for (Path socket : sockets) {
-                String[] parts = socket.getFileName().toString().replace(SUFFIX, "").split("-");
-                if (parts.length != 3) {
-                    continue;
-                }
-                try {
-                    long pid = Long.parseLong(parts[0]);
-                    long startTime = Long.parseUnsignedLong(parts[1], 16);
-                    if (ProcessProbe.status(pid, startTime) == ProcessStatus.DEAD) {
-                        Files.deleteIfExists(socket);
-                    }
-                } catch (NumberFormatException | IOException e) {
-                    // not ours, or deleted meanwhile
-                }
-            }
         }
     }
 
@@ -501,15 +439,6 @@ final class WakeServer implements AutoCloseable {
             }
         }
         byToken.clear();
-        try {
-            Files.deleteIfExists(socket);
-        } catch (IOException e) {
-            // the next server's start deletes it once this process is gone
-        }
-        try {
-            Files.deleteIfExists(socket.getParent()); // only when empty
-        } catch (IOException e) {
-            // other sockets in it
-        }
+        WakeSocketFiles.delete(socket);
     }
 }

@@ -21,7 +21,10 @@ import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.process.ProcessStatus;
-import io.subetha.cxc.wait.Backoff;
+import io.subetha.cxc.wait.Deadline;
+import io.subetha.cxc.wake.Doorbell;
+import io.subetha.cxc.wake.WaitPhases;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,11 +80,13 @@ import org.jspecify.annotations.Nullable;
  * #beat()} at least once per heartbeat interval during it; a dropped participant's next call throws
  * {@link SlotLostException}, and it may {@link #join()} again.
  *
- * <p><b>Waiting without a futex.</b> A waiter spins 100 times ({@link Thread#onSpinWait()}), then
- * parks with exponential backoff from 1 µs up to 200 µs ({@link
- * java.util.concurrent.locks.LockSupport#parkNanos}). Each round it re-reads the epoch and every
- * slot (one cache line per participant). Every blocking call has a form with a timeout that throws
- * {@link CxcTimeoutException} naming the participants that have not arrived.
+ * <p><b>Waiting on the doorbell.</b> A waiter spins, then yields ({@link WaitPhases#DEFAULT}), then
+ * sleeps on the barrier's {@link Doorbell}: the arrival whose CAS advances the epoch rings it, and
+ * so does a {@link #leave()}, which may leave the others complete. Its sleep is bounded by the next
+ * PID probe of the missing participants ({@value #PROBE_PERIOD_MILLIS} ms) and its own next
+ * heartbeat, so a killed participant is noticed as before; a lost ring (a ringer killed mid-ring)
+ * costs at most that bound. Every blocking call has a form with a timeout that throws {@link
+ * CxcTimeoutException} naming the participants that have not arrived.
  */
 public final class EpochBarrier extends MappedPrimitive {
 
@@ -94,9 +99,13 @@ public final class EpochBarrier extends MappedPrimitive {
     /** How often a waiter checks whether missing participants' processes still exist. */
     public static final long PROBE_PERIOD_MILLIS = 5;
 
-    private static final long PROBE_PERIOD_NANOS = PROBE_PERIOD_MILLIS * 1_000_000;
-    private static final long NO_DEADLINE = Long.MAX_VALUE;
+    private static final Duration PROBE_PERIOD = Duration.ofMillis(PROBE_PERIOD_MILLIS);
+    private static final long PROBE_PERIOD_NANOS = PROBE_PERIOD.toNanos();
+    private static final long NO_DEADLINE = Long.MAX_VALUE / 2;
     private static final long MAX_INTERVAL = Duration.ofHours(1).toNanos();
+
+    /** The shortest sleep between two rounds: a heartbeat interval of nanoseconds spins no core. */
+    private static final long SHORTEST_SLEEP_NANOS = 50_000;
 
     /** The ops a barrier counts, exported under these names. */
     public enum Op implements OpKind {
@@ -190,6 +199,9 @@ public final class EpochBarrier extends MappedPrimitive {
     private final long graceNanos;
     private final int graceEpochs;
 
+    /** Rung by the arrival that advances the epoch and by a leave; waiters sleep on it. */
+    private final Doorbell doorbell;
+
     // This handle's participation; written by join/leave, read by the participant's own thread.
     private volatile int slot = -1;
     private volatile long ownerWord;
@@ -206,6 +218,7 @@ public final class EpochBarrier extends MappedPrimitive {
                 Math.multiplyHigh(graceEpochs, heartbeatIntervalNanos) != 0
                         ? Long.MAX_VALUE
                         : graceEpochs * heartbeatIntervalNanos;
+        this.doorbell = new Doorbell(body, doorbellOffset(capacity), file.path());
     }
 
     /** The grace and interval a file declares must be ones a barrier may be created with. */
@@ -312,7 +325,9 @@ public final class EpochBarrier extends MappedPrimitive {
         }
         counters.increment(Op.UNREGISTER);
         slot = -1;
-        return OwnerRecord.release(body, slotOffset(s), ownerWord);
+        boolean released = OwnerRecord.release(body, slotOffset(s), ownerWord);
+        doorbell.ringIfAnnounced(); // the others may all have arrived: a woken one advances it
+        return released;
     }
 
     /** Whether this handle is a participant (joined and not dropped). */
@@ -389,8 +404,11 @@ public final class EpochBarrier extends MappedPrimitive {
         int generation = generation(ownerWord);
         beatNow(System.nanoTime());
         body.setLongRelease(base + ARRIVAL_WORD_OFFSET, packArrivalWord(myEpoch, generation));
-        Backoff backoff = new Backoff();
+        // Two last arrivals each reading the other's slot before its store lands would both sleep
+        // (store-load reordering): the fence keeps this store before the scan below.
+        VarHandle.fullFence();
         long nextProbe = System.nanoTime() + PROBE_PERIOD_NANOS;
+        WaitPhases phases = WaitPhases.DEFAULT; // the first sleep only: later ones sleep at once
         while (true) {
             if (currentEpochRaw() != myEpoch) {
                 if (ownerWord(s) != ownerWord) {
@@ -422,8 +440,10 @@ public final class EpochBarrier extends MappedPrimitive {
                 }
             }
             if (quorum == 0 ? arrived >= live : arrived >= quorum) {
-                // Any arrived participant may advance it; one CAS wins, the rest see it moved.
-                body.compareAndSetInt(CURRENT_EPOCH_OFFSET, myEpoch, myEpoch + 1);
+                // Any arrived participant may advance it: one CAS wins, and rings the sleepers.
+                if (body.compareAndSetInt(CURRENT_EPOCH_OFFSET, myEpoch, myEpoch + 1)) {
+                    doorbell.ringIfAnnounced();
+                }
                 continue;
             }
             if (ownerWord(s) != ownerWord) {
@@ -446,8 +466,42 @@ public final class EpochBarrier extends MappedPrimitive {
                                 + "; this participant has arrived, call await again to keep"
                                 + " waiting");
             }
-            backoff.idle();
+            long due = Math.min(nextProbe, lastBeatNanos + heartbeatIntervalNanos / 2);
+            sleep(myEpoch, quorum, s, Math.max(due, now + SHORTEST_SLEEP_NANOS), deadline, phases);
+            phases = WaitPhases.SLEEP_AT_ONCE;
         }
+    }
+
+    /**
+     * Sleeps on the doorbell until the epoch moves, this participant is dropped, the arrivals
+     * complete it (a leave rang), or {@code due}: announced all the while.
+     */
+    private void sleep(int myEpoch, int quorum, int s, long due, long deadline, WaitPhases w) {
+        doorbell.await(
+                w,
+                () ->
+                        currentEpochRaw() != myEpoch
+                                || ownerWord(s) != ownerWord
+                                || releasable(myEpoch, quorum)
+                                || System.nanoTime() - due >= 0,
+                Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0)),
+                PROBE_PERIOD);
+    }
+
+    /** Whether the arrivals complete {@code epoch} among the joined; reads only, drops no one. */
+    private boolean releasable(int epoch, int quorum) {
+        int arrived = 0;
+        int joined = 0;
+        for (int peer = 0; peer < capacity; peer++) {
+            long word = ownerWord(peer);
+            if (pid(word) != 0) {
+                joined++;
+                if (hasArrived(peer, word, epoch)) {
+                    arrived++;
+                }
+            }
+        }
+        return quorum == 0 ? arrived >= joined : arrived >= quorum;
     }
 
     private boolean hasArrived(int peer, long ownerWord, int epoch) {
@@ -507,13 +561,7 @@ public final class EpochBarrier extends MappedPrimitive {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
         }
-        long nanos;
-        try {
-            nanos = timeout.toNanos();
-        } catch (ArithmeticException beyondThreeHundredYears) {
-            nanos = Long.MAX_VALUE / 2;
-        }
-        return System.nanoTime() + Math.min(nanos, Long.MAX_VALUE / 2);
+        return System.nanoTime() + Deadline.nanos(timeout); // an endless one: about 73 years
     }
 
     private CxcTimeoutException timedOut(
@@ -667,16 +715,18 @@ public final class EpochBarrier extends MappedPrimitive {
 
     // ----------------------------------------------------------------------------- lifecycle
 
-    /** Leaves the barrier (if joined), so no one waits for this participant, and closes. */
+    /**
+     * Leaves the barrier (if joined), so no one waits for this participant, frees the doorbell
+     * slots its waits kept, and closes.
+     */
     @Override
     public void close() {
         if (!file.isClosed()) {
             leave();
+            doorbell.close();
             file.close();
         }
     }
-
-    /** Epoch, timing, and each participant's slot, PID, arrival and silence. */
 
     /**
      * {@link #describe()} with each participant judged: stale once silent longer than the grace,
@@ -739,6 +789,8 @@ public final class EpochBarrier extends MappedPrimitive {
                 "graceEpochs",
                 graceEpochs,
                 "participants",
-                List.copyOf(joined));
+                List.copyOf(joined),
+                "sleepingWaiters",
+                doorbell.announcedCount());
     }
 }

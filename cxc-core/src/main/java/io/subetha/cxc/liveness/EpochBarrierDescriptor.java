@@ -3,11 +3,13 @@ package io.subetha.cxc.liveness;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
+import io.subetha.cxc.wake.DoorbellDescriptor;
 
 /**
  * Body layout of an {@link EpochBarrier} file: a 64-byte barrier header, then {@code capacity}
- * participant slots of 64 bytes each. Offsets relative to the body; little-endian. The file
- * header's capacity is the participant slot count and its slot size is {@link #SLOT_LENGTH}.
+ * participant slots of 64 bytes each, then the doorbell region. Offsets relative to the body;
+ * little-endian. The file header's capacity is the participant slot count and its slot size is
+ * {@link #SLOT_LENGTH}.
  *
  * <pre>
  * Barrier header
@@ -50,6 +52,12 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
  * |                  Reserved, zero (32 bytes)               32   |
  * ~                                                               ~
  * +---------------------------------------------------------------+
+ *
+ * Doorbell region, at 64 + 64 * capacity ({@link DoorbellDescriptor#LENGTH} bytes)
+ * +---------------------------------------------------------------+
+ * |                  Announced (u64) and 32 waiter slots:         |
+ * ~                  see DoorbellDescriptor                       ~
+ * +---------------------------------------------------------------+
  * </pre>
  *
  * <ul>
@@ -63,6 +71,9 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
  *   <li><b>Last heartbeat</b> is a {@link System#nanoTime()} stamp: on Linux HotSpot that is
  *       CLOCK_MONOTONIC, common to every process of the host, so a waiter compares a peer's stamp
  *       with its own clock.
+ *   <li><b>Doorbell region</b>: a waiting participant announces itself there before it sleeps; the
+ *       arrival that advances the current epoch, and a leave, ring it ({@link
+ *       io.subetha.cxc.wake.Doorbell}).
  * </ul>
  */
 public final class EpochBarrierDescriptor {
@@ -82,8 +93,11 @@ public final class EpochBarrierDescriptor {
     public static final int ARRIVAL_WORD_OFFSET = 24;
     public static final int SLOT_LENGTH = 64;
 
-    /** 2: the owner record's identity word replaced the separate start time and its generation. */
-    public static final int LAYOUT_VERSION = 2;
+    /**
+     * 2: the owner record's identity word replaced the separate start time and its generation. 3:
+     * the doorbell region after the participant slots.
+     */
+    public static final int LAYOUT_VERSION = 3;
 
     /** The body magic, in ASCII. */
     public static final String MAGIC = "BARRIER1";
@@ -98,10 +112,15 @@ public final class EpochBarrierDescriptor {
                     throw new IllegalArgumentException(
                             "participant slots are " + SLOT_LENGTH + " bytes, not " + slotSize);
                 }
-                return BARRIER_HEADER_LENGTH + (long) capacity * SLOT_LENGTH;
+                return doorbellOffset(capacity) + (long) DoorbellDescriptor.LENGTH;
             };
 
     private EpochBarrierDescriptor() {}
+
+    /** The doorbell region, after the last participant slot (64-byte aligned: slots are 64). */
+    public static int doorbellOffset(int capacity) {
+        return BARRIER_HEADER_LENGTH + capacity * SLOT_LENGTH;
+    }
 
     public static int slotOffset(int slot) {
         return BARRIER_HEADER_LENGTH + slot * SLOT_LENGTH;

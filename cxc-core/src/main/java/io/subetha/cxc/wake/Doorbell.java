@@ -70,7 +70,7 @@ public final class Doorbell implements AutoCloseable {
         }
         this.buffer = buffer;
         this.region = region;
-        this.directory = WakeSocket.directory(file);
+        this.directory = WakeSocketFiles.directory(file);
     }
 
     /** Most recently returned first: its socket's ringers are connected already. */
@@ -140,6 +140,16 @@ public final class Doorbell implements AutoCloseable {
      * @return whether {@code ready} said so; false on timeout, interruption or {@link #close}
      */
     public boolean await(WaitPhases phases, BooleanSupplier ready, Duration timeout) {
+        return await(phases, ready, timeout, Duration.ofNanos(Long.MAX_VALUE));
+    }
+
+    /**
+     * {@link #await(WaitPhases, BooleanSupplier, Duration)}, no sleep on the doorbell longer than
+     * {@code longestSleep}: for a caller whose {@code ready} also asks the clock (a check of its
+     * own falls due), so that it stays announced, and ringable, until then.
+     */
+    public boolean await(
+            WaitPhases phases, BooleanSupplier ready, Duration timeout, Duration longestSleep) {
         if (ready.getAsBoolean()) {
             return true;
         }
@@ -148,7 +158,12 @@ public final class Doorbell implements AutoCloseable {
         }
         DoorbellWaiter waiter = borrow();
         try {
-            return waiter.await(ready, timeout, phases.spin().toNanos(), phases.yield().toNanos());
+            return waiter.await(
+                    ready,
+                    timeout,
+                    phases.spin().toNanos(),
+                    phases.yield().toNanos(),
+                    longestSleep.toNanos());
         } finally {
             giveBack(waiter);
         }
@@ -209,6 +224,6 @@ public final class Doorbell implements AutoCloseable {
 
     /** The directory of the wake sockets beside {@code file}. */
     public static Path socketDirectory(Path file) {
-        return WakeSocket.directory(file);
+        return WakeSocketFiles.directory(file);
     }
 }

@@ -13,7 +13,6 @@ import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.wait.Deadline;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -58,7 +57,6 @@ public final class DoorbellWaiter implements AutoCloseable {
     private static final long CLAIM_RETRY_NANOS = 1_000_000_000;
 
     private static final long MILLI = 1_000_000;
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final long PID = Pids.current();
     private static final long START_TIME = OwnerRecord.startTimeOf(PID);
 
@@ -121,6 +119,16 @@ public final class DoorbellWaiter implements AutoCloseable {
 
     /** {@link #await(BooleanSupplier, Duration)} with the caller's phases: a lent waiter's. */
     boolean await(BooleanSupplier ready, Duration timeout, long spinNanos, long yieldNanos) {
+        return await(ready, timeout, spinNanos, yieldNanos, Long.MAX_VALUE);
+    }
+
+    /** As above, no sleep longer than {@code longestSleep}: a caller whose look is also timed. */
+    boolean await(
+            BooleanSupplier ready,
+            Duration timeout,
+            long spinNanos,
+            long yieldNanos,
+            long longestSleep) {
         if (ready.getAsBoolean()) {
             return true;
         }
@@ -137,7 +145,7 @@ public final class DoorbellWaiter implements AutoCloseable {
                 Thread.onSpinWait();
             } else if (now - yieldUntil < 0) {
                 Thread.yield();
-            } else if (sleepOnce(ready, deadline - now)) {
+            } else if (sleepOnce(ready, deadline - now, longestSleep)) {
                 return true;
             }
             if (ready.getAsBoolean()) {
@@ -149,7 +157,7 @@ public final class DoorbellWaiter implements AutoCloseable {
     }
 
     /** One announced sleep; true if the last look before it found {@code ready}. */
-    private boolean sleepOnce(BooleanSupplier ready, long remaining) {
+    private boolean sleepOnce(BooleanSupplier ready, long remaining, long longestSleep) {
         using.lock();
         try {
             if (closed) {
@@ -176,7 +184,7 @@ public final class DoorbellWaiter implements AutoCloseable {
                 }
                 WakeSocket s = socket;
                 if (s != null) {
-                    long nanos = Math.min(remaining, safetyLook);
+                    long nanos = Math.min(remaining, Math.min(safetyLook, longestSleep));
                     s.sleep(nanos / MILLI); // whole milliseconds: a partial one would overshoot
                     safetyLook = Math.min(safetyLook * 2, longestLook);
                 } else {
@@ -238,7 +246,7 @@ public final class DoorbellWaiter implements AutoCloseable {
         }
         long mine;
         do {
-            mine = WakeSocket.address(PID, START_TIME, SEQUENCE.getAndIncrement());
+            mine = WakeSocketFiles.address(PID, START_TIME, WakeSocketFiles.nextSequence());
         } while (mine != 0 && !WakeLines.register(mine, this));
         address = mine;
         if (mine != 0) {

@@ -48,7 +48,7 @@ final class WakeLines {
             local.wake();
             return;
         }
-        Path socket = WakeSocket.socketOf(dir, address);
+        Path socket = WakeSocketFiles.socketOf(dir, address);
         if (socket == null) {
             return;
         }

@@ -2,7 +2,9 @@ package io.subetha.cxc.liveness;
 
 import static io.subetha.cxc.testing.ChildServer.say;
 
+import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.testing.ChildServer;
+import io.subetha.cxc.testing.PointFreeze;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -28,6 +30,8 @@ import java.util.stream.Collectors;
  * join                           epoch E
  * run-phases COUNT LOG WORKMICROS   progress P (every 10 phases) ... done NANOS
  * join-epoch-advance COUNT       epoch E  (the next run-phases starts COUNT epochs later)
+ * await-epoch EPOCH MILLIS       awaiting (daemon: awaits EPOCH, then says released E | failed X)
+ * freeze-ring                    armed    (the next ring's thread says frozen DOORBELL_TAKEN, stops)
  * </pre>
  *
  * {@code run-phases} appends {@code start <phase> <pid>} and {@code end <phase> <pid>} lines to LOG
@@ -144,6 +148,29 @@ public final class LivenessChild {
                             // after run-phases COUNT: the next run starts COUNT later
                             joinEpoch += Integer.parseInt(words[1]);
                             return "epoch " + joinEpoch;
+                        })
+                .on(
+                        "await-epoch",
+                        words -> {
+                            int epoch = Integer.parseInt(words[1]);
+                            Duration timeout = Duration.ofMillis(Long.parseLong(words[2]));
+                            ChildServer.daemon(
+                                    "barrier-waiter",
+                                    () -> {
+                                        try {
+                                            barrier.await(epoch, timeout);
+                                            say("released " + barrier.currentEpoch());
+                                        } catch (RuntimeException e) {
+                                            say("failed " + e.getClass().getSimpleName());
+                                        }
+                                    });
+                            return "awaiting";
+                        })
+                .on(
+                        "freeze-ring",
+                        words -> {
+                            PointFreeze.install(Point.DOORBELL_TAKEN, 1, "frozen");
+                            return "armed";
                         })
                 .on(
                         "run-phases",

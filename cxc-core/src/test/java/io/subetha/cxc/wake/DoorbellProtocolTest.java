@@ -151,7 +151,8 @@ class DoorbellProtocolTest {
                     OwnerRecord.ownerWord(dead, 1),
                     OwnerRecord.startTimeOf(Pids.current()),
                     () -> 0L);
-            body.setLongRelease(slot + WAKE_ADDRESS_OFFSET, WakeSocket.address(dead, 12345, i));
+            body.setLongRelease(
+                    slot + WAKE_ADDRESS_OFFSET, WakeSocketFiles.address(dead, 12345, i));
         }
         body.setLongVolatile(64 + ANNOUNCED_OFFSET, -1L); // every bit, past the slots too
         Doorbell doorbell = doorbell();
@@ -176,7 +177,7 @@ class DoorbellProtocolTest {
         java.nio.file.Files.setPosixFilePermissions(
                 sockets, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
         long dead = deadPid();
-        Path stale = WakeSocket.socketOf(sockets, WakeSocket.address(dead, 777, 3));
+        Path stale = WakeSocketFiles.socketOf(sockets, WakeSocketFiles.address(dead, 777, 3));
         java.nio.file.Files.createFile(stale);
         Doorbell doorbell = doorbell();
         try (DoorbellWaiter waiter = doorbell.waiter(WaitPhases.SLEEP_AT_ONCE, NEVER, NEVER)) {
