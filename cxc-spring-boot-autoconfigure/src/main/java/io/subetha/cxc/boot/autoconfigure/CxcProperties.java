@@ -8,6 +8,7 @@ import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.region.SharedRegion;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
+import io.subetha.cxc.scheduling.RetryPolicy;
 import io.subetha.cxc.values.SharedNaNTaggedValue;
 import io.subetha.cxc.values.SharedNaNValue;
 import java.nio.file.Path;
@@ -86,8 +87,10 @@ public class CxcProperties {
      * Background schedulers by name: each is a bean of that name over the file
      * {directory}/{name}.scheduler, its job and result codecs given by the JobHandler (or
      * SchedulerCodecs) bean naming it; the JobHandler runs its jobs on the starter's worker pool,
-     * and every tick scans for dead or silent workers. Settings per name (Scheduler): capacity,
-     * grace, workers, shutdown-timeout.
+     * and every tick scans for dead or silent workers; a job whose handler throws is retried by
+     * its retry policy, then FAILED. Settings per name (Scheduler): capacity, grace, workers,
+     * shutdown-timeout, retry (retry.max-attempts, retry.initial-backoff, retry.multiplier,
+     * retry.max-backoff).
      */
     private final Map<String, Scheduler> schedulers = new LinkedHashMap<>();
 
@@ -419,6 +422,13 @@ public class CxcProperties {
         /** The longest running jobs get to finish when the application stops. */
         private Duration shutdownTimeout = Duration.ofSeconds(10);
 
+        /**
+         * How a job whose handler throws is tried again: the policy of the jobs this process
+         * submits (each job carries its own, so peers need not agree; a submit with JobOptions
+         * may give another).
+         */
+        private final Retry retry = new Retry();
+
         public int getCapacity() {
             return capacity;
         }
@@ -449,6 +459,62 @@ public class CxcProperties {
 
         public void setShutdownTimeout(Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
+        }
+
+        public Retry getRetry() {
+            return retry;
+        }
+
+        /**
+         * A scheduler's retry policy (core's RetryPolicy): after the n-th failed attempt the job
+         * waits initial-backoff × multiplier^(n-1), at most max-backoff, then runs again; after
+         * max-attempts it is FAILED, kept until re-run or deleted.
+         */
+        public static class Retry {
+
+            /** Attempts of a job, the first included (1: a failure is final). */
+            private int maxAttempts = RetryPolicy.DEFAULT.maxAttempts();
+
+            /** The wait after the first failure. */
+            private Duration initialBackoff = RetryPolicy.DEFAULT.initialBackoff();
+
+            /** The growth of the wait at each further failure (1.0: a fixed wait). */
+            private double multiplier = RetryPolicy.DEFAULT.multiplier();
+
+            /** The longest wait between two attempts. */
+            private Duration maxBackoff = RetryPolicy.DEFAULT.maxBackoff();
+
+            public int getMaxAttempts() {
+                return maxAttempts;
+            }
+
+            public void setMaxAttempts(int maxAttempts) {
+                this.maxAttempts = maxAttempts;
+            }
+
+            public Duration getInitialBackoff() {
+                return initialBackoff;
+            }
+
+            public void setInitialBackoff(Duration initialBackoff) {
+                this.initialBackoff = initialBackoff;
+            }
+
+            public double getMultiplier() {
+                return multiplier;
+            }
+
+            public void setMultiplier(double multiplier) {
+                this.multiplier = multiplier;
+            }
+
+            public Duration getMaxBackoff() {
+                return maxBackoff;
+            }
+
+            public void setMaxBackoff(Duration maxBackoff) {
+                this.maxBackoff = maxBackoff;
+            }
         }
     }
 

@@ -14,6 +14,7 @@ import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.region.SharedRegion;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
+import io.subetha.cxc.scheduling.RetryPolicy;
 import io.subetha.cxc.values.SharedNaNTaggedValue;
 import io.subetha.cxc.values.SharedNaNValue;
 import java.lang.reflect.RecordComponent;
@@ -228,7 +229,26 @@ final class CxcSettings {
                                         FixedCodec.INT64,
                                         scheduler.getGrace()));
         workerPool(prefix, scheduler);
-        return settings;
+        return settings.withRetry(retry(prefix, scheduler.getRetry()));
+    }
+
+    /** {@code cxc.schedulers.<name>.retry.*}: checked by core's {@link RetryPolicy}. */
+    static RetryPolicy retry(String prefix, CxcProperties.Scheduler.Retry retry) {
+        return checked(
+                prefix + ".retry",
+                retry,
+                RetryPolicy.class,
+                Map.of(
+                        "retry.maxAttempts", "maxAttempts",
+                        "retry.initialBackoff", "initialBackoff",
+                        "retry.multiplier", "multiplier",
+                        "retry.maxBackoff", "maxBackoff"),
+                () ->
+                        new RetryPolicy(
+                                retry.getMaxAttempts(),
+                                retry.getInitialBackoff(),
+                                retry.getMultiplier(),
+                                retry.getMaxBackoff()));
     }
 
     /** {@code cxc.schedulers.<name>.workers} and {@code .shutdown-timeout}. */

@@ -8,6 +8,7 @@ import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor;
+import io.subetha.cxc.scheduling.FailOutcome;
 import io.subetha.cxc.scheduling.Job;
 import io.subetha.cxc.scheduling.ReclaimReport;
 import java.nio.file.Path;
@@ -153,7 +154,9 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                             declared.capacity(),
                             codecs.jobCodec(),
                             codecs.resultCodec(),
-                            declared.grace());
+                            declared.grace(),
+                            declared.retry(),
+                            declared.fireAndForget());
         } catch (CxcSettingsException e) {
             throw new InvalidCxcPropertyException(
                     "cxc.schedulers." + name,
@@ -219,6 +222,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                             "workers", (long) pool.threads.size(),
                             "completed", pool.completed.get(),
                             "failed", pool.failed.get(),
+                            "retried", pool.retried.get(),
                             "fenced", pool.fenced.get(),
                             "held", pool.held.get()));
         }
@@ -240,6 +244,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
         final List<Thread> threads = new ArrayList<>();
         final AtomicLong completed = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
+        final AtomicLong retried = new AtomicLong();
         final AtomicLong fenced = new AtomicLong();
         final AtomicLong held = new AtomicLong();
         volatile boolean receiving;
@@ -313,14 +318,8 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                                     + " scheduler closes");
                     return;
                 }
-                failed.incrementAndGet();
-                try {
-                    result = handler.onFailure(job, e);
-                } catch (RuntimeException again) {
-                    again.addSuppressed(e);
-                    hold(job, "its handler threw, and onFailure threw too", again);
-                    return;
-                }
+                failed(job, e);
+                return;
             }
             try {
                 if (result == null) {
@@ -334,6 +333,40 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                 }
             } catch (RuntimeException e) {
                 hold(job, "its result could not be recorded", e);
+            }
+        }
+
+        /** Records a failed attempt: queued again after its backoff, or FAILED once spent. */
+        private void failed(Job<J> job, Exception e) {
+            FailOutcome outcome;
+            try {
+                outcome = scheduler.fail(job, e);
+            } catch (RuntimeException again) {
+                again.addSuppressed(e);
+                hold(job, "its handler threw, and the failure could not be recorded", again);
+                return;
+            }
+            switch (outcome) {
+                case RETRYING -> retried.incrementAndGet();
+                case FAILED -> {
+                    failed.incrementAndGet();
+                    warn(job + " FAILED, its attempts spent", e);
+                    try {
+                        handler.onFailed(job, e);
+                    } catch (RuntimeException listener) {
+                        logger.error("cxc scheduler " + name + ": onFailed threw", listener);
+                    }
+                }
+                case REFUSED -> fenced.incrementAndGet();
+            }
+        }
+
+        /** The failure is the handler's: one whose message throws still leaves a log line. */
+        private void warn(String what, Exception e) {
+            try {
+                logger.warn("cxc scheduler " + name + ": " + what, e);
+            } catch (RuntimeException unloggable) {
+                logger.warn("cxc scheduler " + name + ": " + what + " (" + e.getClass() + ")");
             }
         }
 

@@ -60,6 +60,12 @@ class ConfigurationMetadataTest {
                     .as("cxc." + kind.plural)
                     .contains(kind.settingNames());
         }
+        assertThat((String) properties.get("cxc.schedulers").get("description"))
+                .contains(
+                        "retry.max-attempts",
+                        "retry.initial-backoff",
+                        "retry.multiplier",
+                        "retry.max-backoff");
         Map<String, Map<String, Object>> hints = byName("hints");
         assertThat(hints).containsKeys("cxc.barriers.keys", "cxc.watchdogs.keys");
         assertThat(hints.get("cxc.file-permissions").toString()).contains("rw-------", "rw-r-----");

@@ -53,12 +53,29 @@ class CxcRuntimeHintsTest {
                     .accepts(hints);
             for (PropertyDescriptor property :
                     Introspector.getBeanInfo(properties, Object.class).getPropertyDescriptors()) {
-                assertThat(
-                                RuntimeHintsPredicates.reflection()
-                                        .onMethodInvocation(property.getWriteMethod()))
-                        .as("%s.%s", properties.getSimpleName(), property.getWriteMethod())
+                // A nested group (retry) is read, then bound into, not set.
+                var binding =
+                        property.getWriteMethod() == null
+                                ? property.getReadMethod()
+                                : property.getWriteMethod();
+                assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(binding))
+                        .as("%s.%s", properties.getSimpleName(), binding)
                         .accepts(hints);
             }
+        }
+    }
+
+    /** A nested group of a declared kind's properties binds as its top level does. */
+    @Test
+    void aSchedulersRetryPropertiesCanBeBound() throws Exception {
+        for (PropertyDescriptor property :
+                Introspector.getBeanInfo(CxcProperties.Scheduler.Retry.class, Object.class)
+                        .getPropertyDescriptors()) {
+            assertThat(
+                            RuntimeHintsPredicates.reflection()
+                                    .onMethodInvocation(property.getWriteMethod()))
+                    .as("Retry.%s", property.getWriteMethod())
+                    .accepts(hints);
         }
     }
 
