@@ -45,4 +45,12 @@ public interface JobHandler<J, R> extends SchedulerCodecs<J, R> {
      * earlier failures were retried). Does nothing unless overridden; what it throws is logged.
      */
     default void onFailed(Job<J> job, Exception failure) {}
+
+    /**
+     * The job's type in the scheduler's history and meters: its payload's class by default; a
+     * handler of several kinds of job names them here (at most 48 bytes of UTF-8 are kept).
+     */
+    default String type(Job<J> job) {
+        return job.payload().getClass().getSimpleName();
+    }
 }

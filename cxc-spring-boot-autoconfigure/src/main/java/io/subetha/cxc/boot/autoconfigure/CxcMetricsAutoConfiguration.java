@@ -1,5 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.boot.actuate.metrics.SchedulerMeters;
+import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
@@ -55,5 +57,13 @@ public final class CxcMetricsAutoConfiguration {
         return new LeaderOnlyMeters(
                 registry,
                 properties.getLeader().isObservations() ? observations.getIfAvailable() : null);
+    }
+
+    /** {@code cxc.scheduler.jobs}, {@code .executions} and {@code .run} of declared schedulers. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SchedulerWorkers.class)
+    SchedulerMeters cxcSchedulerMeters(SchedulerWorkers workers) {
+        return new SchedulerMeters(workers);
     }
 }

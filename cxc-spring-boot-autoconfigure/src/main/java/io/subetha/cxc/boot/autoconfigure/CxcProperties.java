@@ -90,7 +90,7 @@ public class CxcProperties {
      * and every tick scans for dead or silent workers; a job whose handler throws is retried by
      * its retry policy, then FAILED. Settings per name (Scheduler): capacity, grace, workers,
      * shutdown-timeout, retry (retry.max-attempts, retry.initial-backoff, retry.multiplier,
-     * retry.max-backoff).
+     * retry.max-backoff), history.
      */
     private final Map<String, Scheduler> schedulers = new LinkedHashMap<>();
 
@@ -429,6 +429,13 @@ public class CxcProperties {
          */
         private final Retry retry = new Retry();
 
+        /**
+         * Runs the history keeps: the last outcomes of every process's workers (job id, type,
+         * attempt, started, took, outcome) in {directory}/{name}.history, shown in
+         * /actuator/cxcjobs; 0 keeps none. Fixed when the history file is created.
+         */
+        private int history = 100;
+
         public int getCapacity() {
             return capacity;
         }
@@ -463,6 +470,14 @@ public class CxcProperties {
 
         public Retry getRetry() {
             return retry;
+        }
+
+        public int getHistory() {
+            return history;
+        }
+
+        public void setHistory(int history) {
+            this.history = history;
         }
 
         /**

@@ -13,6 +13,7 @@ import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.region.SharedRegion;
+import io.subetha.cxc.eventlog.EventStateLogDescriptor;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.RetryPolicy;
 import io.subetha.cxc.values.SharedNaNTaggedValue;
@@ -229,7 +230,22 @@ final class CxcSettings {
                                         FixedCodec.INT64,
                                         scheduler.getGrace()));
         workerPool(prefix, scheduler);
+        history(prefix, scheduler);
         return settings.withRetry(retry(prefix, scheduler.getRetry()));
+    }
+
+    /** {@code cxc.schedulers.<name>.history}: 0 (none) or an event log's capacity. */
+    static int history(String prefix, CxcProperties.Scheduler scheduler) {
+        int history = scheduler.getHistory();
+        if (history < 0 || history > EventStateLogDescriptor.MAX_CAPACITY) {
+            String property = prefix + ".history";
+            throw new InvalidCxcPropertyException(
+                    property,
+                    history,
+                    "it must be 0 (no history) .. " + EventStateLogDescriptor.MAX_CAPACITY,
+                    "Set " + property + " to e.g. " + defaultOf(scheduler, "history") + " (the default).");
+        }
+        return history;
     }
 
     /** {@code cxc.schedulers.<name>.retry.*}: checked by core's {@link RetryPolicy}. */

@@ -5,6 +5,7 @@ import io.subetha.cxc.boot.JobHandler;
 import io.subetha.cxc.boot.SchedulerCodecs;
 import io.subetha.cxc.boot.autoconfigure.DeclaredKind.Context;
 import io.subetha.cxc.boot.liveness.WatchdogScanner;
+import io.subetha.cxc.boot.scheduling.SchedulerHistory;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
 import io.subetha.cxc.boot.ticker.TickTask;
@@ -197,7 +198,21 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                     CxcSettings.workerPool(
                                                             declared.prefix(),
                                                             declared.properties())));
-                            return new SchedulerWorkers(schedulers, pools, codecs(beans));
+                            SchedulerWorkers workers =
+                                    new SchedulerWorkers(schedulers, pools, codecs(beans));
+                            declarations.forEach(
+                                    (name, declared) -> {
+                                        int size = declared.properties().getHistory();
+                                        if (size > 0) {
+                                            workers.keepHistory(
+                                                    name,
+                                                    SchedulerHistory.open(
+                                                            name,
+                                                            schedulers.get(name).file(),
+                                                            size));
+                                        }
+                                    });
+                            return workers;
                         });
     }
 

@@ -1,5 +1,6 @@
 package io.subetha.cxc.boot.scheduling;
 
+import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.JobHandler;
@@ -13,17 +14,21 @@ import io.subetha.cxc.scheduling.Job;
 import io.subetha.cxc.scheduling.ReclaimReport;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -39,7 +44,7 @@ import org.springframework.context.SmartLifecycle;
  * process's participant record, so another instance receives them at once; a late result from an
  * interrupted job is fenced off by its attempt.
  */
-public final class SchedulerWorkers implements TickTask, SmartLifecycle {
+public final class SchedulerWorkers implements TickTask, SmartLifecycle, DisposableBean {
 
     private static final Log logger = LogFactory.getLog(SchedulerWorkers.class);
     private static final long PID = ProcessHandle.current().pid();
@@ -47,6 +52,9 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
 
     private final Map<String, BackgroundScheduler<?, ?>> schedulers;
     private final List<Pool<?, ?>> pools = new ArrayList<>();
+    private final List<JobRunObserver> observers = new CopyOnWriteArrayList<>();
+    private final Map<String, SchedulerHistory> histories = new ConcurrentHashMap<>();
+    private final Map<String, CxcFormatException> damages = new ConcurrentHashMap<>();
     private volatile boolean running;
     private volatile boolean stopping;
 
@@ -66,7 +74,8 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                     Duration timeout = poolSettings.get(name).shutdownTimeout();
                     SchedulerCodecs<?, ?> given = codecsFor(name, codecs);
                     if (given instanceof JobHandler<?, ?> handler && workers > 0) {
-                        pools.add(pool(name, scheduler, handler, workers, timeout));
+                        pools.add(
+                                pool(name, scheduler, handler, workers, timeout, observers, damages));
                     } else if (workers > 0) {
                         logger.info(
                                 "cxc scheduler "
@@ -83,13 +92,77 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
             BackgroundScheduler<?, ?> scheduler,
             JobHandler<?, ?> handler,
             int workers,
-            Duration timeout) {
+            Duration timeout,
+            List<JobRunObserver> observers,
+            Map<String, CxcFormatException> damages) {
         return new Pool<>(
                 name,
                 (BackgroundScheduler<J, R>) scheduler,
                 (JobHandler<J, R>) handler,
                 workers,
-                timeout);
+                timeout,
+                observers,
+                damages);
+    }
+
+    /** Adds {@code observer} to every pool's runs from now on. */
+    public void observe(JobRunObserver observer) {
+        observers.add(observer);
+    }
+
+    /** Keeps {@code history} for its scheduler: this process's runs are recorded in it. */
+    public void keepHistory(String scheduler, SchedulerHistory history) {
+        SchedulerHistory before = histories.put(scheduler, history);
+        if (before != null) {
+            observers.remove(before);
+            before.close();
+        }
+        observe(history);
+    }
+
+    /** The history of {@code scheduler}, if it keeps one. */
+    public Optional<SchedulerHistory> history(String scheduler) {
+        return Optional.ofNullable(histories.get(scheduler));
+    }
+
+    /** Closes the histories; the schedulers are their own beans, closed by the context. */
+    @Override
+    public void destroy() {
+        histories.values().forEach(SchedulerHistory::close);
+    }
+
+    /** The damage a scan or a worker last found in {@code scheduler}'s file, if any. */
+    public Optional<CxcFormatException> damage(String scheduler) {
+        return Optional.ofNullable(damages.get(scheduler));
+    }
+
+    private void damaged(String scheduler, CxcFormatException e) {
+        if (damages.put(scheduler, e) == null) {
+            logger.error("cxc scheduler " + scheduler + ": its file is damaged", e);
+        }
+    }
+
+    /** The declared schedulers, by name. */
+    public Map<String, BackgroundScheduler<?, ?>> schedulers() {
+        return Map.copyOf(schedulers);
+    }
+
+    /**
+     * Whether {@code scheduler} has a pool in this process whose threads have stopped (all of them
+     * ended while it should receive, or it was stopped): false when it has no pool here.
+     */
+    public boolean poolStopped(String scheduler) {
+        for (Pool<?, ?> pool : pools) {
+            if (pool.name.equals(scheduler)) {
+                return !pool.receiving || pool.threads.stream().noneMatch(Thread::isAlive);
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code scheduler} has a pool in this process. */
+    public boolean hasPool(String scheduler) {
+        return pools.stream().anyMatch(pool -> pool.name.equals(scheduler));
     }
 
     /** The one codecs bean naming {@code scheduler}; throws naming the property otherwise. */
@@ -181,7 +254,13 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                     if (scheduler.isClosed()) {
                         return;
                     }
-                    ReclaimReport report = scheduler.watchdogScan();
+                    ReclaimReport report;
+                    try {
+                        report = scheduler.watchdogScan();
+                    } catch (CxcFormatException e) {
+                        damaged(name, e);
+                        return;
+                    }
                     if (!report.isEmpty()) {
                         logger.info("cxc scheduler " + name + " reclaimed: " + report);
                     }
@@ -241,7 +320,9 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
         final JobHandler<J, R> handler;
         final int workers;
         final Duration timeout;
-        final List<Thread> threads = new ArrayList<>();
+        final List<JobRunObserver> observers;
+        final Map<String, CxcFormatException> damages;
+        final List<Thread> threads = new CopyOnWriteArrayList<>();
         final AtomicLong completed = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
         final AtomicLong retried = new AtomicLong();
@@ -254,12 +335,16 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                 BackgroundScheduler<J, R> scheduler,
                 JobHandler<J, R> handler,
                 int workers,
-                Duration timeout) {
+                Duration timeout,
+                List<JobRunObserver> observers,
+                Map<String, CxcFormatException> damages) {
             this.name = name;
             this.scheduler = scheduler;
             this.handler = handler;
             this.workers = workers;
             this.timeout = timeout;
+            this.observers = observers;
+            this.damages = damages;
         }
 
         void start() {
@@ -287,6 +372,9 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                         return;
                     }
                     logger.error("cxc scheduler " + name + ": receive failed", e);
+                    if (e instanceof CxcFormatException damage) {
+                        damages.put(name, damage);
+                    }
                     job = Optional.empty();
                 }
                 if (job.isEmpty()) {
@@ -301,9 +389,11 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
         }
 
         private void run(Job<J> job) {
+            Instant started = Instant.now();
+            long from = System.nanoTime();
             @Nullable R result;
             try {
-                result = handler.handle(job);
+                result = observed(job, 0);
             } catch (Exception e) {
                 if (!receiving
                         && (e instanceof InterruptedException
@@ -318,7 +408,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                                     + " scheduler closes");
                     return;
                 }
-                failed(job, e);
+                ended(job, started, from, failed(job, e));
                 return;
             }
             try {
@@ -327,6 +417,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                 }
                 if (scheduler.complete(job, result)) {
                     completed.incrementAndGet();
+                    ended(job, started, from, JobRun.Outcome.SUCCEEDED);
                 } else {
                     // This attempt was re-dispatched meanwhile: its result is not recorded.
                     fenced.incrementAndGet();
@@ -336,18 +427,58 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
             }
         }
 
+        /** The handler's call inside every observer's {@code around}, the first outermost. */
+        private @Nullable R observed(Job<J> job, int from) throws Exception {
+            if (from == observers.size()) {
+                return handler.handle(job);
+            }
+            return observers.get(from).around(name, job, () -> observed(job, from + 1));
+        }
+
+        private void ended(
+                Job<J> job, Instant started, long from, JobRun.@Nullable Outcome outcome) {
+            if (outcome == null || observers.isEmpty()) {
+                return;
+            }
+            JobRun run;
+            try {
+                run =
+                        new JobRun(
+                                name,
+                                job.id(),
+                                handler.type(job),
+                                job.attempt(),
+                                started,
+                                Duration.ofNanos(System.nanoTime() - from),
+                                outcome);
+            } catch (RuntimeException e) {
+                logger.error("cxc scheduler " + name + ": the handler's type() threw", e);
+                return;
+            }
+            for (JobRunObserver observer : observers) {
+                try {
+                    observer.ended(run);
+                } catch (RuntimeException e) {
+                    logger.error("cxc scheduler " + name + ": " + observer + " threw", e);
+                }
+            }
+        }
+
         /** Records a failed attempt: queued again after its backoff, or FAILED once spent. */
-        private void failed(Job<J> job, Exception e) {
+        private JobRun.@Nullable Outcome failed(Job<J> job, Exception e) {
             FailOutcome outcome;
             try {
                 outcome = scheduler.fail(job, e);
             } catch (RuntimeException again) {
                 again.addSuppressed(e);
                 hold(job, "its handler threw, and the failure could not be recorded", again);
-                return;
+                return null;
             }
             switch (outcome) {
-                case RETRYING -> retried.incrementAndGet();
+                case RETRYING -> {
+                    retried.incrementAndGet();
+                    return JobRun.Outcome.RETRIED;
+                }
                 case FAILED -> {
                     failed.incrementAndGet();
                     warn(job + " FAILED, its attempts spent", e);
@@ -356,8 +487,12 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                     } catch (RuntimeException listener) {
                         logger.error("cxc scheduler " + name + ": onFailed threw", listener);
                     }
+                    return JobRun.Outcome.FAILED;
                 }
-                case REFUSED -> fenced.incrementAndGet();
+                default -> {
+                    fenced.incrementAndGet();
+                    return null;
+                }
             }
         }
 

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.scheduling.SchedulerHistory;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
+import io.subetha.cxc.scheduling.JobFailure;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import org.junit.jupiter.api.Test;
@@ -90,6 +92,15 @@ class CxcRuntimeHintsTest {
                         RuntimeHintsPredicates.reflection()
                                 .onMethodInvocation(
                                         CxcParticipants.Participant.class.getMethod("alive")))
+                .accepts(hints);
+        assertThat(
+                        RuntimeHintsPredicates.reflection()
+                                .onMethodInvocation(
+                                        SchedulerHistory.Entry.class.getMethod("outcome")))
+                .accepts(hints);
+        assertThat(
+                        RuntimeHintsPredicates.reflection()
+                                .onMethodInvocation(JobFailure.class.getMethod("message")))
                 .accepts(hints);
     }
 }

@@ -262,6 +262,16 @@ class CxcSchedulerAutoConfigurationTest {
                                         .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
                                         .hasMessageContaining(
                                                 "'cxc.schedulers.jobs.retry.max-backoff'"));
+        runner().withUserConfiguration(Handler.class)
+                .withPropertyValues("cxc.schedulers.jobs.history=-1")
+                .run(
+                        context ->
+                                assertThat(context)
+                                        .getFailure()
+                                        .extracting(NestedExceptionUtils::getMostSpecificCause)
+                                        .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
+                                        .hasMessageContaining("'cxc.schedulers.jobs.history'")
+                                        .hasMessageContaining("0 (no history)"));
     }
 
     @Test
