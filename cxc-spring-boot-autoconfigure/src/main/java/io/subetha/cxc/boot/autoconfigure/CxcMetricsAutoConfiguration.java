@@ -1,6 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.actuate.metrics.SchedulerMeters;
+import io.subetha.cxc.boot.actuate.metrics.SchedulerObservations;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -65,5 +66,14 @@ public final class CxcMetricsAutoConfiguration {
     @ConditionalOnBean(SchedulerWorkers.class)
     SchedulerMeters cxcSchedulerMeters(SchedulerWorkers workers) {
         return new SchedulerMeters(workers);
+    }
+
+    /** An Observation per job run, the submit's child when jobs carry their trace context. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SchedulerWorkers.class)
+    SchedulerObservations cxcSchedulerObservations(
+            SchedulerWorkers workers, ObjectProvider<ObservationRegistry> registry) {
+        return new SchedulerObservations(workers, registry.getIfAvailable(() -> ObservationRegistry.NOOP));
     }
 }

@@ -90,7 +90,7 @@ public class CxcProperties {
      * and every tick scans for dead or silent workers; a job whose handler throws is retried by
      * its retry policy, then FAILED. Settings per name (Scheduler): capacity, grace, workers,
      * shutdown-timeout, retry (retry.max-attempts, retry.initial-backoff, retry.multiplier,
-     * retry.max-backoff), history.
+     * retry.max-backoff), history, trace-context.
      */
     private final Map<String, Scheduler> schedulers = new LinkedHashMap<>();
 
@@ -436,6 +436,13 @@ public class CxcProperties {
          */
         private int history = 100;
 
+        /**
+         * Whether each job carries its submitting thread's trace context (W3C traceparent, 64
+         * bytes more per job slot), so the worker's Observation of its run is the submit's child,
+         * in any process. Every process sharing the file must agree: it is part of the job layout.
+         */
+        private boolean traceContext;
+
         public int getCapacity() {
             return capacity;
         }
@@ -470,6 +477,14 @@ public class CxcProperties {
 
         public Retry getRetry() {
             return retry;
+        }
+
+        public boolean isTraceContext() {
+            return traceContext;
+        }
+
+        public void setTraceContext(boolean traceContext) {
+            this.traceContext = traceContext;
         }
 
         public int getHistory() {

@@ -25,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -207,9 +208,27 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
             BackgroundScheduler.Settings<?, ?> declared,
             CxcFileOptions options,
             List<SchedulerCodecs<?, ?>> codecs) {
+        return open(file, declared, options, codecs, null);
+    }
+
+    /**
+     * {@link #open}, its jobs carrying the submitting thread's trace context ({@link
+     * TraceCarryingCodec}) unless {@code traceContext} is null.
+     */
+    public static BackgroundScheduler<?, ?> open(
+            Path file,
+            BackgroundScheduler.Settings<?, ?> declared,
+            CxcFileOptions options,
+            List<SchedulerCodecs<?, ?>> codecs,
+            @Nullable Supplier<@Nullable String> traceContext) {
+        String name = nameOf(file);
+        return open(name, file, declared, options, codecsFor(name, codecs), traceContext);
+    }
+
+    /** The declared name of a scheduler's file: {@code jobs} for {@code jobs.scheduler}. */
+    public static String nameOf(Path file) {
         String fileName = file.getFileName().toString();
-        String name = fileName.substring(0, fileName.length() - SUFFIX.length());
-        return open(name, file, declared, options, codecsFor(name, codecs));
+        return fileName.substring(0, fileName.length() - SUFFIX.length());
     }
 
     public static final String SUFFIX = ".scheduler";
@@ -219,13 +238,16 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
             Path file,
             BackgroundScheduler.Settings<?, ?> declared,
             CxcFileOptions options,
-            SchedulerCodecs<J, R> codecs) {
+            SchedulerCodecs<J, R> codecs,
+            @Nullable Supplier<@Nullable String> traceContext) {
         BackgroundScheduler.Settings<J, R> settings;
         try {
             settings =
                     new BackgroundScheduler.Settings<>(
                             declared.capacity(),
-                            codecs.jobCodec(),
+                            traceContext == null
+                                    ? codecs.jobCodec()
+                                    : new TraceCarryingCodec<>(codecs.jobCodec(), traceContext),
                             codecs.resultCodec(),
                             declared.grace(),
                             declared.retry(),
