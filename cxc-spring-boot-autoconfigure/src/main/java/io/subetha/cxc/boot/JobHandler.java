@@ -14,7 +14,7 @@ import io.subetha.cxc.scheduling.Job;
  * the one its submit gave in {@link io.subetha.cxc.scheduling.JobOptions}): it runs again after its
  * backoff, here or in another process, and once its attempts are spent it is {@code FAILED}, with
  * the exception's class and message and its attempts, until {@link BackgroundScheduler#rerun} or
- * {@link BackgroundScheduler#delete} (in any process; {@code /actuator/cxc} lists it). {@link
+ * {@link BackgroundScheduler#delete} (in any process; {@code /actuator/cxcjobs} lists it). {@link
  * #onFailed} is told in the process whose attempt failed last. If the failure cannot be recorded,
  * the job stays held by this process and goes back to the queue when it stops (or dies); it is
  * logged at ERROR.

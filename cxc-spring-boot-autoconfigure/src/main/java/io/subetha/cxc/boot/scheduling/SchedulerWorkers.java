@@ -37,7 +37,9 @@ import org.springframework.context.SmartLifecycle;
  * it beats each worker pool's participant record and runs each scheduler's {@code watchdogScan} (so
  * a dead or silent worker's jobs go back to the queue within a tick of its grace, even when no
  * worker here is receiving); as a lifecycle bean it runs, per scheduler with a {@link JobHandler}
- * bean, a pool of {@code workers} threads: receive → handle → complete.
+ * bean, a pool of {@code workers} threads: receive → handle → complete, or, when the handler
+ * throws, {@code fail} by the job's retry policy (queued again after its backoff, or FAILED). Each
+ * run's outcome is told to the {@link JobRunObserver}s (history, meters, observations).
  *
  * <p><b>Shutdown</b>: the pools stop receiving, running jobs get {@code shutdown-timeout} to finish
  * and record their result; threads still running then are interrupted, and the scheduler bean's
