@@ -1,15 +1,15 @@
 package io.subetha.cxc.boot.autoconfigure;
 
-import io.subetha.cxc.boot.actuate.metrics.SchedulerMeters;
-import io.subetha.cxc.boot.actuate.metrics.SchedulerObservations;
-import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 import io.subetha.cxc.boot.actuate.metrics.CxcMeterBinder;
 import io.subetha.cxc.boot.actuate.metrics.LeaderOnlyMeters;
+import io.subetha.cxc.boot.actuate.metrics.SchedulerMeters;
+import io.subetha.cxc.boot.actuate.metrics.SchedulerObservations;
 import io.subetha.cxc.boot.aop.LeaderOnlyObserver;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -74,6 +74,7 @@ public final class CxcMetricsAutoConfiguration {
     @ConditionalOnBean(SchedulerWorkers.class)
     SchedulerObservations cxcSchedulerObservations(
             SchedulerWorkers workers, ObjectProvider<ObservationRegistry> registry) {
-        return new SchedulerObservations(workers, registry.getIfAvailable(() -> ObservationRegistry.NOOP));
+        return new SchedulerObservations(
+                workers, registry.getIfAvailable(() -> ObservationRegistry.NOOP));
     }
 }

@@ -8,7 +8,6 @@ import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.region.SharedRegion;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
-import io.subetha.cxc.scheduling.RetryPolicy;
 import io.subetha.cxc.values.SharedNaNTaggedValue;
 import io.subetha.cxc.values.SharedNaNValue;
 import java.nio.file.Path;
@@ -17,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Configuration of cxc: where the files live, how the leader election runs, the participants'
@@ -87,8 +87,8 @@ public class CxcProperties {
      * Background schedulers by name: each is a bean of that name over the file
      * {directory}/{name}.scheduler, its job and result codecs given by the JobHandler (or
      * SchedulerCodecs) bean naming it; the JobHandler runs its jobs on the starter's worker pool,
-     * and every tick scans for dead or silent workers; a job whose handler throws is retried by
-     * its retry policy, then FAILED. Settings per name (Scheduler): capacity, grace, workers,
+     * and every tick scans for dead or silent workers; a job whose handler throws is retried by its
+     * retry policy, then FAILED. Settings per name (Scheduler): capacity, grace, workers,
      * shutdown-timeout, retry (retry.max-attempts, retry.initial-backoff, retry.multiplier,
      * retry.max-backoff), history, trace-context.
      */
@@ -424,10 +424,10 @@ public class CxcProperties {
 
         /**
          * How a job whose handler throws is tried again: the policy of the jobs this process
-         * submits (each job carries its own, so peers need not agree; a submit with JobOptions
-         * may give another).
+         * submits (each job carries its own, so peers need not agree; a submit with JobOptions may
+         * give another).
          */
-        private final Retry retry = new Retry();
+        @NestedConfigurationProperty private final RetryProperties retry = new RetryProperties();
 
         /**
          * Runs the history keeps: the last outcomes of every process's workers (job id, type,
@@ -437,9 +437,9 @@ public class CxcProperties {
         private int history = 100;
 
         /**
-         * Whether each job carries its submitting thread's trace context (W3C traceparent, 64
-         * bytes more per job slot), so the worker's Observation of its run is the submit's child,
-         * in any process. Every process sharing the file must agree: it is part of the job layout.
+         * Whether each job carries its submitting thread's trace context (W3C traceparent, 64 bytes
+         * more per job slot), so the worker's Observation of its run is the submit's child, in any
+         * process. Every process sharing the file must agree: it is part of the job layout.
          */
         private boolean traceContext;
 
@@ -475,7 +475,7 @@ public class CxcProperties {
             this.shutdownTimeout = shutdownTimeout;
         }
 
-        public Retry getRetry() {
+        public RetryProperties getRetry() {
             return retry;
         }
 
@@ -493,58 +493,6 @@ public class CxcProperties {
 
         public void setHistory(int history) {
             this.history = history;
-        }
-
-        /**
-         * A scheduler's retry policy (core's RetryPolicy): after the n-th failed attempt the job
-         * waits initial-backoff × multiplier^(n-1), at most max-backoff, then runs again; after
-         * max-attempts it is FAILED, kept until re-run or deleted.
-         */
-        public static class Retry {
-
-            /** Attempts of a job, the first included (1: a failure is final). */
-            private int maxAttempts = RetryPolicy.DEFAULT.maxAttempts();
-
-            /** The wait after the first failure. */
-            private Duration initialBackoff = RetryPolicy.DEFAULT.initialBackoff();
-
-            /** The growth of the wait at each further failure (1.0: a fixed wait). */
-            private double multiplier = RetryPolicy.DEFAULT.multiplier();
-
-            /** The longest wait between two attempts. */
-            private Duration maxBackoff = RetryPolicy.DEFAULT.maxBackoff();
-
-            public int getMaxAttempts() {
-                return maxAttempts;
-            }
-
-            public void setMaxAttempts(int maxAttempts) {
-                this.maxAttempts = maxAttempts;
-            }
-
-            public Duration getInitialBackoff() {
-                return initialBackoff;
-            }
-
-            public void setInitialBackoff(Duration initialBackoff) {
-                this.initialBackoff = initialBackoff;
-            }
-
-            public double getMultiplier() {
-                return multiplier;
-            }
-
-            public void setMultiplier(double multiplier) {
-                this.multiplier = multiplier;
-            }
-
-            public Duration getMaxBackoff() {
-                return maxBackoff;
-            }
-
-            public void setMaxBackoff(Duration maxBackoff) {
-                this.maxBackoff = maxBackoff;
-            }
         }
     }
 

@@ -8,12 +8,12 @@ import io.subetha.cxc.boot.ticker.TickerSettings;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.eventlog.EventStateLogDescriptor;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.region.SharedRegion;
-import io.subetha.cxc.eventlog.EventStateLogDescriptor;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.RetryPolicy;
 import io.subetha.cxc.values.SharedNaNTaggedValue;
@@ -243,13 +243,17 @@ final class CxcSettings {
                     property,
                     history,
                     "it must be 0 (no history) .. " + EventStateLogDescriptor.MAX_CAPACITY,
-                    "Set " + property + " to e.g. " + defaultOf(scheduler, "history") + " (the default).");
+                    "Set "
+                            + property
+                            + " to e.g. "
+                            + defaultOf(scheduler, "history")
+                            + " (the default).");
         }
         return history;
     }
 
     /** {@code cxc.schedulers.<name>.retry.*}: checked by core's {@link RetryPolicy}. */
-    static RetryPolicy retry(String prefix, CxcProperties.Scheduler.Retry retry) {
+    static RetryPolicy retry(String prefix, RetryProperties retry) {
         return checked(
                 prefix + ".retry",
                 retry,

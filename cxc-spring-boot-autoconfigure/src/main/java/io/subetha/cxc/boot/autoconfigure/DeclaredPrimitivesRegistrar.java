@@ -236,9 +236,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
         boolean carried =
                 beans.bean(Environment.class)
                         .getProperty(
-                                "cxc.schedulers." + name + ".trace-context",
-                                Boolean.class,
-                                false);
+                                "cxc.schedulers." + name + ".trace-context", Boolean.class, false);
         if (!carried) {
             return null;
         }

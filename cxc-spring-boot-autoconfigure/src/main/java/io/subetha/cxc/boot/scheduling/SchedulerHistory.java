@@ -17,12 +17,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A declared scheduler's last outcomes, in a companion file {@code <name>.history} beside its
  * {@code <name>.scheduler}: an {@link EventStateLog} that keeps the last {@code size} runs of every
- * process's pool (job id, type, attempt, started, took, outcome, and the worker's PID) and folds their totals, so any
- * process (an operator's {@code /actuator/cxcjobs}, another instance) reads the same history.
+ * process's pool (job id, type, attempt, started, took, outcome, and the worker's PID) and folds
+ * their totals, so any process (an operator's {@code /actuator/cxcjobs}, another instance) reads
+ * the same history.
  *
  * <p>Best effort, never in a job's way: a run is recorded after its outcome is, without waiting; if
- * {@code size} runs are pending (a recorder stopped between reserving its entry and writing it holds
- * the fold until it runs again or dies), the run is left out and counted as {@link #dropped()}.
+ * {@code size} runs are pending (a recorder stopped between reserving its entry and writing it
+ * holds the fold until it runs again or dies), the run is left out and counted as {@link
+ * #dropped()}.
  */
 public final class SchedulerHistory implements JobRunObserver, AutoCloseable {
 

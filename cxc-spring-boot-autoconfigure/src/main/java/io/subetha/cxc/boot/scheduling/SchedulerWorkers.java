@@ -78,7 +78,9 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                     SchedulerCodecs<?, ?> given = codecsFor(name, codecs);
                     if (given instanceof JobHandler<?, ?> handler && workers > 0) {
                         pools.add(
-                                pool(name, scheduler, handler, workers, timeout, observers, damages));
+                                pool(
+                                        name, scheduler, handler, workers, timeout, observers,
+                                        damages));
                     } else if (workers > 0) {
                         logger.info(
                                 "cxc scheduler "
@@ -346,7 +348,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
         final Duration timeout;
         final List<JobRunObserver> observers;
         final Map<String, CxcFormatException> damages;
-        final List<Thread> threads = new CopyOnWriteArrayList<>();
+        final List<Thread> threads = new ArrayList<>();
         final AtomicLong completed = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
         final AtomicLong retried = new AtomicLong();

@@ -50,8 +50,7 @@ public final class TraceCarryingCodec<J> implements FixedCodec<J> {
     @Override
     public void write(AtomicBuffer buffer, int offset, J value) {
         String given = context.get();
-        byte[] bytes =
-                given == null ? new byte[0] : given.getBytes(StandardCharsets.US_ASCII);
+        byte[] bytes = given == null ? new byte[0] : given.getBytes(StandardCharsets.US_ASCII);
         if (bytes.length >= CONTEXT_BYTES) {
             bytes = new byte[0]; // not a traceparent: carried as none rather than cut
         }

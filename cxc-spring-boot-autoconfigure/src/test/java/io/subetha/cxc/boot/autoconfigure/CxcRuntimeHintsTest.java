@@ -71,7 +71,7 @@ class CxcRuntimeHintsTest {
     @Test
     void aSchedulersRetryPropertiesCanBeBound() throws Exception {
         for (PropertyDescriptor property :
-                Introspector.getBeanInfo(CxcProperties.Scheduler.Retry.class, Object.class)
+                Introspector.getBeanInfo(RetryProperties.class, Object.class)
                         .getPropertyDescriptors()) {
             assertThat(
                             RuntimeHintsPredicates.reflection()

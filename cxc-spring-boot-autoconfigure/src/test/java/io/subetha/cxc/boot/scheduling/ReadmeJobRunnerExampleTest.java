@@ -51,11 +51,25 @@ class ReadmeJobRunnerExampleTest {
     // README: begin
     @Component
     static class Thumbnails implements JobHandler<Long, Long> {
-        public String scheduler() { return "thumbnails"; }            // the declared name
-        public FixedCodec<Long> jobCodec() { return FixedCodec.INT64; }
-        public FixedCodec<Long> resultCodec() { return FixedCodec.INT64; }
-        public Long handle(Job<Long> job) { return render(job.payload()); } // throws: retried
-        public void onFailed(Job<Long> job, Exception e) { alert(job.id(), e); } // attempts spent
+        public String scheduler() { // the declared name
+            return "thumbnails";
+        }
+
+        public FixedCodec<Long> jobCodec() {
+            return FixedCodec.INT64;
+        }
+
+        public FixedCodec<Long> resultCodec() {
+            return FixedCodec.INT64;
+        }
+
+        public Long handle(Job<Long> job) { // if it throws: retried, then FAILED
+            return render(job.payload());
+        }
+
+        public void onFailed(Job<Long> job, Exception e) { // optional: attempts spent
+            alert(job.id(), e);
+        }
     }
 
     @Service // anywhere (this or another instance): submit, collect, re-run what failed
@@ -85,6 +99,7 @@ class ReadmeJobRunnerExampleTest {
                     .forEach(job -> thumbnails.rerun(job.id()));
         }
     }
+
     // README: end
 
     @TempDir Path temp;
@@ -143,7 +158,8 @@ class ReadmeJobRunnerExampleTest {
         String example =
                 source.substring(
                         source.indexOf("// README: begin") + 16, source.indexOf("// README: end"));
-        assertThat(lines(block.group(1))).isEqualTo(lines(example.replace("static class", "class")));
+        assertThat(lines(block.group(1)))
+                .isEqualTo(lines(example.replace("static class", "class")));
     }
 
     private static List<String> lines(String code) {

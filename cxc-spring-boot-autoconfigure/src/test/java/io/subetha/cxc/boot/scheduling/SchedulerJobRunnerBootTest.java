@@ -37,8 +37,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * A Boot application running a declared scheduler's {@link JobHandler}, over HTTP as an operator
  * sees it: a succeeding job, a job that throws twice then succeeds (retried after its backoff), a
  * job that always throws (FAILED with its exception and attempts, then re-run through {@code
- * /actuator/cxcjobs}), the history of every run, the meters in {@code /actuator/prometheus} and
- * the scheduler's health, DOWN once its pool stops.
+ * /actuator/cxcjobs}), the history of every run, the meters in {@code /actuator/prometheus} and the
+ * scheduler's health, DOWN once its pool stops.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -181,7 +181,8 @@ class SchedulerJobRunnerBootTest {
                 .isEqualTo(new JobFailure(IllegalStateException.class.getName(), "broken -5"));
         String shown = http("GET", "/actuator/cxcjobs/jobs");
         assertThat(shown)
-                .contains("\"id\":" + id, "\"state\":\"FAILED\"", "broken -5", "\"type\":\"broken\"");
+                .contains(
+                        "\"id\":" + id, "\"state\":\"FAILED\"", "broken -5", "\"type\":\"broken\"");
         doubler.healed = true;
         assertThat(http("POST", "/actuator/cxcjobs/jobs/" + id)).isEqualTo("true");
         assertThat(result(id)).isEqualTo(-10L);
@@ -221,7 +222,8 @@ class SchedulerJobRunnerBootTest {
         assertThat(up).contains("\"status\":\"UP\"", "\"queued\":", "\"running\":", "\"failed\":");
         workers.stop();
         String down = http("GET", "/actuator/health/cxcSchedulers/jobs");
-        assertThat(down).contains("\"status\":\"DOWN\"", "its worker pool in this process has stopped");
+        assertThat(down)
+                .contains("\"status\":\"DOWN\"", "its worker pool in this process has stopped");
     }
 
     private String http(String method, String path) throws IOException, InterruptedException {

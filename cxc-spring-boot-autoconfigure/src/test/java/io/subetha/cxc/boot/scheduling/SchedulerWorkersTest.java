@@ -407,7 +407,10 @@ class SchedulerWorkersTest {
         assertThat(failed.attempt()).isEqualTo(2);
         assertThat(failed.failure())
                 .isEqualTo(new JobFailure(IllegalStateException.class.getName(), "no 2"));
-        assertThat(hopeless.failures).singleElement().extracting(Exception::getMessage).isEqualTo("no 2");
+        assertThat(hopeless.failures)
+                .singleElement()
+                .extracting(Exception::getMessage)
+                .isEqualTo("no 2");
     }
 
     @Test

@@ -68,10 +68,7 @@ public class SchedulerJobsEndpoint {
                 history == null ? new ArrayList<>() : new ArrayList<>(history.last(history.size()));
         Collections.reverse(last);
         return new SchedulerJobs(
-                scheduler.counts(),
-                failed,
-                last,
-                history == null ? null : history.totals());
+                scheduler.counts(), failed, last, history == null ? null : history.totals());
     }
 
     /**

@@ -25,11 +25,15 @@ public final class SchedulerHealth implements HealthIndicator {
         this.workers = workers;
     }
 
-    /** Every declared scheduler's health, by name: {@code /actuator/health/cxcSchedulers/<name>}. */
+    /**
+     * Every declared scheduler's health, by name: {@code /actuator/health/cxcSchedulers/<name>}.
+     */
     public static CompositeHealthContributor of(SchedulerWorkers workers) {
         Map<String, HealthIndicator> each = new LinkedHashMap<>();
         workers.schedulers()
-                .forEach((name, scheduler) -> each.put(name, new SchedulerHealth(name, scheduler, workers)));
+                .forEach(
+                        (name, scheduler) ->
+                                each.put(name, new SchedulerHealth(name, scheduler, workers)));
         return CompositeHealthContributor.fromMap(each);
     }
 
@@ -51,7 +55,8 @@ public final class SchedulerHealth implements HealthIndicator {
         }
         Health.Builder health =
                 workers.poolStopped(name)
-                        ? Health.down().withDetail("reason", "its worker pool in this process has stopped")
+                        ? Health.down()
+                                .withDetail("reason", "its worker pool in this process has stopped")
                         : Health.up();
         return health.withDetail("queued", counts.queued())
                 .withDetail("running", counts.running())

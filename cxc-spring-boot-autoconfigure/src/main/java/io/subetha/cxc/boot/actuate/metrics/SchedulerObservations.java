@@ -20,9 +20,9 @@ import org.springframework.beans.factory.ObjectProvider;
  * A Micrometer Observation per job run ({@code cxc.scheduler.job}, tagged with the scheduler; the
  * job's id and attempt as high-cardinality values), on the worker's thread around the handler. With
  * {@code cxc.schedulers.<name>.trace-context=true} the submit is an Observation too ({@code
- * cxc.scheduler.submit}, a child of the submitting thread's current one), whose context the
- * tracing handlers inject into the job ({@link TraceCarryingCodec}) and extract in the worker: the
- * run is a child of the submit, in whichever process runs it.
+ * cxc.scheduler.submit}, a child of the submitting thread's current one), whose context the tracing
+ * handlers inject into the job ({@link TraceCarryingCodec}) and extract in the worker: the run is a
+ * child of the submit, in whichever process runs it.
  */
 public final class SchedulerObservations implements JobRunObserver {
 
