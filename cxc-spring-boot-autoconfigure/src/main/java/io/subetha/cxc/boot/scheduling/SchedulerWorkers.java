@@ -52,6 +52,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
     private static final Log logger = LogFactory.getLog(SchedulerWorkers.class);
     private static final long PID = ProcessHandle.current().pid();
     private static final long MAX_IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    private static final long DAMAGED_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Map<String, BackgroundScheduler<?, ?>> schedulers;
     private final List<Pool<?, ?>> pools = new ArrayList<>();
@@ -397,11 +398,19 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                     if (scheduler.isClosed()) {
                         return;
                     }
-                    logger.error("cxc scheduler " + name + ": receive failed", e);
                     if (e instanceof CxcFormatException damage) {
-                        damages.put(name, damage);
+                        // Said once (and shown by the health), then looked at again each second.
+                        if (damages.put(name, damage) == null) {
+                            logger.error("cxc scheduler " + name + ": its file is damaged", e);
+                        }
+                        LockSupport.parkNanos(DAMAGED_PARK_NANOS);
+                        continue;
                     }
+                    logger.error("cxc scheduler " + name + ": receive failed", e);
                     job = Optional.empty();
+                }
+                if (!damages.isEmpty()) {
+                    damages.remove(name); // read again without damage
                 }
                 if (job.isEmpty()) {
                     // Nothing queued: park a little longer each time (no wake-up across processes).
