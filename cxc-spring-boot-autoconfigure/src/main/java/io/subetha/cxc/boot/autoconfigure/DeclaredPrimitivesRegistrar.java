@@ -218,7 +218,9 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                     SchedulerHistory.open(
                                                             name,
                                                             schedulers.get(name).file(),
-                                                            size));
+                                                            size,
+                                                            beans.bean(CxcFileLocation.class)
+                                                                    .options()));
                                         }
                                     });
                             return workers;

@@ -6,6 +6,7 @@ import io.subetha.cxc.codec.FixedSize;
 import io.subetha.cxc.eventlog.EventLogReader;
 import io.subetha.cxc.eventlog.EventStateLog;
 import io.subetha.cxc.eventlog.EventsOverwrittenException;
+import io.subetha.cxc.mmf.CxcFileOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,19 +90,24 @@ public final class SchedulerHistory implements JobRunObserver, AutoCloseable {
 
     /**
      * Opens (or creates) the history of the scheduler whose file is {@code schedulerFile}, keeping
-     * its last {@code size} runs (fixed when the file is created).
+     * its last {@code size} runs (fixed when the file is created), with the scheduler's file
+     * options.
      */
+    public static SchedulerHistory open(
+            String scheduler, Path schedulerFile, int size, CxcFileOptions options) {
+        Path file = schedulerFile.resolveSibling(SchedulerWorkers.nameOf(schedulerFile) + SUFFIX);
+        EventStateLog.Settings<Entry, Totals> settings =
+                new EventStateLog.Settings<>(size, ENTRIES, TOTALS, new Totals(0, 0, 0));
+        @SuppressWarnings("unchecked") // the type opens the settings' own parameters
+        EventStateLog<Entry, Totals> log =
+                (EventStateLog<Entry, Totals>)
+                        EventStateLog.TYPE.openOrCreate(file, settings, options);
+        return new SchedulerHistory(scheduler, log);
+    }
+
+    /** {@link #open(String, Path, int, CxcFileOptions)} with the default file options. */
     public static SchedulerHistory open(String scheduler, Path schedulerFile, int size) {
-        String name = schedulerFile.getFileName().toString();
-        Path file =
-                schedulerFile.resolveSibling(
-                        name.substring(0, name.length() - SchedulerWorkers.SUFFIX.length())
-                                + SUFFIX);
-        return new SchedulerHistory(
-                scheduler,
-                EventStateLog.openOrCreate(
-                        file,
-                        new EventStateLog.Settings<>(size, ENTRIES, TOTALS, new Totals(0, 0, 0))));
+        return open(scheduler, schedulerFile, size, CxcFileOptions.defaults());
     }
 
     @Override
