@@ -1,5 +1,6 @@
 package io.subetha.cxc.boot;
 
+import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.Job;
 
 /**
@@ -8,12 +9,15 @@ import io.subetha.cxc.scheduling.Job;
  * pool ({@code cxc.schedulers.<name>.workers} threads in this process): receive, {@link #handle},
  * record the result. One handler per scheduler in a process.
  *
- * <p><b>Failure.</b> When {@link #handle} throws, the result of {@link #onFailure} is recorded for
- * the job instead, so the collector sees every job end, once (the scheduler has no failed state:
- * the result type says what failed, e.g. a negative number or a status field). To run the job
- * again, submit it again from {@code onFailure}. If {@code onFailure} throws too, or the result
- * does not encode, the job stays held by this process and goes back to the queue when it stops (or
- * dies); it is logged at ERROR.
+ * <p><b>Failure.</b> When {@link #handle} throws, the attempt is recorded as failed ({@link
+ * BackgroundScheduler#fail}) by the job's retry policy ({@code cxc.schedulers.<name>.retry.*}, or
+ * the one its submit gave in {@link io.subetha.cxc.scheduling.JobOptions}): it runs again after its
+ * backoff, here or in another process, and once its attempts are spent it is {@code FAILED}, with
+ * the exception's class and message and its attempts, until {@link BackgroundScheduler#rerun} or
+ * {@link BackgroundScheduler#delete} (in any process; {@code /actuator/cxcjobs} lists it). {@link
+ * #onFailed} is told in the process whose attempt failed last. If the failure cannot be recorded,
+ * the job stays held by this process and goes back to the queue when it stops (or dies); it is
+ * logged at ERROR.
  *
  * <p><b>Long jobs.</b> The starter's ticker beats this process's participant record every tick, so
  * a job may run longer than {@code cxc.schedulers.<name>.grace}; only a process that stops beating
@@ -36,6 +40,17 @@ public interface JobHandler<J, R> extends SchedulerCodecs<J, R> {
      */
     R handle(Job<J> job) throws Exception;
 
-    /** The result recorded for a job whose {@link #handle} threw {@code failure}. */
-    R onFailure(Job<J> job, Exception failure);
+    /**
+     * Told once a job's last attempt threw {@code failure} and the job is {@code FAILED} (its
+     * earlier failures were retried). Does nothing unless overridden; what it throws is logged.
+     */
+    default void onFailed(Job<J> job, Exception failure) {}
+
+    /**
+     * The job's type in the scheduler's history and meters: its payload's class by default; a
+     * handler of several kinds of job names them here (at most 48 bytes of UTF-8 are kept).
+     */
+    default String type(Job<J> job) {
+        return job.payload().getClass().getSimpleName();
+    }
 }

@@ -1,7 +1,9 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
+import io.subetha.cxc.boot.actuate.endpoint.SchedulerJobsEndpoint;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.boot.ticker.LeadershipTier;
 import io.subetha.cxc.observe.PrimitiveRegistry;
@@ -38,5 +40,14 @@ public final class CxcEndpointAutoConfiguration {
                 where == null ? null : where.directory(),
                 participants.getIfAvailable(),
                 global.getIfAvailable());
+    }
+
+    /** {@code /actuator/cxcjobs}: the declared schedulers' failed jobs and history. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    @ConditionalOnBean(SchedulerWorkers.class)
+    SchedulerJobsEndpoint cxcJobsEndpoint(SchedulerWorkers workers) {
+        return new SchedulerJobsEndpoint(workers);
     }
 }

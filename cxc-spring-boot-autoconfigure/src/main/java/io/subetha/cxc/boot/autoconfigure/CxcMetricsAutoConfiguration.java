@@ -6,9 +6,12 @@ import io.micrometer.observation.ObservationRegistry;
 import io.subetha.cxc.boot.actuate.metrics.CxcMeterBinder;
 import io.subetha.cxc.boot.actuate.metrics.FanoutMeters;
 import io.subetha.cxc.boot.actuate.metrics.LeaderOnlyMeters;
+import io.subetha.cxc.boot.actuate.metrics.SchedulerMeters;
+import io.subetha.cxc.boot.actuate.metrics.SchedulerObservations;
 import io.subetha.cxc.boot.aop.LeaderOnlyObserver;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
 import io.subetha.cxc.boot.scheduling.FanoutWorkers;
+import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -65,5 +68,23 @@ public final class CxcMetricsAutoConfiguration {
         return new LeaderOnlyMeters(
                 registry,
                 properties.getLeader().isObservations() ? observations.getIfAvailable() : null);
+    }
+
+    /** {@code cxc.scheduler.jobs}, {@code .executions} and {@code .run} of declared schedulers. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SchedulerWorkers.class)
+    SchedulerMeters cxcSchedulerMeters(SchedulerWorkers workers) {
+        return new SchedulerMeters(workers);
+    }
+
+    /** An Observation per job run, the submit's child when jobs carry their trace context. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SchedulerWorkers.class)
+    SchedulerObservations cxcSchedulerObservations(
+            SchedulerWorkers workers, ObjectProvider<ObservationRegistry> registry) {
+        return new SchedulerObservations(
+                workers, registry.getIfAvailable(() -> ObservationRegistry.NOOP));
     }
 }

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Configuration of cxc: where the files live, how the leader election runs, the participants'
@@ -87,8 +88,10 @@ public class CxcProperties {
      * Background schedulers by name: each is a bean of that name over the file
      * {directory}/{name}.scheduler, its job and result codecs given by the JobHandler (or
      * SchedulerCodecs) bean naming it; the JobHandler runs its jobs on the starter's worker pool,
-     * and every tick scans for dead or silent workers. Settings per name (Scheduler): capacity,
-     * grace, workers, shutdown-timeout.
+     * and every tick scans for dead or silent workers; a job whose handler throws is retried by its
+     * retry policy, then FAILED. Settings per name (Scheduler): capacity, grace, workers,
+     * shutdown-timeout, retry (retry.max-attempts, retry.initial-backoff, retry.multiplier,
+     * retry.max-backoff), history, trace-context.
      */
     private final Map<String, Scheduler> schedulers = new LinkedHashMap<>();
 
@@ -453,6 +456,27 @@ public class CxcProperties {
          */
         private Duration grace = BackgroundScheduler.TYPE.defaults().grace();
 
+        /**
+         * How a job whose handler throws is tried again: the policy of the jobs this process
+         * submits (each job carries its own, so peers need not agree; a submit with JobOptions may
+         * give another).
+         */
+        @NestedConfigurationProperty private final RetryProperties retry = new RetryProperties();
+
+        /**
+         * Runs the history keeps: the last outcomes of every process's workers (job id, type,
+         * attempt, started, took, outcome) in {directory}/{name}.history, shown in
+         * /actuator/cxcjobs; 0 keeps none. Fixed when the history file is created.
+         */
+        private int history = 100;
+
+        /**
+         * Whether each job carries its submitting thread's trace context (W3C traceparent, 64 bytes
+         * more per job slot), so the worker's Observation of its run is the submit's child, in any
+         * process. Every process sharing the file must agree: it is part of the job layout.
+         */
+        private boolean traceContext;
+
         public int getCapacity() {
             return capacity;
         }
@@ -467,6 +491,26 @@ public class CxcProperties {
 
         public void setGrace(Duration grace) {
             this.grace = grace;
+        }
+
+        public RetryProperties getRetry() {
+            return retry;
+        }
+
+        public boolean isTraceContext() {
+            return traceContext;
+        }
+
+        public void setTraceContext(boolean traceContext) {
+            this.traceContext = traceContext;
+        }
+
+        public int getHistory() {
+            return history;
+        }
+
+        public void setHistory(int history) {
+            this.history = history;
         }
     }
 

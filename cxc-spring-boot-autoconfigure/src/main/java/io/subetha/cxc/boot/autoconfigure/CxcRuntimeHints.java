@@ -1,6 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
+import io.subetha.cxc.boot.actuate.endpoint.SchedulerJobsEndpoint;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.annotation.OnNotLeader;
 import io.subetha.cxc.boot.aop.LeaderOnlyAdvisor;
@@ -42,6 +43,9 @@ final class CxcRuntimeHints implements RuntimeHintsRegistrar {
                             MemberCategory.INVOKE_DECLARED_CONSTRUCTORS);
         }
         new BindingReflectionHintsRegistrar()
-                .registerReflectionHints(hints.reflection(), CxcEndpoint.CxcDescriptor.class);
+                .registerReflectionHints(
+                        hints.reflection(),
+                        CxcEndpoint.CxcDescriptor.class,
+                        SchedulerJobsEndpoint.SchedulerJobs.class);
     }
 }

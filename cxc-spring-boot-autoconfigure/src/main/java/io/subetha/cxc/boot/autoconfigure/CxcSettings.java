@@ -9,6 +9,7 @@ import io.subetha.cxc.boot.ticker.TickerSettings;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.eventlog.EventStateLogDescriptor;
 import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
@@ -16,6 +17,7 @@ import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.liveness.HeartbeatTable;
 import io.subetha.cxc.region.SharedRegion;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
+import io.subetha.cxc.scheduling.RetryPolicy;
 import io.subetha.cxc.values.SharedNaNTaggedValue;
 import io.subetha.cxc.values.SharedNaNValue;
 import java.lang.reflect.RecordComponent;
@@ -230,7 +232,45 @@ final class CxcSettings {
                                         FixedCodec.INT64,
                                         scheduler.getGrace()));
         workerPool(prefix, scheduler);
-        return settings;
+        history(prefix, scheduler);
+        return settings.withRetry(retry(prefix, scheduler.getRetry()));
+    }
+
+    /** {@code cxc.schedulers.<name>.history}: 0 (none) or an event log's capacity. */
+    static int history(String prefix, CxcProperties.Scheduler scheduler) {
+        int history = scheduler.getHistory();
+        if (history < 0 || history > EventStateLogDescriptor.MAX_CAPACITY) {
+            String property = prefix + ".history";
+            throw new InvalidCxcPropertyException(
+                    property,
+                    history,
+                    "it must be 0 (no history) .. " + EventStateLogDescriptor.MAX_CAPACITY,
+                    "Set "
+                            + property
+                            + " to e.g. "
+                            + defaultOf(scheduler, "history")
+                            + " (the default).");
+        }
+        return history;
+    }
+
+    /** {@code cxc.schedulers.<name>.retry.*}: checked by core's {@link RetryPolicy}. */
+    static RetryPolicy retry(String prefix, RetryProperties retry) {
+        return checked(
+                prefix + ".retry",
+                retry,
+                RetryPolicy.class,
+                Map.of(
+                        "retry.maxAttempts", "maxAttempts",
+                        "retry.initialBackoff", "initialBackoff",
+                        "retry.multiplier", "multiplier",
+                        "retry.maxBackoff", "maxBackoff"),
+                () ->
+                        new RetryPolicy(
+                                retry.getMaxAttempts(),
+                                retry.getInitialBackoff(),
+                                retry.getMultiplier(),
+                                retry.getMaxBackoff()));
     }
 
     /** {@code cxc.<plural>.<name>.workers} and {@code .shutdown-timeout}. */

@@ -5,10 +5,12 @@ import io.subetha.cxc.boot.FanoutHandler;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.JobHandler;
 import io.subetha.cxc.boot.SchedulerCodecs;
+import io.subetha.cxc.boot.actuate.metrics.SchedulerObservations;
 import io.subetha.cxc.boot.autoconfigure.DeclaredKind.Context;
 import io.subetha.cxc.boot.liveness.WatchdogScanner;
 import io.subetha.cxc.boot.scheduling.FanoutRetry;
 import io.subetha.cxc.boot.scheduling.FanoutWorkers;
+import io.subetha.cxc.boot.scheduling.SchedulerHistory;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
 import io.subetha.cxc.boot.ticker.TickTask;
@@ -33,11 +35,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanDefinitionStoreException;
 import org.springframework.beans.factory.BeanRegistrar;
 import org.springframework.beans.factory.BeanRegistry;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * Registers a singleton bean per declared primitive: {@code cxc.<plural>.<name>.*} for every {@link
@@ -191,7 +196,12 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                 .supplying("job-codec", "result-codec")
                 .openedBy(
                         (file, settings, options, beans) ->
-                                SchedulerWorkers.open(file, settings, options, codecs(beans)))
+                                SchedulerWorkers.open(
+                                        file,
+                                        settings,
+                                        options,
+                                        codecs(beans),
+                                        traceContext(file, beans)))
                 .withTickTask(
                         SchedulerWorkers.class,
                         (schedulers, declarations, beans) -> {
@@ -203,7 +213,23 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                     CxcSettings.workerPool(
                                                             declared.prefix(),
                                                             declared.properties())));
-                            return new SchedulerWorkers(schedulers, pools, codecs(beans));
+                            SchedulerWorkers workers =
+                                    new SchedulerWorkers(schedulers, pools, codecs(beans));
+                            declarations.forEach(
+                                    (name, declared) -> {
+                                        int size = declared.properties().getHistory();
+                                        if (size > 0) {
+                                            workers.keepHistory(
+                                                    name,
+                                                    SchedulerHistory.open(
+                                                            name,
+                                                            schedulers.get(name).file(),
+                                                            size,
+                                                            beans.bean(CxcFileLocation.class)
+                                                                    .options()));
+                                        }
+                                    });
+                            return workers;
                         });
     }
 
@@ -249,6 +275,28 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static List<FanoutCodec<?>> fanoutCodecs(BeanRegistry.SupplierContext beans) {
         return (List) beans.beanProvider(FanoutCodec.class).orderedStream().toList();
+    }
+
+    /**
+     * With {@code cxc.schedulers.<name>.trace-context=true}, what the scheduler's jobs carry: the
+     * submitting thread's trace context if Micrometer's Observation API is present (none else, in
+     * the same layout).
+     */
+    private static @Nullable Supplier<@Nullable String> traceContext(
+            Path file, BeanRegistry.SupplierContext beans) {
+        String name = SchedulerWorkers.nameOf(file);
+        boolean carried =
+                beans.bean(Environment.class)
+                        .getProperty(
+                                "cxc.schedulers." + name + ".trace-context", Boolean.class, false);
+        if (!carried) {
+            return null;
+        }
+        if (!ClassUtils.isPresent("io.micrometer.observation.ObservationRegistry", null)) {
+            return () -> null;
+        }
+        // Micrometer's types are touched only past this check, inside SchedulerObservations.
+        return SchedulerObservations.submitContext(beans, name);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -1,5 +1,6 @@
 package io.subetha.cxc.boot.scheduling;
 
+import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.JobHandler;
@@ -8,21 +9,27 @@ import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor;
+import io.subetha.cxc.scheduling.FailOutcome;
 import io.subetha.cxc.scheduling.Job;
 import io.subetha.cxc.scheduling.ReclaimReport;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -30,7 +37,9 @@ import org.springframework.context.SmartLifecycle;
  * it beats each worker pool's participant record and runs each scheduler's {@code watchdogScan} (so
  * a dead or silent worker's jobs go back to the queue within a tick of its grace, even when no
  * worker here is receiving); as a lifecycle bean it runs, per scheduler with a {@link JobHandler}
- * bean, a pool of {@code workers} threads: receive → handle → complete.
+ * bean, a pool of {@code workers} threads: receive → handle → complete, or, when the handler
+ * throws, {@code fail} by the job's retry policy (queued again after its backoff, or FAILED). Each
+ * run's outcome is told to the {@link JobRunObserver}s (history, meters, observations).
  *
  * <p><b>Shutdown</b>: the pools stop receiving, running jobs get {@code shutdown-timeout} to finish
  * and record their result; threads still running then are interrupted, and the scheduler bean's
@@ -38,14 +47,18 @@ import org.springframework.context.SmartLifecycle;
  * process's participant record, so another instance receives them at once; a late result from an
  * interrupted job is fenced off by its attempt.
  */
-public final class SchedulerWorkers implements TickTask, SmartLifecycle {
+public final class SchedulerWorkers implements TickTask, SmartLifecycle, DisposableBean {
 
     private static final Log logger = LogFactory.getLog(SchedulerWorkers.class);
     private static final long PID = ProcessHandle.current().pid();
     private static final long MAX_IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    private static final long DAMAGED_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Map<String, BackgroundScheduler<?, ?>> schedulers;
     private final List<Pool<?, ?>> pools = new ArrayList<>();
+    private final List<JobRunObserver> observers = new CopyOnWriteArrayList<>();
+    private final Map<String, SchedulerHistory> histories = new ConcurrentHashMap<>();
+    private final Map<String, CxcFormatException> damages = new ConcurrentHashMap<>();
     private volatile boolean running;
     private volatile boolean stopping;
 
@@ -65,7 +78,10 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                     Duration timeout = poolSettings.get(name).shutdownTimeout();
                     SchedulerCodecs<?, ?> given = codecsFor(name, codecs);
                     if (given instanceof JobHandler<?, ?> handler && workers > 0) {
-                        pools.add(pool(name, scheduler, handler, workers, timeout));
+                        pools.add(
+                                pool(
+                                        name, scheduler, handler, workers, timeout, observers,
+                                        damages));
                     } else if (workers > 0) {
                         logger.info(
                                 "cxc scheduler "
@@ -82,13 +98,77 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
             BackgroundScheduler<?, ?> scheduler,
             JobHandler<?, ?> handler,
             int workers,
-            Duration timeout) {
+            Duration timeout,
+            List<JobRunObserver> observers,
+            Map<String, CxcFormatException> damages) {
         return new Pool<>(
                 name,
                 (BackgroundScheduler<J, R>) scheduler,
                 (JobHandler<J, R>) handler,
                 workers,
-                timeout);
+                timeout,
+                observers,
+                damages);
+    }
+
+    /** Adds {@code observer} to every pool's runs from now on. */
+    public void observe(JobRunObserver observer) {
+        observers.add(observer);
+    }
+
+    /** Keeps {@code history} for its scheduler: this process's runs are recorded in it. */
+    public void keepHistory(String scheduler, SchedulerHistory history) {
+        SchedulerHistory before = histories.put(scheduler, history);
+        if (before != null) {
+            observers.remove(before);
+            before.close();
+        }
+        observe(history);
+    }
+
+    /** The history of {@code scheduler}, if it keeps one. */
+    public Optional<SchedulerHistory> history(String scheduler) {
+        return Optional.ofNullable(histories.get(scheduler));
+    }
+
+    /** Closes the histories; the schedulers are their own beans, closed by the context. */
+    @Override
+    public void destroy() {
+        histories.values().forEach(SchedulerHistory::close);
+    }
+
+    /** The damage a scan or a worker last found in {@code scheduler}'s file, if any. */
+    public Optional<CxcFormatException> damage(String scheduler) {
+        return Optional.ofNullable(damages.get(scheduler));
+    }
+
+    private void damaged(String scheduler, CxcFormatException e) {
+        if (damages.put(scheduler, e) == null) {
+            logger.error("cxc scheduler " + scheduler + ": its file is damaged", e);
+        }
+    }
+
+    /** The declared schedulers, by name. */
+    public Map<String, BackgroundScheduler<?, ?>> schedulers() {
+        return Map.copyOf(schedulers);
+    }
+
+    /**
+     * Whether {@code scheduler} has a pool in this process whose threads have stopped (all of them
+     * ended while it should receive, or it was stopped): false when it has no pool here.
+     */
+    public boolean poolStopped(String scheduler) {
+        for (Pool<?, ?> pool : pools) {
+            if (pool.name.equals(scheduler)) {
+                return !pool.receiving || pool.threads.allEnded();
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code scheduler} has a pool in this process. */
+    public boolean hasPool(String scheduler) {
+        return pools.stream().anyMatch(pool -> pool.name.equals(scheduler));
     }
 
     private static final CodecBeans<SchedulerCodecs<?, ?>> CODECS =
@@ -114,9 +194,27 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
             BackgroundScheduler.Settings<?, ?> declared,
             CxcFileOptions options,
             List<SchedulerCodecs<?, ?>> codecs) {
+        return open(file, declared, options, codecs, null);
+    }
+
+    /**
+     * {@link #open}, its jobs carrying the submitting thread's trace context ({@link
+     * TraceCarryingCodec}) unless {@code traceContext} is null.
+     */
+    public static BackgroundScheduler<?, ?> open(
+            Path file,
+            BackgroundScheduler.Settings<?, ?> declared,
+            CxcFileOptions options,
+            List<SchedulerCodecs<?, ?>> codecs,
+            @Nullable Supplier<@Nullable String> traceContext) {
+        String name = nameOf(file);
+        return open(name, file, declared, options, codecsFor(name, codecs), traceContext);
+    }
+
+    /** The declared name of a scheduler's file: {@code jobs} for {@code jobs.scheduler}. */
+    public static String nameOf(Path file) {
         String fileName = file.getFileName().toString();
-        String name = fileName.substring(0, fileName.length() - SUFFIX.length());
-        return open(name, file, declared, options, codecsFor(name, codecs));
+        return fileName.substring(0, fileName.length() - SUFFIX.length());
     }
 
     public static final String SUFFIX = ".scheduler";
@@ -126,15 +224,20 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
             Path file,
             BackgroundScheduler.Settings<?, ?> declared,
             CxcFileOptions options,
-            SchedulerCodecs<J, R> codecs) {
+            SchedulerCodecs<J, R> codecs,
+            @Nullable Supplier<@Nullable String> traceContext) {
         BackgroundScheduler.Settings<J, R> settings;
         try {
             settings =
                     new BackgroundScheduler.Settings<>(
                             declared.capacity(),
-                            codecs.jobCodec(),
+                            traceContext == null
+                                    ? codecs.jobCodec()
+                                    : new TraceCarryingCodec<>(codecs.jobCodec(), traceContext),
                             codecs.resultCodec(),
-                            declared.grace());
+                            declared.grace(),
+                            declared.retry(),
+                            declared.fireAndForget());
         } catch (CxcSettingsException e) {
             throw new InvalidCxcPropertyException(
                     "cxc.schedulers." + name,
@@ -159,7 +262,13 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                     if (scheduler.isClosed()) {
                         return;
                     }
-                    ReclaimReport report = scheduler.watchdogScan();
+                    ReclaimReport report;
+                    try {
+                        report = scheduler.watchdogScan();
+                    } catch (CxcFormatException e) {
+                        damaged(name, e);
+                        return;
+                    }
                     if (!report.isEmpty()) {
                         logger.info("cxc scheduler " + name + " reclaimed: " + report);
                     }
@@ -200,6 +309,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                             "workers", (long) pool.threads.size(),
                             "completed", pool.completed.get(),
                             "failed", pool.failed.get(),
+                            "retried", pool.retried.get(),
                             "fenced", pool.fenced.get(),
                             "held", pool.held.get()));
         }
@@ -219,8 +329,11 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
         final int workers;
         final Duration timeout;
         final WorkerThreads threads;
+        final List<JobRunObserver> observers;
+        final Map<String, CxcFormatException> damages;
         final AtomicLong completed = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
+        final AtomicLong retried = new AtomicLong();
         final AtomicLong fenced = new AtomicLong();
         final AtomicLong held = new AtomicLong();
         volatile boolean receiving;
@@ -230,13 +343,17 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                 BackgroundScheduler<J, R> scheduler,
                 JobHandler<J, R> handler,
                 int workers,
-                Duration timeout) {
+                Duration timeout,
+                List<JobRunObserver> observers,
+                Map<String, CxcFormatException> damages) {
             this.name = name;
             this.scheduler = scheduler;
             this.handler = handler;
             this.workers = workers;
             this.timeout = timeout;
             this.threads = new WorkerThreads("cxc-scheduler-" + name + "-");
+            this.observers = observers;
+            this.damages = damages;
         }
 
         void start() {
@@ -257,8 +374,19 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                     if (scheduler.isClosed()) {
                         return;
                     }
+                    if (e instanceof CxcFormatException damage) {
+                        // Said once (and shown by the health), then looked at again each second.
+                        if (damages.put(name, damage) == null) {
+                            logger.error("cxc scheduler " + name + ": its file is damaged", e);
+                        }
+                        LockSupport.parkNanos(DAMAGED_PARK_NANOS);
+                        continue;
+                    }
                     logger.error("cxc scheduler " + name + ": receive failed", e);
                     job = Optional.empty();
+                }
+                if (!damages.isEmpty()) {
+                    damages.remove(name); // read again without damage
                 }
                 if (job.isEmpty()) {
                     // Nothing queued: park a little longer each time (no wake-up across processes).
@@ -272,9 +400,11 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
         }
 
         private void run(Job<J> job) {
+            Instant started = Instant.now();
+            long from = System.nanoTime();
             @Nullable R result;
             try {
-                result = handler.handle(job);
+                result = observed(job, 0);
             } catch (Exception e) {
                 if (!receiving
                         && (e instanceof InterruptedException
@@ -289,14 +419,8 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                                     + " scheduler closes");
                     return;
                 }
-                failed.incrementAndGet();
-                try {
-                    result = handler.onFailure(job, e);
-                } catch (RuntimeException again) {
-                    again.addSuppressed(e);
-                    hold(job, "its handler threw, and onFailure threw too", again);
-                    return;
-                }
+                ended(job, started, from, failed(job, e));
+                return;
             }
             try {
                 if (result == null) {
@@ -304,12 +428,91 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle {
                 }
                 if (scheduler.complete(job, result)) {
                     completed.incrementAndGet();
+                    ended(job, started, from, JobRun.Outcome.SUCCEEDED);
                 } else {
                     // This attempt was re-dispatched meanwhile: its result is not recorded.
                     fenced.incrementAndGet();
                 }
             } catch (RuntimeException e) {
                 hold(job, "its result could not be recorded", e);
+            }
+        }
+
+        /** The handler's call inside every observer's {@code around}, the first outermost. */
+        private @Nullable R observed(Job<J> job, int from) throws Exception {
+            if (from == observers.size()) {
+                return handler.handle(job);
+            }
+            return observers.get(from).around(name, job, () -> observed(job, from + 1));
+        }
+
+        private void ended(
+                Job<J> job, Instant started, long from, JobRun.@Nullable Outcome outcome) {
+            if (outcome == null || observers.isEmpty()) {
+                return;
+            }
+            JobRun run;
+            try {
+                run =
+                        new JobRun(
+                                name,
+                                job.id(),
+                                handler.type(job),
+                                job.attempt(),
+                                started,
+                                Duration.ofNanos(System.nanoTime() - from),
+                                outcome);
+            } catch (RuntimeException e) {
+                logger.error("cxc scheduler " + name + ": the handler's type() threw", e);
+                return;
+            }
+            for (JobRunObserver observer : observers) {
+                try {
+                    observer.ended(run);
+                } catch (RuntimeException e) {
+                    logger.error("cxc scheduler " + name + ": " + observer + " threw", e);
+                }
+            }
+        }
+
+        /** Records a failed attempt: queued again after its backoff, or FAILED once spent. */
+        private JobRun.@Nullable Outcome failed(Job<J> job, Exception e) {
+            FailOutcome outcome;
+            try {
+                outcome = scheduler.fail(job, e);
+            } catch (RuntimeException again) {
+                again.addSuppressed(e);
+                hold(job, "its handler threw, and the failure could not be recorded", again);
+                return null;
+            }
+            switch (outcome) {
+                case RETRYING -> {
+                    retried.incrementAndGet();
+                    return JobRun.Outcome.RETRIED;
+                }
+                case FAILED -> {
+                    failed.incrementAndGet();
+                    warn(job + " FAILED, its attempts spent", e);
+                    try {
+                        handler.onFailed(job, e);
+                    } catch (RuntimeException listener) {
+                        logger.error("cxc scheduler " + name + ": onFailed threw", listener);
+                    }
+                    return JobRun.Outcome.FAILED;
+                }
+                default -> {
+                    fenced.incrementAndGet();
+                    return null;
+                }
+            }
+        }
+
+        /** The failure is the handler's: one whose message throws still leaves a log line. */
+        private void warn(String what, Exception e) {
+            try {
+                logger.warn("cxc scheduler " + name + ": " + what, e);
+            } catch (RuntimeException unloggable) {
+                logger.warn("cxc scheduler " + name + ": " + what + " (" + e.getClass() + ")");
             }
         }
 

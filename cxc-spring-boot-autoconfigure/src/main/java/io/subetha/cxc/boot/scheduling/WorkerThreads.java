@@ -41,6 +41,11 @@ final class WorkerThreads {
         return threads.size();
     }
 
+    /** Whether none of the threads started is still running (true before any was started). */
+    synchronized boolean allEnded() {
+        return threads.stream().noneMatch(Thread::isAlive);
+    }
+
     /**
      * Waits up to {@code timeout} for every thread to end (their loops told to stop first), then
      * interrupts each one still running, logging "{@code pool}: {thread} {@code stillRunning}" at

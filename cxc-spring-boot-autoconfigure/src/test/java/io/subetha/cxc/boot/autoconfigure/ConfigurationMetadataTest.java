@@ -63,6 +63,12 @@ class ConfigurationMetadataTest {
         // A nested settings class's settings too: cxc.fanouts.<name>.retry.*
         assertThat((String) properties.get("cxc.fanouts").get("description"))
                 .contains("retry (max-attempts, backoff)");
+        assertThat((String) properties.get("cxc.schedulers").get("description"))
+                .contains(
+                        "retry.max-attempts",
+                        "retry.initial-backoff",
+                        "retry.multiplier",
+                        "retry.max-backoff");
         Map<String, Map<String, Object>> hints = byName("hints");
         assertThat(hints).containsKeys("cxc.barriers.keys", "cxc.watchdogs.keys");
         assertThat(hints.get("cxc.file-permissions").toString()).contains("rw-------", "rw-r-----");

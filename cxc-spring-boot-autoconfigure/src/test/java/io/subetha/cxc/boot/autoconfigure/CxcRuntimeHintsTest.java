@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.scheduling.SchedulerHistory;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
+import io.subetha.cxc.scheduling.JobFailure;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import org.junit.jupiter.api.Test;
@@ -49,7 +51,7 @@ class CxcRuntimeHintsTest {
         }
     }
 
-    /** Its constructor and setters, and those of a nested settings class it holds (retry). */
+    /** Its constructor and setters, and those of the nested settings groups it holds (retry). */
     private void assertBindable(Class<?> properties) throws Exception {
         assertThat(
                         RuntimeHintsPredicates.reflection()
@@ -58,12 +60,16 @@ class CxcRuntimeHintsTest {
                 .accepts(hints);
         for (PropertyDescriptor property :
                 Introspector.getBeanInfo(properties, Object.class).getPropertyDescriptors()) {
-            assertThat(
-                            RuntimeHintsPredicates.reflection()
-                                    .onMethodInvocation(property.getWriteMethod()))
-                    .as("%s.%s", properties.getSimpleName(), property.getWriteMethod())
+            // A nested group held final (a scheduler's retry) is read, then bound into, not set.
+            var binding =
+                    property.getWriteMethod() == null
+                            ? property.getReadMethod()
+                            : property.getWriteMethod();
+            assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(binding))
+                    .as("%s.%s", properties.getSimpleName(), binding)
                     .accepts(hints);
-            if (property.getPropertyType().getEnclosingClass() == CxcProperties.class) {
+            if (property.getPropertyType().getEnclosingClass() == CxcProperties.class
+                    || property.getPropertyType() == RetryProperties.class) {
                 assertBindable(property.getPropertyType());
             }
         }
@@ -80,6 +86,15 @@ class CxcRuntimeHintsTest {
                         RuntimeHintsPredicates.reflection()
                                 .onMethodInvocation(
                                         CxcParticipants.Participant.class.getMethod("alive")))
+                .accepts(hints);
+        assertThat(
+                        RuntimeHintsPredicates.reflection()
+                                .onMethodInvocation(
+                                        SchedulerHistory.Entry.class.getMethod("outcome")))
+                .accepts(hints);
+        assertThat(
+                        RuntimeHintsPredicates.reflection()
+                                .onMethodInvocation(JobFailure.class.getMethod("message")))
                 .accepts(hints);
     }
 }

@@ -37,7 +37,7 @@ class CxcSchedulerAutoConfigurationTest {
 
     @TempDir Path temp;
 
-    /** Doubles a job; 13 fails, and its failure records -1. */
+    /** Doubles a job; 13 fails every attempt, so it ends FAILED. */
     static final class Doubler implements JobHandler<Long, Long> {
         @Override
         public String scheduler() {
@@ -60,11 +60,6 @@ class CxcSchedulerAutoConfigurationTest {
                 throw new IllegalStateException("unlucky");
             }
             return job.payload() * 2;
-        }
-
-        @Override
-        public Long onFailure(Job<Long> job, Exception failure) {
-            return -1L;
         }
     }
 
@@ -118,11 +113,6 @@ class CxcSchedulerAutoConfigurationTest {
             release.await();
             return job.payload();
         }
-
-        @Override
-        public Long onFailure(Job<Long> job, Exception failure) {
-            return -1L; // not called for a job interrupted by shutdown
-        }
     }
 
     private ApplicationContextRunner runner() {
@@ -143,7 +133,9 @@ class CxcSchedulerAutoConfigurationTest {
         runner().withUserConfiguration(Handler.class)
                 .withBean(SimpleMeterRegistry.class)
                 .withPropertyValues(
-                        "cxc.schedulers.jobs.capacity=64", "cxc.schedulers.jobs.workers=3")
+                        "cxc.schedulers.jobs.capacity=64",
+                        "cxc.schedulers.jobs.workers=3",
+                        "cxc.schedulers.jobs.retry.initial-backoff=10ms")
                 .run(
                         context -> {
                             assertThat(context).hasNotFailed();
@@ -163,14 +155,17 @@ class CxcSchedulerAutoConfigurationTest {
                                     .until(
                                             () -> {
                                                 results.addAll(jobs.collector().take(64));
-                                                return results.size() == 20;
+                                                return results.size() == 19;
                                             });
                             assertThat(results)
                                     .extracting(JobResult::result)
-                                    .contains(2L, 4L, 40L, -1L)
+                                    .contains(2L, 4L, 40L)
                                     .doesNotContain(26L);
+                            await().atMost(Duration.ofSeconds(60))
+                                    .until(() -> jobs.counts().failed() == 1);
                             assertThat(workers.counts().get("jobs"))
-                                    .containsEntry("completed", 20L)
+                                    .containsEntry("completed", 19L)
+                                    .containsEntry("retried", 2L)
                                     .containsEntry("failed", 1L);
                             workers.onTick(); // beats and scans; nothing to reclaim
                             MeterRegistry meters = context.getBean(MeterRegistry.class);
@@ -183,7 +178,7 @@ class CxcSchedulerAutoConfigurationTest {
                                                             "op", "complete")
                                                     .functionCounter()
                                                     .count())
-                                    .isEqualTo(20);
+                                    .isEqualTo(19);
                             assertThat(context.getBean(CxcEndpoint.class).cxc().primitives())
                                     .anySatisfy(
                                             p -> {
@@ -192,7 +187,7 @@ class CxcSchedulerAutoConfigurationTest {
                                                         .isEqualTo("background-scheduler");
                                                 assertThat(p.state())
                                                         .containsEntry("capacity", 64)
-                                                        .containsEntry("collected", 20L);
+                                                        .containsEntry("collected", 19L);
                                             });
                         });
     }
@@ -229,6 +224,54 @@ class CxcSchedulerAutoConfigurationTest {
                                         .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
                                         .hasMessageContaining("'cxc.schedulers.jobs.job-codec'")
                                         .hasMessageContaining("the starter sets it itself"));
+    }
+
+    @Test
+    void aBadRetryPropertyFailsStartupNamingItAndItsRange() {
+        runner().withUserConfiguration(Handler.class)
+                .withPropertyValues("cxc.schedulers.jobs.retry.max-attempts=0")
+                .run(
+                        context ->
+                                assertThat(context)
+                                        .getFailure()
+                                        .extracting(NestedExceptionUtils::getMostSpecificCause)
+                                        .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
+                                        .hasMessageContaining(
+                                                "'cxc.schedulers.jobs.retry.max-attempts'")
+                                        .hasMessageContaining("retry.max-attempts must be 1.."));
+        runner().withUserConfiguration(Handler.class)
+                .withPropertyValues("cxc.schedulers.jobs.retry.multiplier=0.5")
+                .run(
+                        context ->
+                                assertThat(context)
+                                        .getFailure()
+                                        .extracting(NestedExceptionUtils::getMostSpecificCause)
+                                        .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
+                                        .hasMessageContaining(
+                                                "'cxc.schedulers.jobs.retry.multiplier'")
+                                        .hasMessageContaining("1.0..1000"));
+        runner().withUserConfiguration(Handler.class)
+                .withPropertyValues(
+                        "cxc.schedulers.jobs.retry.initial-backoff=10m",
+                        "cxc.schedulers.jobs.retry.max-backoff=1m")
+                .run(
+                        context ->
+                                assertThat(context)
+                                        .getFailure()
+                                        .extracting(NestedExceptionUtils::getMostSpecificCause)
+                                        .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
+                                        .hasMessageContaining(
+                                                "'cxc.schedulers.jobs.retry.max-backoff'"));
+        runner().withUserConfiguration(Handler.class)
+                .withPropertyValues("cxc.schedulers.jobs.history=-1")
+                .run(
+                        context ->
+                                assertThat(context)
+                                        .getFailure()
+                                        .extracting(NestedExceptionUtils::getMostSpecificCause)
+                                        .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
+                                        .hasMessageContaining("'cxc.schedulers.jobs.history'")
+                                        .hasMessageContaining("0 (no history)"));
     }
 
     @Test
@@ -321,62 +364,6 @@ class CxcSchedulerAutoConfigurationTest {
             assertThat(again.payload()).isEqualTo(6L);
             assertThat(again.attempt()).isEqualTo(2);
             assertThat(file.complete(again, 60L)).isTrue();
-        }
-    }
-
-    /** Fails every job, and fails to say what its failure records. */
-    static final class Hopeless implements JobHandler<Long, Long> {
-        @Override
-        public String scheduler() {
-            return "jobs";
-        }
-
-        @Override
-        public FixedCodec<Long> jobCodec() {
-            return FixedCodec.INT64;
-        }
-
-        @Override
-        public FixedCodec<Long> resultCodec() {
-            return FixedCodec.INT64;
-        }
-
-        @Override
-        public Long handle(Job<Long> job) {
-            throw new IllegalStateException("no");
-        }
-
-        @Override
-        public Long onFailure(Job<Long> job, Exception failure) {
-            throw new IllegalStateException("nor this");
-        }
-    }
-
-    @Test
-    void aJobWhoseOnFailureThrowsIsHeldUntilThisProcessStopsThenQueuedAgain() {
-        runner().withBean(Hopeless.class, Hopeless::new)
-                .withPropertyValues(
-                        "cxc.schedulers.jobs.capacity=64", "cxc.schedulers.jobs.workers=1")
-                .run(
-                        context -> {
-                            context.getBean("jobs", BackgroundScheduler.class).submit(9L);
-                            SchedulerWorkers workers = context.getBean(SchedulerWorkers.class);
-                            await().atMost(Duration.ofSeconds(60))
-                                    .until(() -> workers.counts().get("jobs").get("held") == 1);
-                            assertThat(
-                                            context.getBean("jobs", BackgroundScheduler.class)
-                                                    .counts()
-                                                    .running())
-                                    .isEqualTo(1);
-                        });
-        try (BackgroundScheduler<Long, Long> file =
-                BackgroundScheduler.open(
-                        temp.resolve("cxc").resolve("jobs.scheduler"),
-                        new BackgroundScheduler.Settings<>(
-                                64, FixedCodec.INT64, FixedCodec.INT64))) {
-            assertThat(file.counts().queued()).isEqualTo(1);
-            assertThat(file.receive(ProcessHandle.current().pid()).orElseThrow().attempt())
-                    .isEqualTo(2);
         }
     }
 

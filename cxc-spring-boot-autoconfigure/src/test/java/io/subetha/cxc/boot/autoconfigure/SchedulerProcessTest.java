@@ -3,6 +3,7 @@ package io.subetha.cxc.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.subetha.cxc.boot.scheduling.SchedulerHistory;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.JobResult;
@@ -85,6 +86,19 @@ class SchedulerProcessTest {
             assertThat(results.values())
                     .extracting(JobResult::result)
                     .allMatch(pid -> pid == apps.get(0).pid() || pid == apps.get(1).pid());
+            // The apps' runs are in the history file, which this process reads too.
+            try (SchedulerHistory history =
+                    SchedulerHistory.open("jobs", cxc.resolve("jobs.scheduler"), 100)) {
+                await().atMost(Duration.ofSeconds(60)).until(() -> history.last(100).size() == 8);
+                assertThat(history.last(100))
+                        .allSatisfy(
+                                run -> {
+                                    assertThat(results.get(run.jobId()).result())
+                                            .isEqualTo(run.pid());
+                                    assertThat(run.outcome()).isEqualTo("succeeded");
+                                    assertThat(run.type()).isEqualTo("Long");
+                                });
+            }
 
             // A stream of jobs through both apps' pools (one worker thread each): a figure.
             long started = System.nanoTime();

@@ -54,11 +54,6 @@ public class SchedulerWorkerApp {
                 }
                 return Pids.current();
             }
-
-            @Override
-            public Long onFailure(Job<Long> job, Exception failure) {
-                return -1L;
-            }
         };
     }
 }

@@ -12,7 +12,10 @@ import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.Job;
+import io.subetha.cxc.scheduling.JobEntry;
+import io.subetha.cxc.scheduling.JobFailure;
 import io.subetha.cxc.scheduling.JobResult;
+import io.subetha.cxc.scheduling.RetryPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +52,7 @@ class SchedulerWorkersTest {
         Long handle(Job<Long> job) throws Exception;
     }
 
-    /** The handler of scheduler "jobs": the test's body; a failure records -1. */
+    /** The handler of scheduler "jobs": the test's body; keeps the failures of FAILED jobs. */
     static class Handler implements JobHandler<Long, Long> {
         final Body body;
         final List<Exception> failures = new CopyOnWriteArrayList<>();
@@ -79,11 +82,21 @@ class SchedulerWorkersTest {
         }
 
         @Override
-        public Long onFailure(Job<Long> job, Exception failure) {
+        public void onFailed(Job<Long> job, Exception failure) {
             failures.add(failure);
-            return -1L;
         }
     }
+
+    /** A failure whose message cannot be read, so it cannot be recorded either. */
+    static final class Unspeakable extends IllegalStateException {
+        @Override
+        public String getMessage() {
+            throw new IllegalArgumentException("nor this");
+        }
+    }
+
+    /** Two attempts 10 ms apart: the tests' jobs fail fast. */
+    static final RetryPolicy TWICE = RetryPolicy.fixed(2, Duration.ofMillis(10));
 
     @BeforeEach
     void logs() {
@@ -103,7 +116,8 @@ class SchedulerWorkersTest {
         BackgroundScheduler<?, ?> scheduler =
                 SchedulerWorkers.open(
                         temp.resolve("jobs.scheduler"),
-                        new BackgroundScheduler.Settings<>(16, INT64, INT64, grace),
+                        new BackgroundScheduler.Settings<>(16, INT64, INT64, grace)
+                                .withRetry(TWICE),
                         CxcFileOptions.defaults(),
                         codecs);
         opened.add(scheduler);
@@ -280,6 +294,8 @@ class SchedulerWorkersTest {
                                 5L,
                                 "failed",
                                 0L,
+                                "retried",
+                                0L,
                                 "fenced",
                                 0L,
                                 "held",
@@ -350,32 +366,51 @@ class SchedulerWorkersTest {
     }
 
     @Test
-    void aJobWhoseOnFailureThrowsTooIsHeldAndLoggedWithBothFailures() {
+    void aFailureWhoseMessageThrowsIsStillRecordedAndLogged() {
         Handler hopeless =
                 new Handler(
                         j -> {
-                            throw new IllegalStateException("no");
-                        }) {
-                    @Override
-                    public Long onFailure(Job<Long> job, Exception failure) {
-                        throw new IllegalArgumentException("nor this");
-                    }
-                };
+                            throw new Unspeakable();
+                        });
         BackgroundScheduler<Long, Long> jobs = open(Duration.ofSeconds(2), List.of(hopeless));
         SchedulerWorkers workers = workers(jobs, 1, Duration.ofSeconds(30), List.of(hopeless));
         workers.start();
         jobs.submit(9L);
-        await().atMost(Duration.ofSeconds(30)).until(() -> !log.lines().isEmpty());
-        assertThat(workers.counts().get("jobs"))
-                .containsEntry("failed", 1L)
-                .containsEntry("held", 1L);
+        await().atMost(Duration.ofSeconds(30)).until(() -> hopeless.failures.size() == 1);
+        assertThat(jobs.jobs().get(0).failure().exceptionClass())
+                .isEqualTo(Unspeakable.class.getName());
         assertThat(log.lines())
                 .singleElement()
                 .asString()
-                .endsWith(
-                        " is held by this process until it stops: its handler threw, and onFailure"
-                                + " threw too [java.lang.IllegalArgumentException suppressing"
-                                + " java.lang.IllegalStateException]");
+                .contains(" FAILED, its attempts spent (class " + Unspeakable.class.getName());
+    }
+
+    @Test
+    void aThrowingHandlerIsRetriedByThePolicyThenTheJobIsFailedAndOnFailedTold() {
+        Handler hopeless =
+                new Handler(
+                        j -> {
+                            throw new IllegalStateException("no " + j.attempt());
+                        });
+        BackgroundScheduler<Long, Long> jobs = open(Duration.ofSeconds(2), List.of(hopeless));
+        SchedulerWorkers workers = workers(jobs, 1, Duration.ofSeconds(30), List.of(hopeless));
+        workers.start();
+        long id = jobs.submit(9L);
+        await().atMost(Duration.ofSeconds(30)).until(() -> jobs.counts().failed() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> hopeless.failures.size() == 1);
+        assertThat(workers.counts().get("jobs"))
+                .containsEntry("retried", 1L)
+                .containsEntry("failed", 1L)
+                .containsEntry("completed", 0L);
+        JobEntry failed = jobs.jobs().get(0);
+        assertThat(failed.id()).isEqualTo(id);
+        assertThat(failed.attempt()).isEqualTo(2);
+        assertThat(failed.failure())
+                .isEqualTo(new JobFailure(IllegalStateException.class.getName(), "no 2"));
+        assertThat(hopeless.failures)
+                .singleElement()
+                .extracting(Exception::getMessage)
+                .isEqualTo("no 2");
     }
 
     @Test
@@ -428,11 +463,12 @@ class SchedulerWorkersTest {
         SchedulerWorkers workers = workers(jobs, 1, Duration.ofSeconds(30), List.of(handler));
         workers.start();
         jobs.submit(3L);
-        assertThat(results(jobs, 1)).extracting(JobResult::result).containsExactly(-1L);
+        await().atMost(Duration.ofSeconds(30)).until(() -> handler.failures.size() == 1);
         assertThat(handler.failures).singleElement().isInstanceOf(InterruptedException.class);
         assertThat(workers.counts().get("jobs"))
                 .containsEntry("failed", 1L)
-                .containsEntry("completed", 1L);
+                .containsEntry("retried", 1L);
+        assertThat(jobs.counts().failed()).isEqualTo(1);
     }
 
     @Test

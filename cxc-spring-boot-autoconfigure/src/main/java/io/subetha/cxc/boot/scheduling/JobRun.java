@@ -1,0 +1,41 @@
+package io.subetha.cxc.boot.scheduling;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One run of a job by this process's worker pool, as the pool tells its {@link JobRunObserver}s
+ * once the run's outcome is recorded.
+ *
+ * @param scheduler the declared scheduler's name
+ * @param jobId the job's id
+ * @param type the job's type, as its handler names it ({@code JobHandler.type})
+ * @param attempt the attempt this run was (1 for the first)
+ * @param started when the handler was called, by the wall clock
+ * @param took how long the handler ran
+ * @param outcome what the scheduler made of it
+ */
+public record JobRun(
+        String scheduler,
+        long jobId,
+        String type,
+        long attempt,
+        Instant started,
+        Duration took,
+        Outcome outcome) {
+
+    /** What a run ended as. */
+    public enum Outcome {
+        /** Its result recorded (or, fire-and-forget, its slot freed). */
+        SUCCEEDED,
+        /** Its handler threw; queued again, to run after its backoff. */
+        RETRIED,
+        /** Its handler threw and its attempts are spent: the job is FAILED. */
+        FAILED;
+
+        /** The outcome as meters and the history name it: {@code succeeded}. */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+}
