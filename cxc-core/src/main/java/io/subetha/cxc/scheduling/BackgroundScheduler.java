@@ -225,7 +225,6 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                                             new BackgroundScheduler(file, settings));
 
     private static final long OWN_PID = Pids.current();
-    private static final int SPINS_ON_WRITING = 2_000;
 
     private final int capacity;
     private final int stride;
@@ -242,14 +241,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     // This handle's participant record, claimed when it first submits, works or collects.
     private final ParticipantRecord participant;
     private volatile long lastScan = System.nanoTime();
-    // The re-queued-jobs hint this handle read before a look behind the head that found nothing (a
-    // hint left high by a crash, or jobs another worker took first); -1 until then. The handle
-    // looks again once the hint differs, so a job re-queued since is still received ahead of later
-    // jobs, and a hint a crash left high costs one look.
-    private volatile long emptyLookAt = -1;
-    // The earliest CLOCK_MONOTONIC time a re-queued job that look skipped for its backoff is due:
-    // the handle looks again then, though no re-queue has moved the hint since.
-    private volatile long nextDueAt = Long.MAX_VALUE;
+    private final JobRing ring;
+    private final RingSubmitter submitter;
+    private final JobDispatcher<J> dispatcher;
 
     private BackgroundScheduler(MappedFile file, Settings<J, R> settings) {
         super(file, TYPE);
@@ -290,6 +284,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         file.path(),
                         this::requireOpen,
                         this::watchdogScan);
+        this.ring = new JobRing(body, capacity, stride, this::damaged);
+        this.submitter = new RingSubmitter(ring, participant);
+        this.dispatcher = new JobDispatcher<>(ring, jobCodec, participant);
         this.collector =
                 new SlotCollector<>(
                         body,
@@ -300,7 +297,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         participant,
                         () -> counters.increment(Op.COLLECT),
                         this::enter,
-                        () -> position(HEAD_OFFSET, "head"),
+                        () -> ring.position(HEAD_OFFSET, "head"),
                         this::damaged);
     }
 
@@ -386,60 +383,12 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         RetryPolicy policy = options.retry() != null ? options.retry() : retry;
         int flags = options.discardResult() || fireAndForget ? RESULT_DISCARDED : 0;
         counters.increment(Op.SUBMIT);
-        long me = participant.tag();
-        while (true) {
-            long t = position(TAIL_OFFSET, "tail");
-            long lap = t / capacity;
-            int slot = slotOffset(t);
-            long word = body.getLongVolatile(slot);
-            long tag = lapOf(word);
-            int state = state(word);
-            if (tag == lapTag(lap) && state == FREE) {
-                long writing = as(lap, WRITING, me, 0);
-                if (!body.compareAndSetLong(slot, word, writing)) {
-                    continue;
-                }
-                body.compareAndSetLong(TAIL_OFFSET, t, t + 1);
-                failures.writeRun(slot, policy, flags);
-                try {
+        return submitter.submit(
+                slot -> {
+                    failures.writeRun(slot, policy, flags);
                     codec.write(body, slot + JOB_OFFSET, job);
-                } catch (RuntimeException e) {
-                    if (!body.compareAndSetLong(slot, writing, pack(lap, ABANDONED, 0, 0, 0))) {
-                        letGo(slot, writing, lap);
-                    }
-                    throw e;
-                }
-                if (body.compareAndSetLong(slot, writing, pack(lap, QUEUED, 0, 0, 0))) {
-                    return t;
-                }
-                // Judged silent between the two CASes (a GC, SIGSTOP), the slot was stepped over:
-                // it was never queued, so it is neither run nor lost. Let it go, submit again.
-                letGo(slot, writing, lap);
-                me = participant.tag();
-                continue;
-            }
-            if (tag == lapTag(lap)) {
-                body.compareAndSetLong(TAIL_OFFSET, t, t + 1); // reserved by another
-            } else if (tag == lapTag(lap - 1)) {
-                if (state == ABANDONED && !writerHolds(word)) {
-                    // A dead submitter's slot of the last lap: step the head over it, free it.
-                    long previous = t - capacity;
-                    body.compareAndSetLong(HEAD_OFFSET, previous, previous + 1);
-                    body.compareAndSetLong(slot, word, pack(lap, FREE, 0, 0, 0));
-                } else if (body.getLongVolatile(TAIL_OFFSET) == t) {
-                    return -1;
-                }
-            } else if (body.getLongVolatile(TAIL_OFFSET) == t) {
-                // A slot holds its position's lap or the one before while the tail names it;
-                // anything else would be read again and again, forever.
-                throw damaged(lapProblem("tail", t, tag));
-            }
-        }
-    }
-
-    /** Hands back a slot stepped over while this writer was silent: nobody's, free next lap. */
-    private void letGo(int slot, long writing, long lap) {
-        body.compareAndSetLong(slot, steppedOver(writing), pack(lap, ABANDONED, 0, 0, 0));
+                },
+                RingSubmitter.UNRECORDED);
     }
 
     // ----------------------------------------------------------------------------- receive
@@ -474,123 +423,11 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     private Optional<Job<J>> receiveEntered() {
-        FixedCodec<J> codec = jobCodec;
         long now = System.nanoTime();
         if (now - lastScan > SCAN_INTERVAL.toNanos()) {
             watchdogScan();
         }
-        long me = participant.tag();
-        long hint = body.getLongVolatile(REQUEUED_HINT_OFFSET);
-        long dueAt = nextDueAt;
-        if (hint > 0 && (hint != emptyLookAt || (dueAt != Long.MAX_VALUE && now - dueAt >= 0))) {
-            Job<J> requeued = receiveRequeued(codec, me, hint, now);
-            if (requeued != null) {
-                return Optional.of(requeued);
-            }
-        }
-        int spins = 0;
-        while (true) {
-            long h = position(HEAD_OFFSET, "head");
-            long lap = h / capacity;
-            int slot = slotOffset(h);
-            long word = body.getLongVolatile(slot);
-            if (lapOf(word) != lapTag(lap)) {
-                if (lapOf(word) == lapTag(lap - 1)) {
-                    return Optional.empty(); // not yet submitted
-                }
-                if (lapOf(word) == lapTag(lap + 1)) {
-                    // Job h was collected and its slot reused while the worker that took it is
-                    // yet to move the head: step the head over it for that worker.
-                    body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
-                } else if (body.getLongVolatile(HEAD_OFFSET) == h) {
-                    throw damaged(lapProblem("head", h, lapOf(word)));
-                }
-                continue;
-            }
-            switch (state(word)) {
-                case FREE:
-                    return Optional.empty();
-                case WRITING:
-                    if (++spins < SPINS_ON_WRITING) {
-                        Thread.onSpinWait();
-                        continue;
-                    }
-                    return Optional.empty();
-                case QUEUED:
-                    long attempt = attempt(word) + 1;
-                    long running = as(lap, RUNNING, me, attempt);
-                    if (body.compareAndSetLong(slot, word, running)) {
-                        body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
-                        Job<J> job = copyIfStillHeld(codec, h, attempt, slot, running);
-                        if (job != null) {
-                            return Optional.of(job);
-                        }
-                        me = participant.tag(); // judged dead meanwhile: its record may be gone
-                    }
-                    continue;
-                default: // dispatched, done or abandoned: step the head over it
-                    body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
-            }
-        }
-    }
-
-    private @Nullable Job<J> receiveRequeued(FixedCodec<J> codec, long me, long hint, long now) {
-        long h = position(HEAD_OFFSET, "head");
-        long dueAt = Long.MAX_VALUE;
-        for (long id = Math.max(0, h - capacity); id < h; id++) {
-            long lap = id / capacity;
-            int slot = slotOffset(id);
-            long word = body.getLongVolatile(slot);
-            if (state(word) != QUEUED || lapOf(word) != lapTag(lap)) {
-                continue;
-            }
-            // Read after the word: a retry's wait is written before the CAS that queued it, and
-            // the claim below fails if the slot moved on since.
-            long notBefore = body.getLongAcquire(slot + NOT_BEFORE_OFFSET);
-            if (notBefore != 0 && now - notBefore < 0) {
-                if (dueAt == Long.MAX_VALUE || notBefore - dueAt < 0) {
-                    dueAt = notBefore;
-                }
-                continue;
-            }
-            long attempt = attempt(word) + 1;
-            long running = as(lap, RUNNING, me, attempt);
-            if (body.compareAndSetLong(slot, word, running)) {
-                body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
-                Job<J> job = copyIfStillHeld(codec, id, attempt, slot, running);
-                if (job != null) {
-                    return job;
-                }
-                me = participant.tag();
-            }
-        }
-        nextDueAt = dueAt;
-        emptyLookAt = hint;
-        return null;
-    }
-
-    /**
-     * Copies the job this worker just claimed with {@code running}; null if the slot no longer
-     * holds that dispatch once copied. A worker paused after its claim (a GC, {@code SIGSTOP})
-     * beyond the grace may find its job re-queued, run elsewhere, collected and the slot refilled
-     * by a later submit: what it copied is then another job's payload, which it must not run under
-     * this id.
-     */
-    private @Nullable Job<J> copyIfStillHeld(
-            FixedCodec<J> codec, long id, long attempt, int slot, long running) {
-        J payload;
-        try {
-            payload = codec.read(body, slot + JOB_OFFSET);
-        } catch (RuntimeException e) {
-            if (body.getLongVolatile(slot) == running) {
-                throw e;
-            }
-            return null; // a torn copy of a payload rewritten under us
-        }
-        boolean discarded = (body.getIntAcquire(slot + FLAGS_OFFSET) & RESULT_DISCARDED) != 0;
-        return body.getLongVolatile(slot) == running
-                ? new Job<>(id, attempt, payload, running, discarded)
-                : null;
+        return Optional.ofNullable(dispatcher.receive(now));
     }
 
     // ---------------------------------------------------------------------------- complete
@@ -619,7 +456,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     private boolean completeEntered(Job<J> job, R result) {
         FixedCodec<R> codec = resultCodec;
         counters.increment(Op.COMPLETE);
-        int slot = slotOffset(job.id());
+        int slot = ring.slotOffset(job.id());
         if (job.fireAndForget()) {
             // Nothing to record: one CAS from the dispatched word ends the job and frees the slot.
             long free = pack(job.id() / capacity + 1, FREE, 0, 0, 0);
@@ -734,7 +571,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (!requeued.isEmpty()) {
             body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
         }
-        emptyLookAt = -1; // a look missed by a re-queue racing it: look again
+        dispatcher.lookAgain(); // a look missed by a re-queue racing it: look again
         return new ReclaimReport(requeued, abandoned[0], dead);
     }
 
@@ -871,35 +708,5 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             requireOpen();
             throw new IllegalStateException(file.path() + " is closing: open a new handle");
         }
-    }
-
-    // ----------------------------------------------------------------------------- helpers
-
-    /** A ring position the file holds; positions only grow from 0, so a negative one is damage. */
-    private long position(int offset, String name) {
-        long position = body.getLongVolatile(offset);
-        if (position < 0) {
-            throw damaged("its " + name + " is at job " + position + ", below 0");
-        }
-        return position;
-    }
-
-    private String lapProblem(String end, long position, long tag) {
-        return "job slot "
-                + position % capacity
-                + " holds lap tag "
-                + tag
-                + " while the "
-                + end
-                + " is at job "
-                + position
-                + " (lap "
-                + position / capacity
-                + "): a slot holds its position's lap, the one before or, at the head, the one"
-                + " after";
-    }
-
-    private int slotOffset(long id) {
-        return SLOTS_OFFSET + (int) (id % capacity) * stride;
     }
 }
