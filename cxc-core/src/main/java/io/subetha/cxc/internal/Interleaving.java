@@ -138,7 +138,11 @@ public final class Interleaving {
          */
         DOORBELL_ANNOUNCED,
         /** A doorbell ringer took the announcements by CAS: before it rings their waiters. */
-        DOORBELL_TAKEN
+        DOORBELL_TAKEN,
+        /** A scheduler's timetable firer won an entry's FIRING CAS: before it submits the job. */
+        TIMETABLE_FIRING,
+        /** A scheduler's timetable firer queued an entry's job: before it re-arms the entry. */
+        TIMETABLE_SUBMITTED
     }
 
     private static volatile @Nullable Consumer<Point> observer;

@@ -167,5 +167,4 @@ final class JobDispatcher<J> {
                 ? new Job<>(id, attempt, payload, running, discarded)
                 : null;
     }
-
 }

@@ -12,7 +12,9 @@ import io.subetha.cxc.participant.ParticipantRecord;
  */
 final class RingSubmitter {
 
-    /** Writes a job into the slot at the given offset, which the caller holds in {@code WRITING}. */
+    /**
+     * Writes a job into the slot at the given offset, which the caller holds in {@code WRITING}.
+     */
     @FunctionalInterface
     interface SlotWriter {
         void write(int slot);

@@ -1,0 +1,18 @@
+package io.subetha.cxc.scheduling;
+
+import java.time.Instant;
+
+/**
+ * A recurring or delayed job in a scheduler's timetable, as {@link BackgroundScheduler#timetable()}
+ * lists it.
+ *
+ * @param name its name ({@code @entry.fire} for a delayed job)
+ * @param recurrence its recurrence's spec ({@code fixed-rate:PT10S}, {@code cron:…}), or {@code
+ *     once} for a delayed job
+ * @param nextDue when it is due next
+ * @param fires how often it has fired since it was last scheduled or the file was created (fires
+ *     are numbered on across re-schedules of one name)
+ * @param firing whether a process is firing it at this moment
+ */
+public record TimetableEntry(
+        String name, String recurrence, Instant nextDue, long fires, boolean firing) {}
