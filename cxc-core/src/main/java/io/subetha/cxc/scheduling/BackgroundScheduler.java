@@ -746,7 +746,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 "collected", c.collected(),
                 "failed", c.failed(),
                 "graceMillis", Duration.ofNanos(graceNanos).toMillis(),
-                "timetable", timetable.entries().size(),
+                "timetable", timetable.entries().stream().map(TimetableEntry::summary).toList(),
                 "timetableCapacity", TIMETABLE_ENTRIES,
                 "fires", timetable.fires());
     }

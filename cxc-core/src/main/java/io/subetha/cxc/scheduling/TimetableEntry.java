@@ -15,4 +15,16 @@ import java.time.Instant;
  * @param firing whether a process is firing it at this moment
  */
 public record TimetableEntry(
-        String name, String recurrence, Instant nextDue, long fires, boolean firing) {}
+        String name, String recurrence, Instant nextDue, long fires, boolean firing) {
+
+    /** One line for an operator: {@code name recurrence, next due at …, fired n times}. */
+    public String summary() {
+        return name
+                + " "
+                + recurrence
+                + (firing ? ", firing now" : ", next due at " + nextDue)
+                + ", fired "
+                + fires
+                + " times";
+    }
+}

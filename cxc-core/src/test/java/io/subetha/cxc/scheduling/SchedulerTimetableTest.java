@@ -49,7 +49,14 @@ class SchedulerTimetableTest {
             assertThat(report.nextDue()).isEqualTo(due.plus(HOUR)); // on time: on its grid
             assertThat(report.fires()).isEqualTo(1);
             assertThat(report.recurrence()).isEqualTo("fixed-rate:PT1H");
-            assertThat(s.describe()).containsEntry("fires", 1L).containsEntry("timetable", 1);
+            assertThat(s.describe())
+                    .containsEntry("fires", 1L)
+                    .containsEntry(
+                            "timetable",
+                            java.util.List.of(
+                                    "report fixed-rate:PT1H, next due at "
+                                            + due.plus(HOUR)
+                                            + ", fired 1 times"));
             assertThat(s.complete(job, 43L)).isTrue();
         }
     }
