@@ -123,6 +123,8 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * |   Recurrence spec, UTF-8, at most ENTRY_SPEC_MAX bytes  144   |
  * +---------------------------------------------------------------+
+ * |   First fire number of this name (u64)                  248   |
+ * +---------------------------------------------------------------+
  * |   Job payload                                            256   |
  * +---------------------------------------------------------------+
  * </pre>
@@ -191,7 +193,8 @@ public final class BackgroundSchedulerDescriptor {
     public static final int ENTRY_NAME_OFFSET = 80;
     public static final int ENTRY_SPEC_OFFSET = 144;
     public static final int ENTRY_NAME_MAX = ENTRY_SPEC_OFFSET - ENTRY_NAME_OFFSET;
-    public static final int ENTRY_SPEC_MAX = 256 - ENTRY_SPEC_OFFSET;
+    public static final int ENTRY_FIRST_FIRE_OFFSET = 248;
+    public static final int ENTRY_SPEC_MAX = ENTRY_FIRST_FIRE_OFFSET - ENTRY_SPEC_OFFSET;
 
     public static final int ENTRY_FREE = 0;
     public static final int ARMED = 1;

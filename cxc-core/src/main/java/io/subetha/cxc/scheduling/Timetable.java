@@ -141,8 +141,11 @@ final class Timetable {
             int existing = name.isEmpty() ? -1 : find(nameBytes);
             long due = firstDue;
             int entry = existing;
+            long firstFire = -1;
             if (existing >= 0) {
                 int e = entryOffset(existing);
+                // Replacing takes a fire number without a fire: the count is kept.
+                firstFire = body.getLongAcquire(e + ENTRY_FIRST_FIRE_OFFSET) + 1;
                 long word = takeOut(existing);
                 if (readText(e, ENTRY_SPEC_LENGTH_OFFSET, ENTRY_SPEC_OFFSET).equals(spec)) {
                     due = body.getLongAcquire(e + dueOffset(entryFire(word)));
@@ -161,6 +164,7 @@ final class Timetable {
             writeText(e, ENTRY_NAME_LENGTH_OFFSET, ENTRY_NAME_OFFSET, nameBytes);
             writeText(e, ENTRY_SPEC_LENGTH_OFFSET, ENTRY_SPEC_OFFSET, specBytes);
             body.setLongPlain(e + ENTRY_JOB_FIRE_OFFSET, NOT_RECORDED);
+            body.setLongPlain(e + ENTRY_FIRST_FIRE_OFFSET, firstFire < 0 ? fire : firstFire);
             writeRun.accept(e);
             body.setLongRelease(e + dueOffset(fire), due);
             if (!body.compareAndSetLong(e, free, entryWord(ARMED, 0, 0, fire))) {
@@ -530,13 +534,14 @@ final class Timetable {
             String spec = readText(e, ENTRY_SPEC_LENGTH_OFFSET, ENTRY_SPEC_OFFSET);
             long fire = entryFire(word);
             long due = body.getLongAcquire(e + dueOffset(fire));
+            long firstFire = body.getLongAcquire(e + ENTRY_FIRST_FIRE_OFFSET);
             if (body.getLongVolatile(e) == word) {
                 entries.add(
                         new TimetableEntry(
                                 name,
                                 spec.equals(ONCE) ? "once" : spec,
                                 Instant.ofEpochMilli(due),
-                                fire - 1,
+                                Math.max(0, fire - firstFire),
                                 state == FIRING || state == REARMING));
             }
         }

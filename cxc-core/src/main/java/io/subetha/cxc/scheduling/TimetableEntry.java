@@ -10,8 +10,8 @@ import java.time.Instant;
  * @param recurrence its recurrence's spec ({@code fixed-rate:PT10S}, {@code cron:…}), or {@code
  *     once} for a delayed job
  * @param nextDue when it is due next
- * @param fires how often it has fired since it was last scheduled or the file was created (fires
- *     are numbered on across re-schedules of one name)
+ * @param fires how often it has fired since its name was first scheduled (a re-schedule of the name
+ *     keeps counting)
  * @param firing whether a process is firing it at this moment
  */
 public record TimetableEntry(

@@ -5,8 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcCapacityException;
+import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.mmf.FileHeader;
+import io.subetha.cxc.mmf.HeaderDescriptor;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -17,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The scheduler's timetable in one process: a recurring job fires once per due time from the
  * workers' polls, keeps to its grid when on time and coalesces the fires it missed; a fixed delay
  * counts from the fire; delayed jobs wait in the timetable; every copy may schedule the same name;
- * the timetable survives a restart; bad input is refused with what to do.
+ * the timetable survives a restart; bad input, and a file of the layout before the timetable, are
+ * refused with what to do.
  */
 class SchedulerTimetableTest {
 
@@ -58,6 +66,11 @@ class SchedulerTimetableTest {
                                             + due.plus(HOUR)
                                             + ", fired 1 times"));
             assertThat(s.complete(job, 43L)).isTrue();
+            s.schedule("report", Recurrence.fixedRate(HOUR), 43L); // a copy's start: still 1
+            assertThat(entry(s, "report").fires()).isEqualTo(1);
+            s.unschedule("report");
+            s.schedule("audit", Recurrence.fixedRate(HOUR), 1L); // its entry, anew
+            assertThat(entry(s, "audit").fires()).isZero();
         }
     }
 
@@ -184,5 +197,25 @@ class SchedulerTimetableTest {
             assertThat(s.schedule("job-3", Recurrence.fixedRate(HOUR), 3L)).isFalse(); // not new
             assertThat(s.timetable()).hasSize(64);
         }
+    }
+
+    @Test
+    void aFileOfTheLayoutBeforeTheTimetableIsRefusedSayingSo() throws Exception {
+        Path path = dir.resolve("jobs.cxc");
+        scheduler().close();
+        try (FileChannel channel =
+                FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer header =
+                    ByteBuffer.allocate(HeaderDescriptor.HEADER_LENGTH)
+                            .order(ByteOrder.LITTLE_ENDIAN);
+            channel.read(header, 0);
+            header.putInt(HeaderDescriptor.LAYOUT_VERSION_OFFSET, 2);
+            header.putInt(HeaderDescriptor.CHECKSUM_OFFSET, FileHeader.checksumOf(header));
+            channel.write(header.position(0), 0);
+        }
+        assertThatThrownBy(this::scheduler)
+                .isInstanceOf(CxcFormatException.class)
+                .hasMessageContaining("layout version 2, but this CXC reads version 3")
+                .hasMessageContaining("older CXC release");
     }
 }
