@@ -1,8 +1,10 @@
 package io.subetha.cxc.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.testing.ChildJvm;
@@ -22,7 +24,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The timetable across real JVMs: three worker JVMs polling one recurring job fire it exactly once
  * per due time over many periods; a firer SIGKILLed after it claimed a fire and before it
  * submitted, or after it submitted and before it re-armed, leaves the fire made exactly once; a
- * timetable written by a process that is gone fires in the next one.
+ * timetable written by a process that is gone fires in the next one; a firer stopped mid-fire holds
+ * up no other entry, and its own until it dies (an unschedule of it times out naming it).
  */
 class SchedulerTimetableProcessTest {
 
@@ -136,5 +139,47 @@ class SchedulerTimetableProcessTest {
                                 path.toString(),
                                 String.valueOf(CAPACITY)));
         assertThat(worker.awaitPrefixed("holding ", STEP)).isEqualTo("0 1");
+    }
+
+    @Test
+    void aFirerStoppedMidFireHoldsUpNoOtherEntryAndItsOwnOnlyUntilItDies() {
+        Path path = dir.resolve("jobs.cxc");
+        try (BackgroundScheduler<Long, Long> s =
+                BackgroundScheduler.TYPE.create(
+                        path,
+                        new BackgroundScheduler.Settings<>(
+                                CAPACITY,
+                                FixedCodec.INT64,
+                                FixedCodec.INT64,
+                                Duration.ofMillis(100)))) {
+            Instant due = Instant.now().minusSeconds(1);
+            s.schedule("stuck", Recurrence.fixedRate(Duration.ofDays(1)), 1L, JobOptions.at(due));
+            ChildJvm firer =
+                    children.add(
+                            ChildJvm.start(
+                                    "firer",
+                                    SchedulerChild.class,
+                                    "fire-at",
+                                    path.toString(),
+                                    String.valueOf(CAPACITY),
+                                    Point.TIMETABLE_FIRING.name()));
+            firer.awaitLine(("parked " + Point.TIMETABLE_FIRING)::equals, STEP);
+            // Stopped mid-look: the next-due hint it took is lowered again by a scan.
+            s.schedule("other", Recurrence.fixedRate(Duration.ofDays(1)), 2L, JobOptions.at(due));
+            s.watchdogScan();
+            assertThat(s.fireDue()).isEqualTo(1);
+            Job<Long> other = s.receive(ProcessHandle.current().pid()).orElseThrow();
+            assertThat(other.payload()).isEqualTo(2L);
+            assertThat(s.complete(other, 3L)).isTrue(); // before the waits below outlast the grace
+            assertThatThrownBy(() -> s.unschedule("stuck"))
+                    .isInstanceOf(CxcTimeoutException.class)
+                    .hasMessageContaining("is still being fired by PID " + firer.pid());
+            firer.kill();
+            firer.waitForExit(STEP);
+            s.watchdogScan();
+            assertThat(s.fireDue()).isEqualTo(1);
+            assertThat(s.receive(ProcessHandle.current().pid()).orElseThrow().payload())
+                    .isEqualTo(1L);
+        }
     }
 }
