@@ -167,6 +167,7 @@ final class Timetable {
             body.setLongPlain(e + ENTRY_FIRST_FIRE_OFFSET, firstFire < 0 ? fire : firstFire);
             writeRun.accept(e);
             body.setLongRelease(e + dueOffset(fire), due);
+            Interleaving.at(Interleaving.Point.TIMETABLE_ENTRY_WRITTEN);
             if (!body.compareAndSetLong(e, free, entryWord(ARMED, 0, 0, fire))) {
                 throw new IllegalStateException(
                         file

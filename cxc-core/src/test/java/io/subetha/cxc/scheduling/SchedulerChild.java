@@ -8,6 +8,7 @@ import io.subetha.cxc.testing.ChildServer;
 import io.subetha.cxc.testing.HeldCodec;
 import io.subetha.cxc.testing.PointFreeze;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -22,6 +23,8 @@ import java.util.concurrent.CountDownLatch;
  *                             copy of the job, until "go"): submitted ID
  * fire-at PATH CAP POINT      fires the timetable's due entries and parks for good at the
  *                             Interleaving POINT: parked POINT
+ * schedule-at PATH CAP POINT NAME   schedules NAME (daily, payload 1) and parks for good at
+ *                             POINT: parked POINT
  * fail PATH CAP N             receives N jobs one by one and reports each one's attempt failed
  *                             with an IllegalStateException: failed ID ATTEMPT OUTCOME NANOS
  *                             (NANOS: System.nanoTime() just before the report)
@@ -68,6 +71,13 @@ public final class SchedulerChild {
             ChildServer.daemon(
                     "submitter",
                     () -> say("submitted " + scheduler.submit(Long.parseLong(args[3]))));
+        } else if (args[0].equals("schedule-at")) {
+            PointFreeze.install(Interleaving.Point.valueOf(args[3]), 1, "parked");
+            ChildServer.daemon(
+                    "scheduler",
+                    () ->
+                            scheduler.schedule(
+                                    args[4], Recurrence.fixedRate(Duration.ofDays(1)), 1L));
         } else if (args[0].equals("fire-at")) {
             PointFreeze.install(Interleaving.Point.valueOf(args[3]), 1, "parked");
             ChildServer.daemon(

@@ -47,7 +47,23 @@ class SchedulerTimetableProcessTest {
     }
 
     static TimetableEntry entry(BackgroundScheduler<?, ?> s, String name) {
-        return s.timetable().stream().filter(e -> e.name().equals(name)).findFirst().orElseThrow();
+        return SchedulerTimetableTest.entry(s, name);
+    }
+
+    /** A child JVM firing the timetable's due entries, parked for good at {@code point}. */
+    ChildJvm firerParkedAt(Path path, Point point) {
+        return parkedAt(path, point, "fire-at");
+    }
+
+    ChildJvm parkedAt(Path path, Point point, String mode, String... more) {
+        List<String> args = new ArrayList<>(List.of(mode, path.toString(), "" + CAPACITY));
+        args.add(point.name());
+        args.addAll(List.of(more));
+        ChildJvm child =
+                children.add(
+                        ChildJvm.start(mode, SchedulerChild.class, args.toArray(String[]::new)));
+        child.awaitLine(("parked " + point)::equals, STEP);
+        return child;
     }
 
     @Test
@@ -97,16 +113,7 @@ class SchedulerTimetableProcessTest {
         try (BackgroundScheduler<Long, Long> s = create(path)) {
             Instant due = Instant.ofEpochMilli(System.currentTimeMillis() - 1_000);
             s.schedule("daily", Recurrence.fixedRate(Duration.ofDays(1)), 8L, JobOptions.at(due));
-            ChildJvm firer =
-                    children.add(
-                            ChildJvm.start(
-                                    "firer",
-                                    SchedulerChild.class,
-                                    "fire-at",
-                                    path.toString(),
-                                    String.valueOf(CAPACITY),
-                                    killedAt.name()));
-            firer.awaitLine(("parked " + killedAt)::equals, STEP);
+            ChildJvm firer = firerParkedAt(path, killedAt);
             assertThat(entry(s, "daily").firing()).isTrue();
             firer.kill();
             firer.waitForExit(STEP);
@@ -154,16 +161,7 @@ class SchedulerTimetableProcessTest {
                                 Duration.ofMillis(100)))) {
             Instant due = Instant.now().minusSeconds(1);
             s.schedule("stuck", Recurrence.fixedRate(Duration.ofDays(1)), 1L, JobOptions.at(due));
-            ChildJvm firer =
-                    children.add(
-                            ChildJvm.start(
-                                    "firer",
-                                    SchedulerChild.class,
-                                    "fire-at",
-                                    path.toString(),
-                                    String.valueOf(CAPACITY),
-                                    Point.TIMETABLE_FIRING.name()));
-            firer.awaitLine(("parked " + Point.TIMETABLE_FIRING)::equals, STEP);
+            ChildJvm firer = firerParkedAt(path, Point.TIMETABLE_FIRING);
             // Stopped mid-look: the next-due hint it took is lowered again by a scan.
             s.schedule("other", Recurrence.fixedRate(Duration.ofDays(1)), 2L, JobOptions.at(due));
             s.watchdogScan();
@@ -180,6 +178,23 @@ class SchedulerTimetableProcessTest {
             assertThat(s.fireDue()).isEqualTo(1);
             assertThat(s.receive(ProcessHandle.current().pid()).orElseThrow().payload())
                     .isEqualTo(1L);
+        }
+    }
+
+    @Test
+    void aSchedulerKilledHoldingTheTimetableLockLeavesNoEntryAndNoLockHeld() {
+        Path path = dir.resolve("jobs.cxc");
+        try (BackgroundScheduler<Long, Long> s = create(path)) {
+            ChildJvm scheduler =
+                    parkedAt(path, Point.TIMETABLE_ENTRY_WRITTEN, "schedule-at", "half-written");
+            scheduler.kill();
+            scheduler.waitForExit(STEP);
+            // The lock is the dead holder's until a scan, which the next schedule runs itself.
+            assertThat(s.schedule("next", Recurrence.fixedRate(Duration.ofDays(1)), 2L)).isTrue();
+            assertThat(s.timetable()).extracting(TimetableEntry::name).containsExactly("next");
+            assertThat(s.schedule("half-written", Recurrence.fixedRate(Duration.ofDays(1)), 3L))
+                    .isTrue();
+            assertThat(s.timetable()).hasSize(2);
         }
     }
 }
