@@ -75,6 +75,7 @@ final class Timetable {
     private static final long NOT_RECORDED = -1;
     // A schedule waiting for the lock or for a fire in flight scans between looks: not in a spin.
     private static final long PAUSE_NANOS = 100_000;
+    private static final long SCANS_EVERY = BackgroundScheduler.SCAN_INTERVAL.toNanos();
 
     private final AtomicBuffer body;
     private final JobRing ring;
@@ -87,6 +88,7 @@ final class Timetable {
     private final long waitNanos;
     private final Runnable scan;
     private final Map<String, Recurrence> parsed = new ConcurrentHashMap<>();
+    private volatile long lastScan = System.nanoTime() - SCANS_EVERY;
 
     /**
      * @param payloadBytes the job codec's size rounded up to 8
@@ -224,8 +226,7 @@ final class Timetable {
                                 + holder(entryParticipant(word))
                                 + ", silent beyond the grace; try again once it resumes or dies");
             }
-            scan.run();
-            LockSupport.parkNanos(PAUSE_NANOS);
+            pause(); // a dead firer's entry is repaired by the scan
         }
     }
 
@@ -266,10 +267,19 @@ final class Timetable {
                                 + holder((int) ((held >>> 1) & 0x3F))
                                 + ", silent beyond the grace; try again once it resumes or dies");
             }
-            scan.run(); // frees a dead holder's lock
-            LockSupport.parkNanos(PAUSE_NANOS);
+            pause(); // a dead holder's lock is freed by the scan
         }
         return mine;
+    }
+
+    /** Between two looks at what a schedule waits for: a scan every {@link #SCANS_EVERY}. */
+    private void pause() {
+        long now = System.nanoTime();
+        if (now - lastScan > SCANS_EVERY) {
+            lastScan = now;
+            scan.run();
+        }
+        LockSupport.parkNanos(PAUSE_NANOS);
     }
 
     private void unlock(long mine) {
