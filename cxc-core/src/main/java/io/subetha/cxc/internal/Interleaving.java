@@ -143,7 +143,16 @@ public final class Interleaving {
          * A fan-out taker reserved an item below levels it found empty: before it looks at those
          * levels again to decide whether its take stands.
          */
-        FANOUT_TAKE_RESERVED
+        FANOUT_TAKE_RESERVED,
+        /** A scheduler's timetable firer won an entry's FIRING CAS: before it submits the job. */
+        TIMETABLE_FIRING,
+        /** A scheduler's timetable firer queued an entry's job: before it re-arms the entry. */
+        TIMETABLE_SUBMITTED,
+        /**
+         * A scheduler's timetable lock holder wrote a free entry whole: before the CAS that arms
+         * it.
+         */
+        TIMETABLE_ENTRY_WRITTEN
     }
 
     private static volatile @Nullable Consumer<Point> observer;

@@ -16,13 +16,14 @@ import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A job scheduler in one mapped file, its roles in any processes: submitters {@link #submit} jobs,
@@ -80,6 +81,11 @@ import org.jspecify.annotations.Nullable;
  *       ResultCollector}).
  * </ul>
  *
+ * <p><b>Timetable.</b> Recurring jobs ({@link #schedule}) and jobs due later ({@link
+ * JobOptions#at}) wait in the file's timetable and are submitted once per due time, by whichever
+ * process polls first ({@link #receive} looks at one word while nothing is due); a dead firer's
+ * fire is judged from the one slot it recorded, so it is made exactly once: see {@link Timetable}.
+ *
  * <p>{@link #receive} scans on its own at most every {@link #SCAN_INTERVAL}, so workers alone
  * recover a killed worker's job; the Spring Boot starter's ticker scans too.
  *
@@ -89,6 +95,12 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /** How long a participant may stay silent before its running jobs are re-queued. */
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
+
+    /**
+     * What a submit answers for a job {@link JobOptions#due() due} later: it waits in the timetable
+     * (listed by {@link #timetable()} under an {@code @} name) and gets its id when due.
+     */
+    public static final long DELAYED = Long.MIN_VALUE;
 
     /** The longest a receiving worker goes between two scans of its own. */
     public static final Duration SCAN_INTERVAL = Duration.ofMillis(50);
@@ -104,7 +116,11 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         /** A worker's report of a failed attempt. */
         FAIL(6),
         RERUN(7),
-        DELETE(8);
+        DELETE(8),
+        /** A look at the timetable that fired one or more due entries. */
+        FIRE(9),
+        SCHEDULE(10),
+        UNSCHEDULE(11);
 
         private final int code;
 
@@ -142,8 +158,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             boolean fireAndForget) {
         public Settings {
             CxcSettingsException.requireInRange("capacity", capacity, 1, MAX_CAPACITY, " jobs");
-            requireSize("jobCodec", jobCodec);
-            requireSize("resultCodec", resultCodec);
+            requirePayloadSize("jobCodec", jobCodec);
+            requirePayloadSize("resultCodec", resultCodec);
             CxcSettingsException.requireBodyFits(
                     "capacity",
                     "capacity "
@@ -180,21 +196,6 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         public Settings<J, R> withFireAndForget(boolean discard) {
             return new Settings<>(capacity, jobCodec, resultCodec, grace, retry, discard);
         }
-
-        private static void requireSize(String setting, FixedCodec<?> codec) {
-            if (codec.size() > MAX_PAYLOAD) {
-                throw new CxcSettingsException(
-                        setting,
-                        setting
-                                + " must encode at most "
-                                + MAX_PAYLOAD
-                                + " bytes, got "
-                                + codec.size()
-                                + " ("
-                                + codec.describe()
-                                + ")");
-            }
-        }
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
@@ -218,14 +219,13 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                                     (body, s) ->
                                             body.setLongPlain(
                                                     GRACE_NANOS_OFFSET, s.grace().toNanos()))
-                            .bodyCheck(BackgroundScheduler::bodyProblem)
+                            .bodyCheck(BackgroundSchedulerDescriptor::bodyProblem)
                             .defaults(new Settings<>(1024, FixedCodec.INT64, FixedCodec.INT64))
                             .construct(
                                     (file, settings, options) ->
                                             new BackgroundScheduler(file, settings));
 
     private static final long OWN_PID = Pids.current();
-    private static final int SPINS_ON_WRITING = 2_000;
 
     private final int capacity;
     private final int stride;
@@ -242,14 +242,12 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     // This handle's participant record, claimed when it first submits, works or collects.
     private final ParticipantRecord participant;
     private volatile long lastScan = System.nanoTime();
-    // The re-queued-jobs hint this handle read before a look behind the head that found nothing (a
-    // hint left high by a crash, or jobs another worker took first); -1 until then. The handle
-    // looks again once the hint differs, so a job re-queued since is still received ahead of later
-    // jobs, and a hint a crash left high costs one look.
-    private volatile long emptyLookAt = -1;
-    // The earliest CLOCK_MONOTONIC time a re-queued job that look skipped for its backoff is due:
-    // the handle looks again then, though no re-queue has moved the hint since.
-    private volatile long nextDueAt = Long.MAX_VALUE;
+    private final JobRing ring;
+    private final RingSubmitter submitter;
+    private final JobDispatcher<J> dispatcher;
+    private final Timetable timetable;
+    private final SlotSweeper sweeper;
+    private final JobCompletion<R> completion;
 
     private BackgroundScheduler(MappedFile file, Settings<J, R> settings) {
         super(file, TYPE);
@@ -290,6 +288,20 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         file.path(),
                         this::requireOpen,
                         this::watchdogScan);
+        this.ring = new JobRing(body, capacity, stride, this::damaged);
+        this.submitter = new RingSubmitter(ring, participant);
+        this.dispatcher = new JobDispatcher<>(ring, jobCodec, participant);
+        this.timetable =
+                new Timetable(
+                        ring,
+                        submitter,
+                        participant,
+                        file.path(),
+                        rounded(jobSize),
+                        graceNanos,
+                        this::watchdogScan);
+        this.sweeper = new SlotSweeper(ring, timetable);
+        this.completion = new JobCompletion<>(ring, resultOffset, resultCodec, participant);
         this.collector =
                 new SlotCollector<>(
                         body,
@@ -300,16 +312,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         participant,
                         () -> counters.increment(Op.COLLECT),
                         this::enter,
-                        () -> position(HEAD_OFFSET, "head"),
+                        () -> ring.position(HEAD_OFFSET, "head"),
                         this::damaged);
-    }
-
-    private static @Nullable String bodyProblem(AtomicBuffer body) {
-        long grace = body.getLongAcquire(GRACE_NANOS_OFFSET);
-        if (grace <= 0 || grace > Duration.ofDays(1).toNanos()) {
-            return "it declares a grace of " + grace + " ns, outside 1 ns .. 1 day";
-        }
-        return null;
     }
 
     // ---------------------------------------------------------------------------- factories
@@ -342,15 +346,25 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     /**
-     * Queues {@code job} as {@code options} say (fire and forget, its own retry policy).
+     * Queues {@code job} as {@code options} say (fire and forget, its own retry policy, due later).
+     * A job due later waits in the timetable, which survives every process's restart, and is queued
+     * once, by whichever process polls first once it is due.
      *
-     * @return its id
+     * @return its id, or {@link #DELAYED} for a job due later
      * @throws CxcCapacityException if {@code capacity} jobs are queued, running, awaiting
-     *     collection or failed
+     *     collection or failed (or, for a job due later, the timetable is full)
      */
     public long submit(J job, JobOptions options) {
         long id = trySubmit(job, options);
-        if (id < 0) {
+        if (id == -1 && options.due() != null) {
+            throw new CxcCapacityException(
+                    file.path()
+                            + "'s timetable is full: it holds "
+                            + TIMETABLE_ENTRIES
+                            + " recurring and delayed jobs; unschedule one, or wait for delayed"
+                            + " jobs to fire");
+        }
+        if (id == -1) {
             throw new CxcCapacityException(
                     file.path()
                             + " is full: it holds "
@@ -368,7 +382,10 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         return trySubmit(job, JobOptions.DEFAULT);
     }
 
-    /** Queues {@code job} as {@code options} say; its id, or -1 if the scheduler is full. */
+    /**
+     * Queues {@code job} as {@code options} say; its id, or -1 if the scheduler (or, for a job due
+     * later, its timetable) is full, or {@link #DELAYED} for a job due later.
+     */
     public long trySubmit(J job, JobOptions options) {
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
@@ -386,60 +403,127 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         RetryPolicy policy = options.retry() != null ? options.retry() : retry;
         int flags = options.discardResult() || fireAndForget ? RESULT_DISCARDED : 0;
         counters.increment(Op.SUBMIT);
-        long me = participant.tag();
-        while (true) {
-            long t = position(TAIL_OFFSET, "tail");
-            long lap = t / capacity;
-            int slot = slotOffset(t);
-            long word = body.getLongVolatile(slot);
-            long tag = lapOf(word);
-            int state = state(word);
-            if (tag == lapTag(lap) && state == FREE) {
-                long writing = as(lap, WRITING, me, 0);
-                if (!body.compareAndSetLong(slot, word, writing)) {
-                    continue;
-                }
-                body.compareAndSetLong(TAIL_OFFSET, t, t + 1);
-                failures.writeRun(slot, policy, flags);
-                try {
+        Instant due = options.due();
+        if (due != null && due.toEpochMilli() > System.currentTimeMillis()) {
+            byte[] payload = encoded(job); // before the entry is taken: a job that fails to encode
+            try {
+                timetable.schedule(
+                        "",
+                        Timetable.ONCE,
+                        due.toEpochMilli(),
+                        e -> timetable.writeRun(e, payload, policy, flags));
+            } catch (CxcCapacityException full) {
+                return -1;
+            }
+            return DELAYED;
+        }
+        return submitter.submit(
+                slot -> {
+                    failures.writeRun(slot, policy, flags);
                     codec.write(body, slot + JOB_OFFSET, job);
-                } catch (RuntimeException e) {
-                    if (!body.compareAndSetLong(slot, writing, pack(lap, ABANDONED, 0, 0, 0))) {
-                        letGo(slot, writing, lap);
-                    }
-                    throw e;
-                }
-                if (body.compareAndSetLong(slot, writing, pack(lap, QUEUED, 0, 0, 0))) {
-                    return t;
-                }
-                // Judged silent between the two CASes (a GC, SIGSTOP), the slot was stepped over:
-                // it was never queued, so it is neither run nor lost. Let it go, submit again.
-                letGo(slot, writing, lap);
-                me = participant.tag();
-                continue;
-            }
-            if (tag == lapTag(lap)) {
-                body.compareAndSetLong(TAIL_OFFSET, t, t + 1); // reserved by another
-            } else if (tag == lapTag(lap - 1)) {
-                if (state == ABANDONED && !writerHolds(word)) {
-                    // A dead submitter's slot of the last lap: step the head over it, free it.
-                    long previous = t - capacity;
-                    body.compareAndSetLong(HEAD_OFFSET, previous, previous + 1);
-                    body.compareAndSetLong(slot, word, pack(lap, FREE, 0, 0, 0));
-                } else if (body.getLongVolatile(TAIL_OFFSET) == t) {
-                    return -1;
-                }
-            } else if (body.getLongVolatile(TAIL_OFFSET) == t) {
-                // A slot holds its position's lap or the one before while the tail names it;
-                // anything else would be read again and again, forever.
-                throw damaged(lapProblem("tail", t, tag));
-            }
+                },
+                RingSubmitter.UNRECORDED);
+    }
+
+    // --------------------------------------------------------------------------- timetable
+
+    /**
+     * Schedules a recurring job: {@code payload} is submitted as a job each time {@code recurrence}
+     * is due, exactly once per due time across every process that works this file (the fire is made
+     * by whichever of them polls first: {@link #receive} polls, so does the Spring Boot starter's
+     * ticker). Fires missed while no process ran are coalesced into one fire, and the recurrence
+     * resumes from it (see {@link Recurrence#nextAfterFire}). The timetable lives in the file: it
+     * survives every process's restart.
+     *
+     * <p>Idempotent per name, so every copy of a service may schedule its jobs at start: an entry
+     * of that name is replaced (its payload and options rewritten), and keeps its due time if its
+     * recurrence is unchanged.
+     *
+     * @param name up to {@value BackgroundSchedulerDescriptor#ENTRY_NAME_MAX} UTF-8 bytes, not
+     *     starting with {@code @}
+     * @param options the jobs' result handling and retry policy, and (its {@code due}) the first
+     *     due time: else {@code recurrence}'s first after now
+     * @return true if the name was new
+     * @throws CxcCapacityException if the timetable holds {@value
+     *     BackgroundSchedulerDescriptor#TIMETABLE_ENTRIES} entries already
+     * @throws IllegalArgumentException if the name or payload is not allowed, or {@code
+     *     recurrence}'s spec does not read back (no {@link RecurrenceFormat} for its kind)
+     */
+    public boolean schedule(String name, Recurrence recurrence, J payload, JobOptions options) {
+        Timetable.requireName(name);
+        if (recurrence == null || payload == null || options == null) {
+            throw new IllegalArgumentException("recurrence, payload and options must not be null");
+        }
+        String spec = Timetable.requireSpec(recurrence);
+        RetryPolicy policy = options.retry() != null ? options.retry() : retry;
+        int flags = options.discardResult() || fireAndForget ? RESULT_DISCARDED : 0;
+        long first =
+                (options.due() != null ? options.due() : recurrence.next(Instant.now()))
+                        .toEpochMilli();
+        byte[] encoded = encoded(payload);
+        enter();
+        try {
+            counters.increment(Op.SCHEDULE);
+            return timetable.schedule(
+                    name, spec, first, e -> timetable.writeRun(e, encoded, policy, flags));
+        } finally {
+            participant.exit();
         }
     }
 
-    /** Hands back a slot stepped over while this writer was silent: nobody's, free next lap. */
-    private void letGo(int slot, long writing, long lap) {
-        body.compareAndSetLong(slot, steppedOver(writing), pack(lap, ABANDONED, 0, 0, 0));
+    /** {@link #schedule(String, Recurrence, Object, JobOptions)} with the scheduler's options. */
+    public boolean schedule(String name, Recurrence recurrence, J payload) {
+        return schedule(name, recurrence, payload, JobOptions.DEFAULT);
+    }
+
+    /**
+     * Takes a recurring job, or a delayed one (by its listed {@code @} name), out of the timetable;
+     * false if none has that name. Its jobs already submitted are not touched.
+     */
+    public boolean unschedule(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException("name must not be null");
+        }
+        enter();
+        try {
+            counters.increment(Op.UNSCHEDULE);
+            return timetable.unschedule(name);
+        } finally {
+            participant.exit();
+        }
+    }
+
+    /** The recurring and delayed jobs in the timetable now; reads only. */
+    public List<TimetableEntry> timetable() {
+        return timetable.entries();
+    }
+
+    /**
+     * Fires the timetable's due entries now; the fires made. {@link #receive} does it at each poll,
+     * at the cost of one read while nothing is due: call this where no worker polls.
+     */
+    public int fireDue() {
+        enter();
+        try {
+            int fired = timetable.fireDue(System.currentTimeMillis());
+            if (fired > 0) {
+                counters.increment(Op.FIRE);
+            }
+            return fired;
+        } finally {
+            participant.exit();
+        }
+    }
+
+    /** {@code job} as the job codec writes it: a payload that fails to encode fails here. */
+    private byte[] encoded(J job) {
+        int size = rounded(jobSize);
+        AtomicBuffer scratch =
+                new AtomicBuffer(ByteBuffer.allocateDirect(size + 8).alignedSlice(8));
+        jobCodec.write(scratch, 0, job);
+        byte[] bytes = new byte[size];
+        scratch.getBytes(0, bytes);
+        return bytes;
     }
 
     // ----------------------------------------------------------------------------- receive
@@ -474,123 +558,14 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     private Optional<Job<J>> receiveEntered() {
-        FixedCodec<J> codec = jobCodec;
         long now = System.nanoTime();
         if (now - lastScan > SCAN_INTERVAL.toNanos()) {
             watchdogScan();
         }
-        long me = participant.tag();
-        long hint = body.getLongVolatile(REQUEUED_HINT_OFFSET);
-        long dueAt = nextDueAt;
-        if (hint > 0 && (hint != emptyLookAt || (dueAt != Long.MAX_VALUE && now - dueAt >= 0))) {
-            Job<J> requeued = receiveRequeued(codec, me, hint, now);
-            if (requeued != null) {
-                return Optional.of(requeued);
-            }
+        if (timetable.fireDue(System.currentTimeMillis()) > 0) {
+            counters.increment(Op.FIRE);
         }
-        int spins = 0;
-        while (true) {
-            long h = position(HEAD_OFFSET, "head");
-            long lap = h / capacity;
-            int slot = slotOffset(h);
-            long word = body.getLongVolatile(slot);
-            if (lapOf(word) != lapTag(lap)) {
-                if (lapOf(word) == lapTag(lap - 1)) {
-                    return Optional.empty(); // not yet submitted
-                }
-                if (lapOf(word) == lapTag(lap + 1)) {
-                    // Job h was collected and its slot reused while the worker that took it is
-                    // yet to move the head: step the head over it for that worker.
-                    body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
-                } else if (body.getLongVolatile(HEAD_OFFSET) == h) {
-                    throw damaged(lapProblem("head", h, lapOf(word)));
-                }
-                continue;
-            }
-            switch (state(word)) {
-                case FREE:
-                    return Optional.empty();
-                case WRITING:
-                    if (++spins < SPINS_ON_WRITING) {
-                        Thread.onSpinWait();
-                        continue;
-                    }
-                    return Optional.empty();
-                case QUEUED:
-                    long attempt = attempt(word) + 1;
-                    long running = as(lap, RUNNING, me, attempt);
-                    if (body.compareAndSetLong(slot, word, running)) {
-                        body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
-                        Job<J> job = copyIfStillHeld(codec, h, attempt, slot, running);
-                        if (job != null) {
-                            return Optional.of(job);
-                        }
-                        me = participant.tag(); // judged dead meanwhile: its record may be gone
-                    }
-                    continue;
-                default: // dispatched, done or abandoned: step the head over it
-                    body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
-            }
-        }
-    }
-
-    private @Nullable Job<J> receiveRequeued(FixedCodec<J> codec, long me, long hint, long now) {
-        long h = position(HEAD_OFFSET, "head");
-        long dueAt = Long.MAX_VALUE;
-        for (long id = Math.max(0, h - capacity); id < h; id++) {
-            long lap = id / capacity;
-            int slot = slotOffset(id);
-            long word = body.getLongVolatile(slot);
-            if (state(word) != QUEUED || lapOf(word) != lapTag(lap)) {
-                continue;
-            }
-            // Read after the word: a retry's wait is written before the CAS that queued it, and
-            // the claim below fails if the slot moved on since.
-            long notBefore = body.getLongAcquire(slot + NOT_BEFORE_OFFSET);
-            if (notBefore != 0 && now - notBefore < 0) {
-                if (dueAt == Long.MAX_VALUE || notBefore - dueAt < 0) {
-                    dueAt = notBefore;
-                }
-                continue;
-            }
-            long attempt = attempt(word) + 1;
-            long running = as(lap, RUNNING, me, attempt);
-            if (body.compareAndSetLong(slot, word, running)) {
-                body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
-                Job<J> job = copyIfStillHeld(codec, id, attempt, slot, running);
-                if (job != null) {
-                    return job;
-                }
-                me = participant.tag();
-            }
-        }
-        nextDueAt = dueAt;
-        emptyLookAt = hint;
-        return null;
-    }
-
-    /**
-     * Copies the job this worker just claimed with {@code running}; null if the slot no longer
-     * holds that dispatch once copied. A worker paused after its claim (a GC, {@code SIGSTOP})
-     * beyond the grace may find its job re-queued, run elsewhere, collected and the slot refilled
-     * by a later submit: what it copied is then another job's payload, which it must not run under
-     * this id.
-     */
-    private @Nullable Job<J> copyIfStillHeld(
-            FixedCodec<J> codec, long id, long attempt, int slot, long running) {
-        J payload;
-        try {
-            payload = codec.read(body, slot + JOB_OFFSET);
-        } catch (RuntimeException e) {
-            if (body.getLongVolatile(slot) == running) {
-                throw e;
-            }
-            return null; // a torn copy of a payload rewritten under us
-        }
-        boolean discarded = (body.getIntAcquire(slot + FLAGS_OFFSET) & RESULT_DISCARDED) != 0;
-        return body.getLongVolatile(slot) == running
-                ? new Job<>(id, attempt, payload, running, discarded)
-                : null;
+        return Optional.ofNullable(dispatcher.receive(now));
     }
 
     // ---------------------------------------------------------------------------- complete
@@ -610,39 +585,11 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             return false; // closed: its close re-queued the job, or will as it leaves
         }
         try {
-            return completeEntered(job, result);
+            counters.increment(Op.COMPLETE);
+            return completion.complete(job, result);
         } finally {
             participant.exit();
         }
-    }
-
-    private boolean completeEntered(Job<J> job, R result) {
-        FixedCodec<R> codec = resultCodec;
-        counters.increment(Op.COMPLETE);
-        int slot = slotOffset(job.id());
-        if (job.fireAndForget()) {
-            // Nothing to record: one CAS from the dispatched word ends the job and frees the slot.
-            long free = pack(job.id() / capacity + 1, FREE, 0, 0, 0);
-            boolean freed = body.compareAndSetLong(slot, job.word, free);
-            participant.beatIfDue();
-            return freed;
-        }
-        long completing = withState(job.word, COMPLETING);
-        if (!body.compareAndSetLong(slot, job.word, completing)) {
-            return false;
-        }
-        try {
-            codec.write(body, slot + resultOffset, result);
-        } catch (RuntimeException e) {
-            // Back to running: the worker may retry with a result that encodes.
-            body.compareAndSetLong(slot, completing, job.word);
-            throw e;
-        }
-        body.setLongRelease(slot + SEQUENCE_OFFSET, body.getAndAddLong(COMPLETIONS_OFFSET, 1));
-        long done = withState(job.word, DONE);
-        body.compareAndSetLong(slot, completing, done);
-        participant.beatIfDue();
-        return true;
     }
 
     // -------------------------------------------------------------------------------- fail
@@ -711,10 +658,6 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         return LapTags.fullLap(head / capacity, tag, 24);
     }
 
-    private long fullLap(long head, long tag) {
-        return fullLap(head, tag, capacity);
-    }
-
     // ---------------------------------------------------------------------------- watchdog
 
     /**
@@ -730,48 +673,13 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         int dead =
                 participant.judgeAll(
                         (record, generation, isDead) ->
-                                sweep(record, generation, isDead, requeued, abandoned));
+                                sweeper.sweep(record, generation, isDead, requeued, abandoned));
+        timetable.lowerNextDue(); // after a looker killed midway, or a repaired fire
         if (!requeued.isEmpty()) {
             body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
         }
-        emptyLookAt = -1; // a look missed by a re-queue racing it: look again
+        dispatcher.lookAgain(); // a look missed by a re-queue racing it: look again
         return new ReclaimReport(requeued, abandoned[0], dead);
-    }
-
-    private void sweep(int r, long key, boolean dead, List<Long> requeued, int[] abandoned) {
-        long gen = generationTag(key);
-        long head = body.getLongVolatile(HEAD_OFFSET);
-        for (int i = 0; i < capacity; i++) {
-            int slot = SLOTS_OFFSET + i * stride;
-            long word = body.getLongVolatile(slot);
-            int state = state(word);
-            if (participant(word) != r || generation(word) != gen) {
-                continue;
-            }
-            long lap = fullLap(head, lapOf(word));
-            if (state == COLLECTING) {
-                // Polled and not acknowledged by a collector dead, silent or closed: deliver again.
-                body.compareAndSetLong(slot, word, pack(lap, DONE, 0, 0, attempt(word)));
-            } else if (state == RUNNING || (dead && state == COMPLETING)) {
-                // Raise the hint first: a crash can leave it high, never low.
-                body.getAndAddLong(REQUEUED_HINT_OFFSET, 1);
-                if (body.compareAndSetLong(slot, word, pack(lap, QUEUED, 0, 0, attempt(word)))) {
-                    requeued.add(lap * capacity + i);
-                } else {
-                    body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
-                }
-            } else if (state == WRITING) {
-                // A dead submitter never finishes. A silent one may still be copying its job: its
-                // slot is stepped over, so it holds up no dispatch, but kept from the next lap
-                // until the writer lets it go (see WRITER_HOLDS).
-                long over = dead ? pack(lap, ABANDONED, 0, 0, 0) : steppedOver(word);
-                if (body.compareAndSetLong(slot, word, over)) {
-                    abandoned[0]++;
-                }
-            } else if (dead && writerHolds(word)) {
-                body.compareAndSetLong(slot, word, pack(lap, ABANDONED, 0, 0, 0));
-            }
-        }
     }
 
     // ------------------------------------------------------------------------ participants
@@ -837,7 +745,10 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 "reclaimed", c.reclaimed(),
                 "collected", c.collected(),
                 "failed", c.failed(),
-                "graceMillis", Duration.ofNanos(graceNanos).toMillis());
+                "graceMillis", Duration.ofNanos(graceNanos).toMillis(),
+                "timetable", timetable.entries().stream().map(TimetableEntry::summary).toList(),
+                "timetableCapacity", TIMETABLE_ENTRIES,
+                "fires", timetable.fires());
     }
 
     /**
@@ -857,7 +768,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             participant.leave(
                     (record, generation, dead) -> {
                         List<Long> requeued = new ArrayList<>();
-                        sweep(record, generation, dead, requeued, new int[1]);
+                        sweeper.sweep(record, generation, dead, requeued, new int[1]);
                         if (!requeued.isEmpty()) {
                             body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
                         }
@@ -871,35 +782,5 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             requireOpen();
             throw new IllegalStateException(file.path() + " is closing: open a new handle");
         }
-    }
-
-    // ----------------------------------------------------------------------------- helpers
-
-    /** A ring position the file holds; positions only grow from 0, so a negative one is damage. */
-    private long position(int offset, String name) {
-        long position = body.getLongVolatile(offset);
-        if (position < 0) {
-            throw damaged("its " + name + " is at job " + position + ", below 0");
-        }
-        return position;
-    }
-
-    private String lapProblem(String end, long position, long tag) {
-        return "job slot "
-                + position % capacity
-                + " holds lap tag "
-                + tag
-                + " while the "
-                + end
-                + " is at job "
-                + position
-                + " (lap "
-                + position / capacity
-                + "): a slot holds its position's lap, the one before or, at the head, the one"
-                + " after";
-    }
-
-    private int slotOffset(long id) {
-        return SLOTS_OFFSET + (int) (id % capacity) * stride;
     }
 }

@@ -1,8 +1,13 @@
 package io.subetha.cxc.scheduling;
 
+import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.claim.OwnerRecord;
+import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.BodyLayout;
+import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.primitive.PrimitiveType;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Body layout of a {@link BackgroundScheduler} file. Offsets are relative to the body, which
@@ -29,12 +34,23 @@ import io.subetha.cxc.primitive.PrimitiveType;
  * |   Completions (u64), re-dispatched hint (u64),            192  |
  * |   reclaimed total (u64), collected total (u64)                 |
  * +---------------------------------------------------------------+
+ * |   Timetable lock (u64, CAS)                               224  |
+ * +---------------------------------------------------------------+
+ * |   Timetable's next due, epoch ms (u64; a hint, see below) 232  |
+ * +---------------------------------------------------------------+
+ * |   Timetable fires total (u64)                             240  |
+ * +---------------------------------------------------------------+
+ * |   Reserved, zero                                          248  |
+ * +---------------------------------------------------------------+
  * |   Participant records, 64 bytes each, MAX_PARTICIPANTS:   256  |
  * |   an OwnerRecord (PID|generation, identity, heartbeat ns)      |
  * +---------------------------------------------------------------+
  * |   Job slots, capacity × stride:                          4352  |
  * |     the slot's header (256 bytes, below), then the job        |
  * |     payload and the result payload (each rounded up to 8)     |
+ * +---------------------------------------------------------------+
+ * |   Timetable entries, TIMETABLE_ENTRIES × stride, from the     |
+ * |   slots' end rounded up to 64 ({@link #timetableOffset})       |
  * +---------------------------------------------------------------+
  * </pre>
  *
@@ -79,6 +95,45 @@ import io.subetha.cxc.primitive.PrimitiveType;
  * submit; a failure that leaves a job {@code FAILED} sets it to the job's attempt, so a {@code
  * rerun} gets the whole policy again while the attempt, the fence, keeps rising.
  *
+ * <p><b>A timetable entry</b> (offsets within the entry; an entry is as long as a job slot). The
+ * entry word is CASed; the other fields are written only by the one who holds the entry: a FREE
+ * entry by the holder of the timetable lock (before the CAS that arms it), an entry {@code FIRING}
+ * or {@code REARMING} by that word's participant (see {@link Timetable}).
+ *
+ * <pre>
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                    Entry word (u64, CAS)                  0   |
+ * +---------------------------------------------------------------+
+ * |   Due of an even fire number, epoch ms (u64)              8   |
+ * +---------------------------------------------------------------+
+ * |   Due of an odd fire number, epoch ms (u64)              16   |
+ * +---------------------------------------------------------------+
+ * |   Job id the current fire reserved (u64)                 24   |
+ * +---------------------------------------------------------------+
+ * |   Max attempts, flags, backoffs, multiplier: as a job    32   |
+ * |   slot's, copied into the slot of each fire                   |
+ * +---------------------------------------------------------------+
+ * |   Fire number that job id belongs to (u64)               64   |
+ * +---------------------------------------------------------------+
+ * |   Name length (u32)            72 |   Spec length (u32)   76   |
+ * +---------------------------------------------------------------+
+ * |   Name, UTF-8, at most ENTRY_NAME_MAX bytes              80   |
+ * +---------------------------------------------------------------+
+ * |   Recurrence spec, UTF-8, at most ENTRY_SPEC_MAX bytes  144   |
+ * +---------------------------------------------------------------+
+ * |   First fire number of this name (u64)                  248   |
+ * +---------------------------------------------------------------+
+ * |   Job payload                                            256   |
+ * +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p><b>Entry word</b>: bits 0..3 state ({@code ENTRY_FREE}, {@code ARMED}, {@code FIRING}, {@code
+ * FIRED}, {@code REARMING}), bits 4..9 participant, bits 10..20 its generation, bits 21..63 the
+ * fire number: fire {@code n} is due at the due field of {@code n}'s parity. The lock word is 0
+ * when free, else {@code 1 | participant << 1 | generation << 7}.
+ *
  * <p><b>Job ids.</b> A job's id is its position in the ring: job {@code id} lives in slot {@code id
  * % capacity}, lap {@code id / capacity}. A slot is free again once its result is collected, once
  * it completes if its result is discarded (fire and forget), or once it is deleted if it failed.
@@ -110,7 +165,9 @@ import io.subetha.cxc.primitive.PrimitiveType;
 public final class BackgroundSchedulerDescriptor {
 
     public static final String MAGIC = "BGSCHED1";
-    public static final int LAYOUT_VERSION = 2;
+
+    /** 3: the timetable (the lock, next due and fires words, and the entries after the slots). */
+    public static final int LAYOUT_VERSION = 3;
 
     public static final int GRACE_NANOS_OFFSET = 32;
     public static final int TAIL_OFFSET = 64;
@@ -119,6 +176,33 @@ public final class BackgroundSchedulerDescriptor {
     public static final int REQUEUED_HINT_OFFSET = 200;
     public static final int RECLAIMED_OFFSET = 208;
     public static final int COLLECTED_OFFSET = 216;
+
+    public static final int TIMETABLE_LOCK_OFFSET = 224;
+    public static final int NEXT_DUE_OFFSET = 232;
+    public static final int FIRES_OFFSET = 240;
+
+    /** How many recurring and delayed jobs a scheduler's timetable holds. */
+    public static final int TIMETABLE_ENTRIES = 64;
+
+    public static final int ENTRY_WORD_OFFSET = 0;
+    public static final int ENTRY_DUE_OFFSET = 8;
+    public static final int ENTRY_JOB_OFFSET = 24;
+    public static final int ENTRY_JOB_FIRE_OFFSET = 64;
+    public static final int ENTRY_NAME_LENGTH_OFFSET = 72;
+    public static final int ENTRY_SPEC_LENGTH_OFFSET = 76;
+    public static final int ENTRY_NAME_OFFSET = 80;
+    public static final int ENTRY_SPEC_OFFSET = 144;
+    public static final int ENTRY_NAME_MAX = ENTRY_SPEC_OFFSET - ENTRY_NAME_OFFSET;
+    public static final int ENTRY_FIRST_FIRE_OFFSET = 248;
+    public static final int ENTRY_SPEC_MAX = ENTRY_FIRST_FIRE_OFFSET - ENTRY_SPEC_OFFSET;
+
+    public static final int ENTRY_FREE = 0;
+    public static final int ARMED = 1;
+    public static final int FIRING = 2;
+    public static final int FIRED = 3;
+    public static final int REARMING = 4;
+
+    public static final long MAX_FIRE = (1L << 43) - 1;
 
     public static final int MAX_PARTICIPANTS = 64;
     public static final int PARTICIPANTS_OFFSET = 256;
@@ -188,8 +272,8 @@ public final class BackgroundSchedulerDescriptor {
                                     + ", not "
                                     + slotSize);
                 }
-                long length = SLOTS_OFFSET + (long) capacity * slotSize;
-                return (length + 63) & ~63L;
+                long slotsEnd = (SLOTS_OFFSET + (long) capacity * slotSize + 63) & ~63L;
+                return slotsEnd + (long) TIMETABLE_ENTRIES * slotSize;
             };
 
     static {
@@ -201,12 +285,72 @@ public final class BackgroundSchedulerDescriptor {
 
     private BackgroundSchedulerDescriptor() {}
 
+    /** Why a body's settings are not a scheduler's, or null: the file's grace is checked. */
+    static @Nullable String bodyProblem(AtomicBuffer body) {
+        long grace = body.getLongAcquire(GRACE_NANOS_OFFSET);
+        if (grace <= 0 || grace > Duration.ofDays(1).toNanos()) {
+            return "it declares a grace of " + grace + " ns, outside 1 ns .. 1 day";
+        }
+        return null;
+    }
+
+    /** Refuses a codec whose values a slot cannot hold. */
+    static void requirePayloadSize(String setting, FixedCodec<?> codec) {
+        if (codec.size() > MAX_PAYLOAD) {
+            throw new CxcSettingsException(
+                    setting,
+                    setting
+                            + " must encode at most "
+                            + MAX_PAYLOAD
+                            + " bytes, got "
+                            + codec.size()
+                            + " ("
+                            + codec.describe()
+                            + ")");
+        }
+    }
+
     public static int rounded(int payload) {
         return (Math.max(payload, 1) + 7) & ~7;
     }
 
     public static int slotStride(int jobSize, int resultSize) {
         return JOB_OFFSET + rounded(jobSize) + rounded(resultSize);
+    }
+
+    /**
+     * Where the timetable's entries start: after the slots, rounded up to 64 (within a body whose
+     * length {@link #BODY_LAYOUT} checked).
+     */
+    public static int timetableOffset(int capacity, int slotSize) {
+        return (int) ((SLOTS_OFFSET + (long) capacity * slotSize + 63) & ~63L);
+    }
+
+    public static long entryWord(int state, int participant, long generation, long fire) {
+        return state
+                | ((long) participant << 4)
+                | ((generation & GENERATION_MASK) << 10)
+                | ((fire & MAX_FIRE) << 21);
+    }
+
+    public static int entryState(long word) {
+        return (int) (word & 15);
+    }
+
+    public static int entryParticipant(long word) {
+        return (int) ((word >>> 4) & 0x3F);
+    }
+
+    public static long entryGeneration(long word) {
+        return (word >>> 10) & GENERATION_MASK;
+    }
+
+    public static long entryFire(long word) {
+        return word >>> 21;
+    }
+
+    public static long lockWord(int participant, long generation) {
+        return 1 | ((long) participant << 1) | ((generation & GENERATION_MASK) << 7);
     }
 
     public static int participantOffset(int participant) {

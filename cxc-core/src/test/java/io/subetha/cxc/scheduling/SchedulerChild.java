@@ -3,9 +3,12 @@ package io.subetha.cxc.scheduling;
 import static io.subetha.cxc.testing.ChildServer.say;
 
 import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.testing.ChildServer;
 import io.subetha.cxc.testing.HeldCodec;
+import io.subetha.cxc.testing.PointFreeze;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -18,6 +21,10 @@ import java.util.concurrent.CountDownLatch;
  * hold PATH CAP               holding ID ATTEMPT  (receives one job and keeps it)
  * submit-held PATH CAP JOB    writing  (submits JOB and stops between its slot's CAS and its
  *                             copy of the job, until "go"): submitted ID
+ * fire-at PATH CAP POINT      fires the timetable's due entries and parks for good at the
+ *                             Interleaving POINT: parked POINT
+ * schedule-at PATH CAP POINT NAME   schedules NAME (daily, payload 1) and parks for good at
+ *                             POINT: parked POINT
  * fail PATH CAP N             receives N jobs one by one and reports each one's attempt failed
  *                             with an IllegalStateException: failed ID ATTEMPT OUTCOME NANOS
  *                             (NANOS: System.nanoTime() just before the report)
@@ -64,6 +71,23 @@ public final class SchedulerChild {
             ChildServer.daemon(
                     "submitter",
                     () -> say("submitted " + scheduler.submit(Long.parseLong(args[3]))));
+        } else if (args[0].equals("schedule-at")) {
+            PointFreeze.install(Interleaving.Point.valueOf(args[3]), 1, "parked");
+            ChildServer.daemon(
+                    "scheduler",
+                    () ->
+                            scheduler.schedule(
+                                    args[4], Recurrence.fixedRate(Duration.ofDays(1)), 1L));
+        } else if (args[0].equals("fire-at")) {
+            PointFreeze.install(Interleaving.Point.valueOf(args[3]), 1, "parked");
+            ChildServer.daemon(
+                    "firer",
+                    () -> {
+                        while (true) {
+                            scheduler.fireDue();
+                            Thread.yield();
+                        }
+                    });
         } else if (args[0].equals("fail")) {
             for (int n = Integer.parseInt(args[3]); n > 0; n--) {
                 Optional<Job<Long>> job;

@@ -13,6 +13,7 @@ import io.subetha.cxc.values.SharedNaNTaggedValue;
 import io.subetha.cxc.values.SharedNaNValue;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -91,7 +92,7 @@ public class CxcProperties {
      * and every tick scans for dead or silent workers; a job whose handler throws is retried by its
      * retry policy, then FAILED. Settings per name (Scheduler): capacity, grace, workers,
      * shutdown-timeout, retry (retry.max-attempts, retry.initial-backoff, retry.multiplier,
-     * retry.max-backoff), history, trace-context.
+     * retry.max-backoff), history, trace-context, and recurring jobs by name (recurring).
      */
     private final Map<String, Scheduler> schedulers = new LinkedHashMap<>();
 
@@ -477,6 +478,15 @@ public class CxcProperties {
          */
         private boolean traceContext;
 
+        /**
+         * Recurring jobs by name: each is submitted once per due time across every copy of the
+         * application, by whichever copy polls first, and is kept in the scheduler's file (it
+         * survives every copy's restart). Every copy registers them at start: the same entry, not
+         * doubled. Settings per job (Recurring): cron (with zone), fixed-rate or fixed-delay, and
+         * payload.
+         */
+        private Map<String, Recurring> recurring = new LinkedHashMap<>();
+
         public int getCapacity() {
             return capacity;
         }
@@ -511,6 +521,82 @@ public class CxcProperties {
 
         public void setHistory(int history) {
             this.history = history;
+        }
+
+        public Map<String, Recurring> getRecurring() {
+            return recurring;
+        }
+
+        public void setRecurring(Map<String, Recurring> recurring) {
+            this.recurring = recurring;
+        }
+
+        /** A recurring job of a scheduler: one of cron, fixed-rate and fixed-delay, and payload. */
+        public static class Recurring {
+
+            /**
+             * A Spring cron expression, six fields as for Scheduled(cron): second, minute, hour,
+             * day of month, month, day of week; e.g. 0 0 2 * * * for 2 am every day.
+             */
+            private @Nullable String cron;
+
+            /**
+             * The zone the cron expression is read in: every copy fires at the same instants
+             * whatever its own zone. Defaults to the zone of the copy that registers it.
+             */
+            private String zone = ZoneId.systemDefault().getId();
+
+            /** Due every fixed-rate, the first one fixed-rate after the job is first registered. */
+            private @Nullable Duration fixedRate;
+
+            /** Due fixed-delay after each fire (counted from the fire, not the job's end). */
+            private @Nullable Duration fixedDelay;
+
+            /**
+             * The job each fire submits, converted to the job type of the scheduler's JobHandler
+             * (or SchedulerCodecs) bean, e.g. a number for Long jobs.
+             */
+            private @Nullable String payload;
+
+            public @Nullable String getCron() {
+                return cron;
+            }
+
+            public void setCron(@Nullable String cron) {
+                this.cron = cron;
+            }
+
+            public String getZone() {
+                return zone;
+            }
+
+            public void setZone(String zone) {
+                this.zone = zone;
+            }
+
+            public @Nullable Duration getFixedRate() {
+                return fixedRate;
+            }
+
+            public void setFixedRate(@Nullable Duration fixedRate) {
+                this.fixedRate = fixedRate;
+            }
+
+            public @Nullable Duration getFixedDelay() {
+                return fixedDelay;
+            }
+
+            public void setFixedDelay(@Nullable Duration fixedDelay) {
+                this.fixedDelay = fixedDelay;
+            }
+
+            public @Nullable String getPayload() {
+                return payload;
+            }
+
+            public void setPayload(@Nullable String payload) {
+                this.payload = payload;
+            }
         }
     }
 
