@@ -204,9 +204,12 @@ class SchedulerJobRunnerBootTest {
                                 http("GET", "/actuator/prometheus")
                                         .contains(
                                                 "cxc_scheduler_executions_total{outcome=\"retried\",scheduler=\"jobs\"}"));
+        jobs.submit(5L, JobOptions.after(Duration.ofHours(1))); // waits in the timetable
         String scrape = http("GET", "/actuator/prometheus");
+        jobs.timetable().forEach(entry -> jobs.unschedule(entry.name()));
         assertThat(scrape)
                 .contains(
+                        "cxc_scheduler_jobs{scheduler=\"jobs\",state=\"scheduled\"} 1.0",
                         "cxc_scheduler_jobs{scheduler=\"jobs\",state=\"queued\"}",
                         "cxc_scheduler_jobs{scheduler=\"jobs\",state=\"running\"}",
                         "cxc_scheduler_jobs{scheduler=\"jobs\",state=\"failed\"}",

@@ -16,10 +16,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The declared schedulers' job meters: the gauge {@code cxc.scheduler.jobs{scheduler,state}}
- * (queued, running, failed: the file's, so every instance shows the same), and, for the runs of
- * this process's pools, the counter {@code cxc.scheduler.executions{scheduler,outcome}} (succeeded,
- * retried, failed) and the timer {@code cxc.scheduler.run{scheduler,outcome}} (the handler's run
- * time).
+ * (queued, running, failed, and scheduled: entries of the timetable, delayed or recurring; the
+ * file's, so every instance shows the same), and, for the runs of this process's pools, the counter
+ * {@code cxc.scheduler.executions{scheduler,outcome}} (succeeded, retried, failed) and the timer
+ * {@code cxc.scheduler.run{scheduler,outcome}} (the handler's run time).
  */
 public final class SchedulerMeters implements MeterBinder, JobRunObserver {
 
@@ -37,9 +37,16 @@ public final class SchedulerMeters implements MeterBinder, JobRunObserver {
         workers.schedulers()
                 .forEach(
                         (name, scheduler) -> {
-                            gauge(registry, name, scheduler, "queued", c -> c.queued());
-                            gauge(registry, name, scheduler, "running", c -> c.running());
-                            gauge(registry, name, scheduler, "failed", c -> c.failed());
+                            gauge(registry, name, scheduler, "queued", s -> s.counts().queued());
+                            gauge(registry, name, scheduler, "running", s -> s.counts().running());
+                            gauge(registry, name, scheduler, "failed", s -> s.counts().failed());
+                            // Delayed and recurring jobs waiting in the timetable, one per entry.
+                            gauge(
+                                    registry,
+                                    name,
+                                    scheduler,
+                                    "scheduled",
+                                    s -> s.timetable().size());
                         });
         this.registry = registry;
     }
@@ -49,11 +56,11 @@ public final class SchedulerMeters implements MeterBinder, JobRunObserver {
             String name,
             BackgroundScheduler<?, ?> scheduler,
             String state,
-            ToDoubleFunction<BackgroundScheduler.Counts> count) {
+            ToDoubleFunction<BackgroundScheduler<?, ?>> count) {
         Gauge.builder(
                         "cxc.scheduler.jobs",
                         scheduler,
-                        s -> s.isClosed() ? Double.NaN : count.applyAsDouble(s.counts()))
+                        s -> s.isClosed() ? Double.NaN : count.applyAsDouble(s))
                 .tags("scheduler", name, "state", state)
                 .description("The scheduler's jobs in this state, in its file")
                 .register(registry);
