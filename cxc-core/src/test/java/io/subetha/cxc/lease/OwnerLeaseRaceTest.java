@@ -140,6 +140,47 @@ class OwnerLeaseRaceTest {
     }
 
     @Test
+    void anAcquirerMeetingALiveBindersRetiringSlotWaitsForItInsteadOfRollingItBack()
+            throws Exception {
+        leases.release(leases.tryAcquire("x", PID, MINUTE).orElseThrow()); // cached: x -> 0
+        StepGate<Optional<Lease>> retirer =
+                StepGate.holdAt(
+                        Point.LEASE_SLOT_RETIRING, () -> other.tryAcquire("y", PID, MINUTE));
+        long retiring = OwnerRecord.ownerWord(raw, RECORD);
+        assertThat(isRetiring(retiring)).isTrue();
+        assertThat(leases.holder("x")).isEmpty();
+        CompletableFuture<Optional<Lease>> x = new CompletableFuture<>();
+        Thread acquirer =
+                new Thread(
+                        () -> {
+                            try {
+                                x.complete(leases.tryAcquire("x", PID, MINUTE));
+                            } catch (Throwable t) {
+                                x.completeExceptionally(t);
+                            }
+                        },
+                        "x-acquirer");
+        acquirer.setDaemon(true);
+        acquirer.start();
+        Optional<Lease> y;
+        try {
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(1))
+                    .until(() -> x.isDone() || acquirer.getState() == Thread.State.TIMED_WAITING);
+            assertThat(x).isNotDone();
+            assertThat(OwnerRecord.ownerWord(raw, RECORD)).isEqualTo(retiring);
+        } finally {
+            y = retirer.release();
+        }
+        assertThat(y).isPresent();
+        assertThatThrownBy(() -> x.get(60, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(CxcCapacityException.class);
+        assertThat(y.get().token()).isGreaterThan(OwnerRecord.key(retiring));
+    }
+
+    @Test
     void anAcquirerWhoseDeadlineCasLosesToASuccessorsGetsNoLease() {
         other.tryAcquire("job", PID, MINUTE).ifPresent(other::release); // bind the name
         StepGate<Optional<Lease>> acquirer =
