@@ -291,6 +291,11 @@ public final class OwnerLease extends MappedPrimitive {
         return capacity;
     }
 
+    /** How many names this handle caches the slot of (bounded: stale ones are swept out). */
+    int cachedNames() {
+        return slots.cachedNames();
+    }
+
     // ----------------------------------------------------------------------------- acquire
 
     /**

@@ -131,7 +131,12 @@ public final class OwnerLeaseDescriptor {
     /** The most name slots a file may have. */
     public static final int MAX_CAPACITY = 65_536;
 
-    /** 3: names leave their slots (token floor, bind generations, bind lock); 2 is refused. */
+    /**
+     * 3: names leave their slots (token floor, bind generations, unbound words, bind lock). A file
+     * of version 2 is refused at open as an older release's, untouched: its slots carry no
+     * generations and no lock, so this release cannot share it with that one; stop its processes
+     * and recreate it (a lease table holds nothing that outlives them).
+     */
     public static final int LAYOUT_VERSION = 3;
 
     /** A bind step's entries: token floor, unbound word, name copy, bound word, owner word. */

@@ -65,6 +65,23 @@ final class SlotBinder {
         return binding != null && stillBound(binding) ? binding : find(name, storedName(name));
     }
 
+    /**
+     * Caches a binding. At most one binding per slot is current, so once the cache holds twice as
+     * many as there are slots, the stale ones (names since moved or gone) are swept out: a handle
+     * that sees names come and go without end keeps a bounded cache.
+     */
+    private void remember(String name, Binding binding) {
+        boundSlots.put(name, binding);
+        if (boundSlots.size() > 2 * capacity) {
+            boundSlots.values().removeIf(cached -> !stillBound(cached));
+        }
+    }
+
+    /** How many names this handle has cached. */
+    int cachedNames() {
+        return boundSlots.size();
+    }
+
     /** A name's slot as a handle caches it: the bound word it had, generation included. */
     record Binding(int slot, long boundWord) {}
 
@@ -120,7 +137,7 @@ final class SlotBinder {
                     && nameEquals(record, bytes)
                     && body.getLongAcquire(record + BIND_WORD_OFFSET) == word) {
                 Binding binding = new Binding(slot, word);
-                boundSlots.put(name, binding);
+                remember(name, binding);
                 return binding;
             }
         }
@@ -150,7 +167,7 @@ final class SlotBinder {
                 } else if (boundTo(word, bytes.length, hash) && nameEquals(record, bytes)) {
                     rollBackRetiring(record);
                     Binding binding = new Binding(slot, word);
-                    boundSlots.put(name, binding);
+                    remember(name, binding);
                     return binding;
                 }
             }
@@ -160,7 +177,7 @@ final class SlotBinder {
                 retired = OwnerRecord.ownerWord(body, slotOffset(free));
             }
             Binding binding = bindAt(free, bytes, hash, retired);
-            boundSlots.put(name, binding);
+            remember(name, binding);
             return binding;
         } finally {
             bindLock.unlock();

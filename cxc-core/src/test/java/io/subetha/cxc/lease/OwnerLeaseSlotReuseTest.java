@@ -52,6 +52,7 @@ class OwnerLeaseSlotReuseTest {
                 assertThat(leases.release(lease)).isTrue();
             }
             assertThat(leases.describe()).containsEntry("boundNames", 256).containsEntry("held", 0);
+            assertThat(leases.cachedNames()).as("names cached").isLessThanOrEqualTo(2 * 256);
         }
     }
 
