@@ -73,6 +73,33 @@ class OwnerLeaseProcessTest {
     }
 
     @Test
+    void twoJvmsContendingForANameWhoseSlotAThirdKeepsGivingAwayNeverBothHoldIt() throws Exception {
+        Path file = dir.resolve("leases.cxc");
+        Path scratch = dir.resolve("scratch");
+        LeaseChild.scratch(scratch);
+        int capacity = 3;
+        ChildJvm churner = start("lease-new-names", file, capacity);
+        churner.send("churn order- 1000000000"); // a new name every time: slots keep moving
+        churner.awaitPrefixed("churning", REPLY);
+        List<ChildJvm> jvms =
+                List.of(start("lease-a", file, capacity), start("lease-b", file, capacity));
+        for (ChildJvm jvm : jvms) {
+            jvm.send("hammer job 5000 " + scratch);
+        }
+        long acquisitions = 0;
+        for (ChildJvm jvm : jvms) {
+            String[] words = jvm.awaitPrefixed("hammered ", REPLY).split(" ");
+            assertThat(Long.parseLong(words[1])).as("violations in %s", jvm).isZero();
+            acquisitions += Long.parseLong(words[0]);
+        }
+        assertThat(acquisitions).isPositive();
+        try (OwnerLease leases = OwnerLease.open(file, new OwnerLease.Settings(capacity))) {
+            // Names did leave their slots meanwhile (the floor rose), and job's token is above all.
+            assertThat((long) leases.describe().get("tokenFloor")).isPositive();
+        }
+    }
+
+    @Test
     void aSigkilledHoldersLeaseIsTakenAtOnceWithTheNextToken() {
         Path file = dir.resolve("leases.cxc");
         ChildJvm holder = start("lease-holder", file, 16);
@@ -202,6 +229,38 @@ class OwnerLeaseProcessTest {
             }
             // One slot per name: no name was ever bound twice.
             assertThat(leases.describe()).containsEntry("boundNames", names * KILLS);
+        }
+    }
+
+    @Test
+    void childrenKilledAtRandomPointsOfGivingSlotsToNewNamesLeaveEveryNameUsable() {
+        Path file = dir.resolve("leases.cxc");
+        int names = 6;
+        int capacity = 3; // fewer slots than names: every few acquisitions retire a slot
+        SplittableRandom random = new SplittableRandom();
+        try (OwnerLease leases = OwnerLease.openOrCreate(file, new OwnerLease.Settings(capacity))) {
+            long last = 0;
+            for (int round = 0; round < KILLS; round++) {
+                try (ChildJvm child = start("lease-rebind-" + round, file, capacity)) {
+                    child.send("churn n- " + names);
+                    child.awaitPrefixed("churning", REPLY);
+                    LockSupport.parkNanos(Duration.ofMillis(random.nextInt(1, 200)).toNanos());
+                    child.kill();
+                }
+                for (int i = 0; i < names; i++) {
+                    Optional<Lease> lease =
+                            leases.tryAcquire("n-" + i, Pids.current(), Duration.ofMinutes(1));
+                    assertThat(lease).as("n-%d after kill %d", i, round).isPresent();
+                    assertThat(leases.holder("n-" + i).orElseThrow().token())
+                            .isEqualTo(lease.get().token());
+                    leases.release(lease.get());
+                }
+                Lease mine = leases.tryAcquire("n-0", Pids.current(), Duration.ofMinutes(1)).get();
+                assertThat(mine.token()).as("n-0's token after kill %d", round).isGreaterThan(last);
+                last = mine.token();
+                leases.release(mine);
+            }
+            assertThat(leases.describe()).containsEntry("boundNames", capacity);
         }
     }
 }
