@@ -73,8 +73,10 @@ import java.util.function.BooleanSupplier;
  * another name, its generation moved on) is caught there: the acquirer frees what it took, never
  * publishes a deadline, and looks the name up again; meanwhile the other name's acquirers see the
  * slot held for that instant and are refused. So the live holders of a name are the holders of one
- * owner word: at most one. An expired or dead holder's slot may be given away, as its lease may be
- * taken: the token is what fences it.
+ * owner word: at most one. (Generations are 22 bits: a stale cache would pass only if its slot were
+ * rebound exactly a multiple of 2^22 times while it was not used, the last time to another name of
+ * the same length and FNV-1a hash.) An expired or dead holder's slot may be given away, as its
+ * lease may be taken: the token is what fences it.
  *
  * <p><b>Crashes.</b> The bind lock's holder is recorded with its PID and start time; a waiter takes
  * it over only when {@code /proc} shows it dead, and replays a sealed intent first. A binder killed
