@@ -208,8 +208,9 @@ final class SlotBinder {
             bindLock.stage(record + OwnerRecord.OWNER_WORD_OFFSET, OwnerRecord.freed(retiring));
         }
         bindLock.commit();
-        // A hint for the choice of the next slot to retire: a slot just bound counts as just
-        // acquired, so its name gets to use it first (a monotonic raise, as claimants do).
+        // Still under the bind lock, a hint for the next binder's choice of a slot to retire: a
+        // slot just bound counts as just acquired, so its name gets to use it first (a monotonic
+        // raise, as claimants do: a holder's own later raise is never undone).
         OwnerRecord.raiseHeartbeat(body, record, System.nanoTime());
         return new Binding(slot, bound);
     }

@@ -196,6 +196,33 @@ class CxcLockRegistryTest {
         }
     }
 
+    @Test
+    void threadsLockingNewKeysAtOnceOnASmallTableAllGetTheirLocks() throws Exception {
+        Path file = dir.resolve("busy.cxc");
+        try (OwnerLease one = OwnerLease.TYPE.create(file, new OwnerLease.Settings(16));
+                OwnerLease twin = OwnerLease.open(file, new OwnerLease.Settings(16))) {
+            CxcLockRegistry mine = new CxcLockRegistry(one);
+            CxcLockRegistry theirs = new CxcLockRegistry(twin);
+            java.util.List<Future<Integer>> workers = new java.util.ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                CxcLockRegistry registry = t % 2 == 0 ? mine : theirs;
+                String prefix = "t" + t + "-";
+                workers.add(
+                        threads.submit(
+                                () -> {
+                                    for (int i = 0; i < 1_000; i++) {
+                                        lockAndUnlock(registry, prefix + i);
+                                    }
+                                    return 1_000;
+                                }));
+            }
+            for (Future<Integer> worker : workers) {
+                assertThat(worker.get(120, TimeUnit.SECONDS)).isEqualTo(1_000);
+            }
+            assertThat(one.describe()).containsEntry("held", 0);
+        }
+    }
+
     private static long lockAndUnlock(CxcLockRegistry registry, String key) {
         CxcLock lock = registry.obtain(key);
         lock.lock();
