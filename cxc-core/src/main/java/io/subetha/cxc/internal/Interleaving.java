@@ -22,9 +22,10 @@ public final class Interleaving {
         /** A new owner published its heartbeat: before it publishes its identity (start time). */
         HEARTBEAT_PUBLISHED,
         /**
-         * A lease's binder claimed an empty name slot: before it writes the name and publishes it.
+         * A lease's binder, holding the bind lock, found the table full and CASed the owner word of
+         * a slot without a live holder to retiring: before it stages the slot's new binding.
          */
-        NAME_SLOT_CLAIMED,
+        LEASE_SLOT_RETIRING,
         /** A watchdog assigner claimed a free entry: before it writes the work id. */
         ENTRY_CLAIMED,
         /**
@@ -107,8 +108,6 @@ public final class Interleaving {
         HEARTBEAT_READ,
         /** A leader stepping down read its own leader word: before its CAS to no leader. */
         STEP_DOWN_JUDGED,
-        /** A lease's binder read an empty name slot: before its CAS that claims it. */
-        NAME_SLOT_READ,
         /**
          * A lease's holder read the lease word and found the record still its own: before its CAS
          * of the lease word (publishing, extending or lingering the deadline).

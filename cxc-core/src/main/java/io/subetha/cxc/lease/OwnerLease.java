@@ -10,13 +10,12 @@ import io.subetha.cxc.claim.OwnerStatus;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.internal.MappedFile;
+import io.subetha.cxc.lease.SlotBinder.Binding;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
-import io.subetha.cxc.process.ProcessProbe;
-import io.subetha.cxc.process.ProcessStatus;
 import io.subetha.cxc.wake.Doorbell;
 import io.subetha.cxc.wake.DoorbellWaiter;
 import io.subetha.cxc.wake.WaitPhases;
@@ -24,43 +23,81 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
  * Named leases in one mapped file: a process {@linkplain #tryAcquire acquires} a name for at most a
  * duration, and the name is free again when the holder {@linkplain #release releases} it, when that
- * duration has passed, or at once when the holder's process is dead. Every acquisition of a name
- * hands out a fencing token one higher than the last, so a downstream store can refuse a paused
+ * duration has passed, or at once when the holder's process is dead. Every acquisition hands out a
+ * fencing token above every earlier one of its name, so a downstream store can refuse a paused
  * ex-holder's writes (an {@link io.subetha.cxc.election.FencedLedger} takes it as a term). Layout:
  * {@link OwnerLeaseDescriptor}.
  *
- * <p><b>Binding a name to a slot.</b> A name gets a slot once, for the life of the file (so the
- * capacity is the number of distinct names; full is a {@link CxcCapacityException}). The binder
- * CASes an empty slot's bind word to "being bound" under its PID and start time: that CAS decides
- * who writes the name, and nothing is written before it is won. It then writes the name bytes and
- * publishes "bound" with a release store. A binder SIGKILLed in between leaves "being bound" under
- * a dead PID; the next binder or acquirer that probes past the slot sees the PID dead through
- * {@code /proc} and CASes the word back to empty, from exactly the value it judged. A live binder
- * is waited for (it writes at most {@value OwnerLeaseDescriptor#MAX_NAME_BYTES} bytes), at most
- * {@link #BIND_WAIT}, then a {@link CxcTimeoutException} names it. Bindings never change, so each
- * handle caches name to slot and the fast path is a map lookup.
+ * <p><b>What a token guarantees.</b> Each acquisition of a name gets a token above every token any
+ * earlier acquisition of that name got, for the life of the file, whichever slots the name had: one
+ * more than the last while the name keeps its slot; after the name left its slot and was bound
+ * again, above the table's token floor, the highest key any slot had when its name left it. Tokens
+ * of different names are unrelated (two names may show the same one). They are u32 from 1: the
+ * guarantee holds until a slot's key reaches 2^32 - 1 (four billion acquisitions), then they wrap.
+ *
+ * <p><b>Slots.</b> A name is bound to a slot the first time it is used, and keeps it until the
+ * table is full and a new name needs one: then the slot without a live holder (free, expired, or
+ * held by a dead process; never a lingering one) that was least recently acquired is given to the
+ * new name (lazily, so names in use keep their slots, their cached bindings and consecutive tokens;
+ * judged first without {@code /proc}, then probing held slots for dead holders). A table of 256
+ * slots thus serves any number of distinct names over time, at most 256 held at once; full is a
+ * {@link CxcCapacityException} only when every slot has a live holder. Binding and unbinding happen
+ * under the table's bind lock, an {@link io.subetha.cxc.claim.IntentLock}: the binder probes from
+ * the name's home slot to the first never-bound slot (or round the table), so it sees any slot the
+ * name has, and binds it at the first unbound or never-bound slot on the way, in one intent (the
+ * name bytes, then the bind word). To take a slot from its name, it first CASes the slot's owner
+ * word from exactly the word it judged to "retiring", which no acquirer CASes from, then stages in
+ * one intent: the token floor raised to the slot's key, the bind word unbound, the new name's bytes
+ * and bound word (the slot's next bind generation), and the owner word freed. Readers probe without
+ * the lock: they pass unbound slots, stop at a never-bound one, and trust a name's bytes only
+ * between two reads of one unchanged bind word; a name they miss while it is being bound is found
+ * by the bind lock's probe.
+ *
+ * <p><b>Why one name never has two holders.</b> A name is bound to at most one slot at any time
+ * (binds and unbinds are serialized by the bind lock, each a single intent). Each handle caches a
+ * name's binding, the slot and its bound word, generation included, and the fast path (cached,
+ * bound, unchanged) is a map lookup and the acquisition's CAS. An acquisition holds a name only if
+ * its CAS won the slot's owner word and the bind word, read after that CAS, is still the cached
+ * one: then the slot was the name's at the CAS, and stays so while the lease is live, since a slot
+ * is retired only by a CAS from a word judged not live. A cache gone stale (the slot given to
+ * another name, its generation moved on) is caught there: the acquirer frees what it took, never
+ * publishes a deadline, and looks the name up again; meanwhile the other name's acquirers see the
+ * slot held for that instant and are refused. So the live holders of a name are the holders of one
+ * owner word: at most one. (Generations are 22 bits: a stale cache would pass only if its slot were
+ * rebound exactly a multiple of 2^22 times while it was not used, the last time to another name of
+ * the same length and FNV-1a hash.) An expired or dead holder's slot may be given away, as its
+ * lease may be taken: the token is what fences it.
+ *
+ * <p><b>Crashes.</b> The bind lock's holder is recorded with its PID and start time; a waiter takes
+ * it over only when {@code /proc} shows it dead, and replays a sealed intent first. A binder killed
+ * before its retiring CAS changed nothing. Killed after it, before sealing: the slot's owner word
+ * is left retiring; a reader sees no holder, an acquirer turns to the bind lock, and the next
+ * holder of the lock, which knows a retiring word is never a live binder's (a live one keeps the
+ * lock until its step is applied), CASes it back to free: the old name keeps its slot. Killed after
+ * sealing: the next holder applies the whole step again (absolute values), so the floor, the new
+ * binding and the freed owner word all happen. An acquirer killed while holding a slot it took
+ * through a stale cache is a dead holder: the slot is free at once. A live binder is waited for at
+ * most {@link #BIND_WAIT}, then a {@link CxcTimeoutException} names it.
  *
  * <p><b>Acquiring.</b> The slot's {@link OwnerRecord}: the acquirer judges the owner word (free;
  * expired: the lease word's deadline, published for this key, has passed; dead: its holder's
  * process is gone, a zombie, or its PID reused), and CASes exactly that word to its own PID under
- * the next key. The key is the fencing token: one CAS installs holder and token together, so one
- * token never has two holders. Then it publishes its heartbeat (the acquisition time) and identity
- * as the record does, and last its deadline, in the lease word tagged with its key. A crash after
- * the CAS leaves a held lease whose holder is dead: free at once for the next acquirer. Until the
- * deadline is published, readers count the lease as held unless the holder is dead.
+ * the next key (one above the slot's, or above the token floor if that is as high). The key is the
+ * fencing token: one CAS installs holder and token together, so one token never has two holders.
+ * Then it publishes its heartbeat (the acquisition time) and identity as the record does, and last
+ * its deadline, in the lease word tagged with its key. A crash after the CAS leaves a held lease
+ * whose holder is dead: free at once for the next acquirer. Until the deadline is published,
+ * readers count the lease as held unless the holder is dead.
  *
  * <p><b>Extending and releasing.</b> {@link #extend} CASes the lease word from exactly the value it
  * read, which must carry the lease's key and an unpassed deadline: a successor's publication makes
@@ -88,7 +125,7 @@ public final class OwnerLease extends MappedPrimitive {
     /** The longest lease: deadlines are compared mod 2^32 ms (±24.8 days). */
     public static final Duration MAX_AT_MOST = Duration.ofDays(24);
 
-    /** How long an acquirer waits for a live process that is binding a name to a slot. */
+    /** How long a binder waits for a live process that holds the bind lock. */
     public static final Duration BIND_WAIT = Duration.ofSeconds(10);
 
     /** The ops a lease table counts, exported under these names. */
@@ -113,8 +150,9 @@ public final class OwnerLease extends MappedPrimitive {
     /**
      * A lease table's creation settings.
      *
-     * @param capacity name slots, 1..{@value OwnerLeaseDescriptor#MAX_CAPACITY}: the most distinct
-     *     names the file will ever hold; fixed when the file is created
+     * @param capacity name slots, 1..{@value OwnerLeaseDescriptor#MAX_CAPACITY}: the most names
+     *     held (or bound) at once; a slot whose name has no live holder is given to a new name when
+     *     the table is full. Fixed when the file is created
      */
     public record Settings(int capacity) {
         /** The capacity of a table created without one. */
@@ -156,7 +194,10 @@ public final class OwnerLease extends MappedPrimitive {
             return name;
         }
 
-        /** The fencing token: one more than the name's previous acquisition's (u32, from 1). */
+        /**
+         * The fencing token: above every earlier acquisition's of this name (u32, from 1; see the
+         * class comment).
+         */
         public long token() {
             return OwnerRecord.key(ownerWord);
         }
@@ -191,7 +232,9 @@ public final class OwnerLease extends MappedPrimitive {
     private static final int CLAIM_ROUNDS = 8;
 
     private final int capacity;
-    private final Map<String, Integer> boundSlots = new ConcurrentHashMap<>();
+
+    /** The names' slots, and this handle's cache of them. */
+    private final SlotBinder slots;
 
     /** Rung by every release, so a waiter in any process tries again at once. */
     private final Doorbell doorbell;
@@ -203,6 +246,7 @@ public final class OwnerLease extends MappedPrimitive {
         super(file, TYPE);
         this.capacity = settings.capacity();
         this.doorbell = new Doorbell(body, doorbellOffset(capacity), file.path());
+        this.slots = new SlotBinder(body, capacity, file.path(), this::judge, BIND_WAIT.toNanos());
     }
 
     /**
@@ -249,33 +293,48 @@ public final class OwnerLease extends MappedPrimitive {
         return capacity;
     }
 
+    /** How many names this handle caches the slot of (bounded: stale ones are swept out). */
+    int cachedNames() {
+        return slots.cachedNames();
+    }
+
     // ----------------------------------------------------------------------------- acquire
 
     /**
      * Acquires {@code name} for {@code pid} for at most {@code atMost}, if it is free, expired, or
-     * held by a dead process. Binds the name to a slot the first time any process uses it.
+     * held by a dead process. Binds the name to a slot if it has none, taking one from a name
+     * without a live holder when the table is full.
      *
      * @return the lease, or empty if a live holder has it (this process included)
      * @param name any non-empty name: one longer than {@value OwnerLeaseDescriptor#MAX_NAME_BYTES}
      *     UTF-8 bytes is stored as its SHA-256 ({@link OwnerLeaseDescriptor#storedName})
      * @throws IllegalArgumentException for an empty name, an invalid PID, or {@code atMost} not in
      *     (0, {@link #MAX_AT_MOST}]
-     * @throws CxcCapacityException if the name is new and every slot is bound to another name
-     * @throws CxcTimeoutException if a live process took {@link #BIND_WAIT} to bind a slot on the
-     *     name's way
+     * @throws CxcCapacityException if the name has no slot and every slot is bound to a name with a
+     *     live holder
+     * @throws CxcTimeoutException if a live process held the bind lock for {@link #BIND_WAIT}
      */
     public Optional<Lease> tryAcquire(String name, long pid, Duration atMost) {
         Pids.requireValid(pid);
         long atMostMillis = requireAtMost("atMost", atMost);
         counters.increment(Op.ACQUIRE);
-        int slot = bind(name);
-        int record = slotOffset(slot);
+        Binding binding = slots.bind(name);
         for (int round = 0; round < CLAIM_ROUNDS; round++) {
+            int record = slotOffset(binding.slot());
             long word = OwnerRecord.ownerWord(body, record);
-            if (judge(record, word, nowMillis()) == OwnerStatus.LIVE) {
-                return Optional.empty();
+            if (isRetiring(word)) {
+                binding = slots.rebind(name, binding); // a binder is giving the slot away
+                continue;
             }
-            long mine = OwnerRecord.ownerWord(pid, OwnerRecord.nextGeneration(word));
+            if (judge(record, word, nowMillis()) == OwnerStatus.LIVE) {
+                if (slots.stillBound(binding)) {
+                    return Optional.empty();
+                }
+                binding =
+                        slots.rebind(name, binding); // a stale cache: the holder is another name's
+                continue;
+            }
+            long mine = OwnerRecord.ownerWord(pid, nextKey(word, slots.tokenFloor()));
             long[] acquiredAt = new long[1];
             if (OwnerRecord.claim(
                     body,
@@ -284,13 +343,20 @@ public final class OwnerLease extends MappedPrimitive {
                     mine,
                     OwnerRecord.startTimeOf(pid),
                     () -> acquiredAt[0] = System.nanoTime())) {
+                if (!slots.stillBound(binding)) {
+                    // The slot was given to another name since we cached it: not ours to hold.
+                    OwnerRecord.release(body, record, mine);
+                    doorbell.ringIfAnnounced();
+                    binding = slots.rebind(name, binding);
+                    continue;
+                }
                 // Ours: the deadline counts from after the CAS, tagged with our key.
                 long deadline = deadlineAfter(acquiredAt[0], atMostMillis);
                 if (!publishDeadline(
                         record, mine, leaseWord(OwnerRecord.key(mine), deadline, false))) {
                     return Optional.empty(); // taken over already (we were judged dead)
                 }
-                return Optional.of(new Lease(name, slot, mine, acquiredAt[0]));
+                return Optional.of(new Lease(name, binding.slot(), mine, acquiredAt[0]));
             }
             // Another acquirer's CAS came first: judge its word.
         }
@@ -394,13 +460,8 @@ public final class OwnerLease extends MappedPrimitive {
     /** The live holder of {@code name}, if any. Probes {@code /proc} once when it is held. */
     public Optional<LeaseInfo> holder(String name) {
         counters.increment(Op.READ);
-        byte[] bytes = requireName(name);
-        Integer cached = boundSlots.get(name);
-        int slot = cached != null ? cached : find(name, bytes, false);
-        if (slot < 0) {
-            return Optional.empty();
-        }
-        return info(slotOffset(slot));
+        Binding binding = slots.current(name);
+        return binding == null ? Optional.empty() : info(slotOffset(binding.slot()));
     }
 
     /**
@@ -454,6 +515,9 @@ public final class OwnerLease extends MappedPrimitive {
 
     private Optional<LeaseInfo> info(int record) {
         long word = OwnerRecord.ownerWord(body, record);
+        if (isRetiring(word)) {
+            return Optional.empty(); // its name is being unbound: nobody holds it
+        }
         long nowNanos = System.nanoTime();
         long nowMillis = Math.floorDiv(nowNanos, 1_000_000L);
         if (judge(record, word, nowMillis) != OwnerStatus.LIVE) {
@@ -479,7 +543,7 @@ public final class OwnerLease extends MappedPrimitive {
      * {@code /proc} (~10 µs) for a held, unexpired, non-lingering lease.
      */
     private OwnerStatus judge(int record, long word, long nowMillis) {
-        if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER) {
+        if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER || isRetiring(word)) {
             return OwnerStatus.FREE;
         }
         long lease = body.getLongVolatile(record + LEASE_WORD_OFFSET);
@@ -492,125 +556,6 @@ public final class OwnerLease extends MappedPrimitive {
             }
         }
         return OwnerRecord.isDead(body, record, word) ? OwnerStatus.DEAD : OwnerStatus.LIVE;
-    }
-
-    // ------------------------------------------------------------------------------- names
-
-    /** The slot of {@code name}, binding it to one if no process has yet. */
-    private int bind(String name) {
-        Integer cached = boundSlots.get(name);
-        return cached != null ? cached : find(name, requireName(name), true);
-    }
-
-    /**
-     * Probes from the name's home slot: a slot bound to it is the answer; one bound to another name
-     * is passed; an empty one ends the probe (the name is bound nowhere further on), and is bound
-     * if {@code bindIfAbsent}; one being bound is waited for, or repaired if its binder is dead.
-     *
-     * @return the slot, or -1 if the name is unbound and {@code bindIfAbsent} is false
-     */
-    private int find(String name, byte[] bytes, boolean bindIfAbsent) {
-        int hash = OwnerLeaseDescriptor.hash(bytes);
-        int home = Integer.remainderUnsigned(hash, capacity);
-        long bound = boundWord(bytes.length, hash);
-        for (int i = 0; i < capacity; i++) {
-            int slot = (home + i) % capacity;
-            int record = slotOffset(slot);
-            long deadline = System.nanoTime() + BIND_WAIT.toNanos();
-            while (true) {
-                long word = body.getLongAcquire(record + BIND_WORD_OFFSET);
-                if (word == EMPTY) {
-                    if (!bindIfAbsent) {
-                        return -1;
-                    }
-                    if (claimNameSlot(record, bytes, bound)) {
-                        boundSlots.put(name, slot);
-                        return slot;
-                    }
-                    continue; // another binder won the slot: see what it binds
-                }
-                if (isBound(word)) {
-                    if (word == bound && nameEquals(record, bytes)) {
-                        boundSlots.put(name, slot);
-                        return slot;
-                    }
-                    break; // another name's slot
-                }
-                // Being bound, perhaps to this very name.
-                if (!bindIfAbsent) {
-                    return -1;
-                }
-                if (binderIsDead(word)) {
-                    // Roll the dead binder's half-written slot back, from exactly what we judged.
-                    body.compareAndSetLong(record + BIND_WORD_OFFSET, word, EMPTY);
-                    continue;
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    throw new CxcTimeoutException(
-                            "waited "
-                                    + BIND_WAIT
-                                    + " for process "
-                                    + binderPid(word)
-                                    + " to finish binding a name to slot "
-                                    + slot
-                                    + " of "
-                                    + file.path()
-                                    + " (on the way of name \""
-                                    + name
-                                    + "\"); it is alive but does not progress (stopped?)");
-                }
-                LockSupport.parkNanos(10_000);
-            }
-        }
-        if (!bindIfAbsent) {
-            return -1;
-        }
-        throw new CxcCapacityException(
-                file.path()
-                        + " is full: all "
-                        + capacity
-                        + " name slots are bound to other names, so \""
-                        + name
-                        + "\" cannot be leased. A name keeps its slot for the life of the file:"
-                        + " create the table with a larger capacity (up to "
-                        + MAX_CAPACITY
-                        + ") in a new file");
-    }
-
-    /** CASes an empty name slot to "being bound" by us, writes the name, publishes it bound. */
-    private boolean claimNameSlot(int record, byte[] bytes, long bound) {
-        long self = Pids.current();
-        long binding = bindingWord(self, OwnerRecord.startTimeOf(self));
-        Interleaving.at(Point.NAME_SLOT_READ);
-        if (!body.compareAndSetLong(record + BIND_WORD_OFFSET, EMPTY, binding)) {
-            return false;
-        }
-        Interleaving.at(Point.NAME_SLOT_CLAIMED);
-        byte[] padded = Arrays.copyOf(bytes, MAX_NAME_BYTES);
-        body.putBytes(record + NAME_OFFSET, padded);
-        body.setLongRelease(record + BIND_WORD_OFFSET, bound);
-        return true;
-    }
-
-    private boolean nameEquals(int record, byte[] bytes) {
-        byte[] stored = new byte[bytes.length];
-        body.getBytes(record + NAME_OFFSET, stored);
-        return Arrays.equals(stored, bytes);
-    }
-
-    private static boolean binderIsDead(long bindWord) {
-        long pid = binderPid(bindWord);
-        ProcessStatus status = ProcessProbe.status(pid, ProcessProbe.UNKNOWN_START_TIME);
-        if (status != ProcessStatus.ALIVE) {
-            return status == ProcessStatus.DEAD;
-        }
-        long startTime = ProcessProbe.startTime(pid);
-        return startTime != ProcessProbe.UNKNOWN_START_TIME
-                && startTimeBits(startTime) != binderStartTime(bindWord);
-    }
-
-    private static byte[] requireName(String name) {
-        return storedName(name);
     }
 
     /**
@@ -650,6 +595,7 @@ public final class OwnerLease extends MappedPrimitive {
                 "capacity", capacity,
                 "boundNames", boundNames,
                 "held", held,
-                "maxNameBytes", MAX_NAME_BYTES);
+                "maxNameBytes", MAX_NAME_BYTES,
+                "tokenFloor", slots.tokenFloor());
     }
 }

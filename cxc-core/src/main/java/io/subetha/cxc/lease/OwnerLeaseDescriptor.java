@@ -1,5 +1,6 @@
 package io.subetha.cxc.lease;
 
+import io.subetha.cxc.claim.IntentLock;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.HeaderDescriptor;
@@ -21,14 +22,17 @@ import java.security.NoSuchAlgorithmException;
  * |                  Magic "OWNLEAS1" (ASCII)                 0   |
  * |                                                               |
  * +---------------------------------------------------------------+
- * |                  Reserved, zero (56 bytes)                8   |
+ * |    Token floor (u64, a u32 value): the highest key of any     8 |
+ * |    slot ever unbound; every acquisition's key is above it       |
+ * +---------------------------------------------------------------+
+ * |                  Reserved, zero (48 bytes)               16   |
  * +---------------------------------------------------------------+
  *
  * Name slot i, at 64 + i * 128
  *  0                   1                   2                   3
  *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+ -.
- * |                  Holder PID (u32, 0 = free)               0   |  | owner record
+ * |    Holder PID (u32, 0 = free, 0xFFFFFFFF = retiring)      0   |  | owner record
  * +---------------------------------------------------------------+  | (OwnerRecord):
  * |                  Token: the acquisition's key (u32)       4   |  | owner word,
  * +---------------------------------------------------------------+  | identity word,
@@ -51,26 +55,36 @@ import java.security.NoSuchAlgorithmException;
  * +---------------------------------------------------------------+
  *
  * After the last name slot, at 64 + capacity * 128: the doorbell region (DoorbellDescriptor),
- * where a thread that waits for a held name announces itself; every release rings it.
+ * where a thread that waits for a held name announces itself; every release rings it. After it,
+ * at bindLockOffset(capacity): the bind lock, an IntentLock of BIND_STEP_ENTRIES entries and a
+ * MAX_NAME_BYTES payload (the name a step copies into its slot).
  *
  * Bind word
- *   0                      no name: the slot is empty
- *   bit 63 clear, not 0    being bound: binder PID (bits 0-31), its start time's low
- *                          31 bits (bits 32-62); the name bytes are not yet valid
- *   bit 63 set             bound: name length in bytes (bits 32-39), FNV-1a 32 of the
- *                          name (bits 0-31); bound for the life of the file
+ *   0                      never bound: a probe ends here
+ *   bit 62 set             unbound: the slot's name was retired; a probe passes it;
+ *                          bind generation (bits 40-61) of the binding it ended
+ *   bit 63 set             bound: bind generation (bits 40-61; 0 for a slot's first
+ *                          binding, one more for each later one, mod 2^22), name length
+ *                          in bytes (bits 32-39), FNV-1a 32 of the name (bits 0-31)
  * </pre>
  *
  * <ul>
- *   <li><b>Bind word.</b> A name is given a slot once, by open addressing from its hash's home
- *       slot: a binder CASes an empty slot's word to "being bound" under its own PID, writes the
- *       name, then publishes "bound" with a release store. A bound slot keeps its name for the life
- *       of the file, so every slot before a name's own in its probe sequence is bound to another
- *       name, and two binders of one name always meet at the same slot. A binder that died before
- *       publishing leaves "being bound" under a dead PID: whoever meets it CASes it back to empty.
+ *   <li><b>Bind word.</b> A name is given a slot by open addressing from its hash's home slot, only
+ *       under the bind lock: the binder probes until a never-bound slot (or round the table), and
+ *       binds the name at the first unbound or never-bound slot of the way; with none, it retires
+ *       the slot without a live holder that was least recently acquired. Either is one intent of
+ *       the lock (name bytes, then the bind word; for a retirement the token floor and the unbound
+ *       word first, and the owner word freed last), so a binder SIGKILLed half-way leaves a step
+ *       that the next holder of the lock replays or that never happened. A name is therefore bound
+ *       to at most one slot, and a lock-free reader's probe, which passes unbound slots and ends at
+ *       a never-bound one, finds it wherever it is.
+ *   <li><b>Retiring.</b> Before its intent, a binder that retires a slot CASes the owner word from
+ *       exactly the word it judged free, expired or dead (never a lingering one) to "retiring" (PID
+ *       0xFFFFFFFF, key kept), which no acquirer CASes from. A retiring word found by a holder of
+ *       the bind lock was left by a binder that died before sealing: it is CASed back to free.
  *   <li><b>Owner record.</b> Acquiring is the {@link OwnerRecord} claim: one CAS of the owner word
  *       from exactly the word judged free, expired or dead, to the acquirer's PID under the next
- *       key. The key rises by one per acquisition of the slot, hence of its name: it is the lease's
+ *       key: one more than the slot's, or than the token floor if that is higher. It is the lease's
  *       fencing token.
  *   <li><b>Name.</b> A name of up to {@link #MAX_NAME_BYTES} UTF-8 bytes is stored as it is. A
  *       longer one is stored as its digest: the byte {@code 0xFF} (which no UTF-8 text contains, so
@@ -87,6 +101,10 @@ import java.security.NoSuchAlgorithmException;
 public final class OwnerLeaseDescriptor {
 
     public static final int MAGIC_OFFSET = 0;
+
+    /** The token floor: the highest key of a slot ever unbound (a u32 value in a u64 word). */
+    public static final int FLOOR_OFFSET = 8;
+
     public static final int TABLE_HEADER_LENGTH = 64;
 
     /** The slot's {@link OwnerRecord}; its heartbeat is the acquisition time. */
@@ -113,7 +131,19 @@ public final class OwnerLeaseDescriptor {
     /** The most name slots a file may have. */
     public static final int MAX_CAPACITY = 65_536;
 
-    public static final int LAYOUT_VERSION = 2;
+    /**
+     * 3: names leave their slots (token floor, bind generations, unbound words, bind lock). A file
+     * of version 2 is refused at open as an older release's, untouched: its slots carry no
+     * generations and no lock, so this release cannot share it with that one; stop its processes
+     * and recreate it (a lease table holds nothing that outlives them).
+     */
+    public static final int LAYOUT_VERSION = 3;
+
+    /** A bind step's entries: token floor, unbound word, name copy, bound word, owner word. */
+    public static final int BIND_STEP_ENTRIES = 5;
+
+    /** An owner word's PID while a binder retires the slot: no process has it. */
+    public static final long RETIRING_PID = 0xFFFF_FFFFL;
 
     /** The body magic, in ASCII. */
     public static final String MAGIC = "OWNLEAS1";
@@ -124,8 +154,13 @@ public final class OwnerLeaseDescriptor {
     public static final long EMPTY = 0;
 
     private static final long BOUND_FLAG = 1L << 63;
+    private static final long UNBOUND_FLAG = 1L << 62;
+    private static final int GENERATION_SHIFT = 40;
+
+    /** Bind generations are 22 bits. */
+    public static final long GENERATION_MASK = (1L << 22) - 1;
+
     private static final long LOW = 0xFFFF_FFFFL;
-    private static final long START_TIME_BITS = 0x7FFF_FFFFL;
     private static final long LINGER_BIT = 1;
 
     public static final BodyLayout BODY_LAYOUT =
@@ -141,12 +176,18 @@ public final class OwnerLeaseDescriptor {
                     throw new IllegalArgumentException(
                             "lease slots are " + SLOT_LENGTH + " bytes, not " + slotSize);
                 }
-                return doorbellOffset(capacity) + DoorbellDescriptor.LENGTH;
+                return bindLockOffset(capacity)
+                        + IntentLock.length(BIND_STEP_ENTRIES, MAX_NAME_BYTES);
             };
 
     /** The doorbell region, after the last name slot (64-byte aligned: slots are 128 bytes). */
     public static int doorbellOffset(int capacity) {
         return TABLE_HEADER_LENGTH + capacity * SLOT_LENGTH;
+    }
+
+    /** The bind lock, after the doorbell region (8-aligned). */
+    public static int bindLockOffset(int capacity) {
+        return doorbellOffset(capacity) + DoorbellDescriptor.LENGTH;
     }
 
     private OwnerLeaseDescriptor() {}
@@ -161,12 +202,43 @@ public final class OwnerLeaseDescriptor {
         return (bindWord & BOUND_FLAG) != 0;
     }
 
-    public static boolean isBeingBound(long bindWord) {
-        return bindWord != EMPTY && !isBound(bindWord);
+    /** A slot whose name was retired: passed by a probe, free to bind under the bind lock. */
+    public static boolean isUnbound(long bindWord) {
+        return (bindWord & UNBOUND_FLAG) != 0 && !isBound(bindWord);
     }
 
+    /** A slot's first binding's word (generation 0). */
     public static long boundWord(int length, int hash) {
-        return BOUND_FLAG | ((long) (length & 0xFF) << 32) | (hash & LOW);
+        return boundWord(length, hash, 0);
+    }
+
+    public static long boundWord(int length, int hash, long generation) {
+        return BOUND_FLAG
+                | ((generation & GENERATION_MASK) << GENERATION_SHIFT)
+                | ((long) (length & 0xFF) << 32)
+                | (hash & LOW);
+    }
+
+    /** The word a retired binding of {@code generation} leaves. */
+    public static long unboundWord(long generation) {
+        return UNBOUND_FLAG | ((generation & GENERATION_MASK) << GENERATION_SHIFT);
+    }
+
+    /** The bind generation of a bound or unbound word. */
+    public static long bindGeneration(long bindWord) {
+        return (bindWord >>> GENERATION_SHIFT) & GENERATION_MASK;
+    }
+
+    /** The generation the next binding of a slot whose bind word is {@code bindWord} takes. */
+    public static long nextBindGeneration(long bindWord) {
+        return bindWord == EMPTY ? 0 : (bindGeneration(bindWord) + 1) & GENERATION_MASK;
+    }
+
+    /**
+     * Whether a bound word is of a name of {@code length} bytes and {@code hash}, any generation.
+     */
+    public static boolean boundTo(long bindWord, int length, int hash) {
+        return isBound(bindWord) && boundLength(bindWord) == length && boundHash(bindWord) == hash;
     }
 
     /** The name length of a bound word; unchecked: compare it with {@link #MAX_NAME_BYTES}. */
@@ -178,22 +250,15 @@ public final class OwnerLeaseDescriptor {
         return (int) bindWord;
     }
 
-    public static long bindingWord(long pid, long startTime) {
-        return ((startTime & START_TIME_BITS) << 32) | (pid & LOW);
+    // --------------------------------------------------------------------- owner word
+
+    /** The owner word of a slot being retired, its key kept. */
+    public static long retiringWord(long key) {
+        return OwnerRecord.ownerWord(RETIRING_PID, key);
     }
 
-    public static long binderPid(long bindWord) {
-        return bindWord & LOW;
-    }
-
-    /** The low 31 bits of the binder's start time. */
-    public static long binderStartTime(long bindWord) {
-        return (bindWord >>> 32) & START_TIME_BITS;
-    }
-
-    /** The low 31 bits of a start time, as a binding word keeps it. */
-    public static long startTimeBits(long startTime) {
-        return startTime & START_TIME_BITS;
+    public static boolean isRetiring(long ownerWord) {
+        return OwnerRecord.pid(ownerWord) == RETIRING_PID;
     }
 
     /** FNV-1a, 32 bits, of a name's UTF-8 bytes. */
@@ -237,6 +302,20 @@ public final class OwnerLeaseDescriptor {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }
+    }
+
+    /**
+     * The key an acquisition from {@code ownerWord} installs: one more than the slot's key, or than
+     * {@code floor} (the token floor) if that is as high; u32, skipping 0.
+     */
+    public static long nextKey(long ownerWord, long floor) {
+        long next = OwnerRecord.nextGeneration(ownerWord);
+        long low = floor & LOW;
+        if (low < next) {
+            return next;
+        }
+        long above = (low + 1) & LOW;
+        return above == 0 ? 1 : above;
     }
 
     // --------------------------------------------------------------------- lease word

@@ -1,5 +1,6 @@
 package io.subetha.cxc.lease;
 
+import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.lease.OwnerLease.Lease;
@@ -21,12 +22,15 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <ul>
  *   <li>{@code open <path> <capacity>}: openOrCreate; answers {@code opened}
- *   <li>{@code acquire <name> <atMostMillis>}: answers {@code acquired <token>} or {@code refused}
+ *   <li>{@code acquire <name> <atMostMillis>}: answers {@code acquired <token>}, {@code refused},
+ *       or {@code full} (every slot bound to a name with a live holder)
+ *   <li>{@code release <name>}: acquires the name and releases it at once, answering {@code
+ *       released <token>} or {@code refused}
  *   <li>{@code hammer <name> <iterations> <scratch>}: contends for the name; while holding it,
  *       checks in a shared scratch file that nobody else holds it and that its token is above every
  *       earlier one; answers {@code hammered <acquisitions> <violations>}
- *   <li>{@code hang-in-bind <name>}: binds the name but stops for good right after claiming its
- *       slot, answering {@code claimed}
+ *   <li>{@code hang-at <point> <name>}: acquires the name but stops for good at the {@link Point}
+ *       named, answering {@code paused}
  *   <li>{@code churn <prefix> <names>}: acquires and releases {@code <prefix>0..} forever,
  *       answering {@code churning} first
  * </ul>
@@ -59,26 +63,38 @@ public final class LeaseChild {
                     System.out.println("opened");
                 }
                 case "acquire" -> {
+                    try {
+                        Optional<Lease> lease =
+                                leases.tryAcquire(
+                                        words[1],
+                                        Pids.current(),
+                                        Duration.ofMillis(Long.parseLong(words[2])));
+                        System.out.println(
+                                lease.map(l -> "acquired " + l.token()).orElse("refused"));
+                    } catch (CxcCapacityException e) {
+                        System.out.println("full");
+                    }
+                }
+                case "release" -> {
                     Optional<Lease> lease =
-                            leases.tryAcquire(
-                                    words[1],
-                                    Pids.current(),
-                                    Duration.ofMillis(Long.parseLong(words[2])));
-                    System.out.println(lease.map(l -> "acquired " + l.token()).orElse("refused"));
+                            leases.tryAcquire(words[1], Pids.current(), Duration.ofMinutes(1));
+                    lease.ifPresent(leases::release);
+                    System.out.println(lease.map(l -> "released " + l.token()).orElse("refused"));
                 }
                 case "hammer" -> hammer(words[1], Integer.parseInt(words[2]), Path.of(words[3]));
-                case "hang-in-bind" -> {
+                case "hang-at" -> {
+                    Point at = Point.valueOf(words[1]);
                     Interleaving.install(
                             point -> {
-                                if (point == Point.NAME_SLOT_CLAIMED) {
-                                    System.out.println("claimed");
+                                if (point == at) {
+                                    System.out.println("paused");
                                     System.out.flush();
                                     while (true) {
                                         LockSupport.park();
                                     }
                                 }
                             });
-                    leases.tryAcquire(words[1], Pids.current(), Duration.ofMinutes(1));
+                    leases.tryAcquire(words[2], Pids.current(), Duration.ofMinutes(1));
                 }
                 case "churn" -> churn(words[1], Integer.parseInt(words[2]));
                 default -> System.out.println("unknown " + line);

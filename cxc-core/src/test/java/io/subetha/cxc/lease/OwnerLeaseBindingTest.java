@@ -9,7 +9,6 @@ import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.process.Pids;
-import io.subetha.cxc.process.ProcessProbe;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * end, passing slots bound to other names even when their hash and length match), a reader that
  * never binds nor waits and whose probe ends where the name would be (an empty home slot or one
  * being bound is "not bound"; a bound slot is the name's only when its length and hash match, so a
- * name is not found in the slot of a longer name it prefixes), a binder whose PID now belongs to
- * another process judged dead, the binding word keeping a binder's PID and start time apart, and
+ * name is not found in the slot of a longer name it prefixes), unbound slots passed by a reader and
+ * reused by a binder, a retirement a dead binder left half-done rolled back, the words' fields, and
  * the layout's limits.
  */
 class OwnerLeaseBindingTest {
@@ -104,48 +103,64 @@ class OwnerLeaseBindingTest {
     }
 
     @Test
-    void aReaderMeetingASlotBeingBoundByALiveProcessDoesNotWait() {
+    void anUnboundSlotIsPassedByAReaderAndTheFirstOneOnABindersWayIsBoundUnderTheNextGeneration() {
         Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(1))) {
+        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(2))) {
             AtomicBuffer raw = RawBody.of(path);
-            long binding = bindingWord(1, ProcessProbe.startTime(1)); // init, binding forever
-            raw.setLongVolatile(slotOffset(0) + BIND_WORD_OFFSET, binding);
-            assertThat(leases.holder("job")).isEmpty();
-            assertThat(bindWord(raw, 0)).isEqualTo(binding);
-            assertThat(leases.describe()).containsEntry("boundNames", 0).containsEntry("held", 0);
+            String far = nameWithHome(0, 2);
+            leases.tryAcquire(far, PID, MINUTE).orElseThrow(); // bound at slot 0
+            String name = nameWithHome(1, 2, far);
+            raw.setLongVolatile(slotOffset(1) + BIND_WORD_OFFSET, unboundWord(6));
+            assertThat(leases.holder(name)).isEmpty();
+            assertThat(leases.describe()).containsEntry("boundNames", 1);
+            Lease lease = leases.tryAcquire(name, PID, MINUTE).orElseThrow();
+            byte[] bytes = utf8(name);
+            assertThat(bindWord(raw, 1)).isEqualTo(boundWord(bytes.length, hash(bytes), 7));
+            assertThat(leases.holder(name).orElseThrow().token()).isEqualTo(lease.token());
         }
     }
 
     @Test
-    void aBinderWhosePidNowBelongsToAnotherProcessIsRolledBack() {
+    void aRetiringOwnerWordLeftByADeadBinderIsRolledBackByTheNextHolderOfTheBindLock() {
         Path path = dir.resolve("leases.cxc");
         try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(1))) {
+            leases.release(leases.tryAcquire("job", PID, MINUTE).orElseThrow());
             AtomicBuffer raw = RawBody.of(path);
-            // PID 1 is alive, but not with this start time: the binder died and its PID was reused.
-            long reused = bindingWord(1, ProcessProbe.startTime(1) + 1);
-            assertThat(isBeingBound(reused)).isTrue();
-            raw.setLongVolatile(slotOffset(0) + BIND_WORD_OFFSET, reused);
+            // A binder CASed the slot to retiring, then died before sealing its step.
+            raw.setLongVolatile(slotOffset(0), retiringWord(1));
+            assertThat(leases.holder("job")).isEmpty();
             Lease lease = leases.tryAcquire("job", PID, MINUTE).orElseThrow();
+            assertThat(lease.token()).isEqualTo(2);
             byte[] bytes = utf8("job");
             assertThat(bindWord(raw, 0)).isEqualTo(boundWord(bytes.length, hash(bytes)));
-            assertThat(lease.token()).isEqualTo(1);
         }
     }
 
     @Test
-    void theBindingWordsCarryPidStartTimeLengthAndHash() {
-        long binding = bindingWord(0xFFFF_FFFFL, 0xFFFF_FFFF_FFFFL);
-        assertThat(binderPid(binding)).isEqualTo(0xFFFF_FFFFL);
-        assertThat(binderStartTime(binding)).isEqualTo(0x7FFF_FFFFL);
-        assertThat(isBound(binding)).isFalse();
-        assertThat(isBeingBound(binding)).isTrue();
-        assertThat(isBeingBound(EMPTY)).isFalse();
-        assertThat(startTimeBits(0x1_8000_0001L)).isEqualTo(1);
-        long bound = boundWord(64, 0x8000_0001);
+    void theBindAndOwnerWordsCarryGenerationLengthHashAndRetiring() {
+        long bound = boundWord(64, 0x8000_0001, GENERATION_MASK);
         assertThat(isBound(bound)).isTrue();
-        assertThat(isBeingBound(bound)).isFalse();
+        assertThat(isUnbound(bound)).isFalse();
         assertThat(boundLength(bound)).isEqualTo(64);
         assertThat(boundHash(bound)).isEqualTo(0x8000_0001);
+        assertThat(bindGeneration(bound)).isEqualTo(GENERATION_MASK);
+        assertThat(boundTo(bound, 64, 0x8000_0001)).isTrue();
+        assertThat(boundTo(bound, 63, 0x8000_0001)).isFalse();
+        assertThat(nextBindGeneration(bound)).isZero();
+        assertThat(nextBindGeneration(EMPTY)).isZero();
+        long unbound = unboundWord(5);
+        assertThat(isUnbound(unbound)).isTrue();
+        assertThat(isBound(unbound)).isFalse();
+        assertThat(isUnbound(EMPTY)).isFalse();
+        assertThat(nextBindGeneration(unbound)).isEqualTo(6);
+        assertThat(isRetiring(retiringWord(9))).isTrue();
+        assertThat(io.subetha.cxc.claim.OwnerRecord.key(retiringWord(9))).isEqualTo(9);
+        assertThat(isRetiring(io.subetha.cxc.claim.OwnerRecord.ownerWord(PID, 9))).isFalse();
+        // Keys: one above the slot's, or above the floor when that is as high; never 0.
+        long word = io.subetha.cxc.claim.OwnerRecord.ownerWord(0, 7);
+        assertThat(nextKey(word, 3)).isEqualTo(8);
+        assertThat(nextKey(word, 8)).isEqualTo(9);
+        assertThat(nextKey(word, 0xFFFF_FFFFL)).isEqualTo(1);
         assertThat(hash(new byte[0])).isEqualTo(0x811c9dc5);
         assertThat(hash(utf8("a"))).isEqualTo(0xe40c292c); // FNV-1a 32 of "a"
         assertThat(lingers(leaseWord(5, 100, true))).isTrue();
@@ -157,9 +172,12 @@ class OwnerLeaseBindingTest {
     @Test
     void theLayoutRefusesCapacitiesAndSlotSizesItDoesNotHave() {
         int doorbell = io.subetha.cxc.wake.DoorbellDescriptor.LENGTH;
-        assertThat(BODY_LAYOUT.bodyLength(1, SLOT_LENGTH)).isEqualTo(64 + 128 + doorbell);
+        int bindLock = io.subetha.cxc.claim.IntentLock.length(BIND_STEP_ENTRIES, MAX_NAME_BYTES);
+        assertThat(BODY_LAYOUT.bodyLength(1, SLOT_LENGTH))
+                .isEqualTo(64 + 128 + doorbell + bindLock);
         assertThat(BODY_LAYOUT.bodyLength(MAX_CAPACITY, SLOT_LENGTH))
-                .isEqualTo(64 + 128L * MAX_CAPACITY + doorbell);
+                .isEqualTo(64 + 128L * MAX_CAPACITY + doorbell + bindLock);
+        assertThat(bindLockOffset(1) % 8).isZero();
         assertThatThrownBy(() -> BODY_LAYOUT.bodyLength(0, SLOT_LENGTH))
                 .hasMessage("a lease table has 1..65536 name slots, not 0");
         assertThatThrownBy(() -> BODY_LAYOUT.bodyLength(MAX_CAPACITY + 1, SLOT_LENGTH))
@@ -181,6 +199,33 @@ class OwnerLeaseBindingTest {
         }
     }
 
+    @Test
+    void aTableOfTheLayoutWhoseNamesKeptTheirSlotsIsRefusedUntouched() throws Exception {
+        Path path = dir.resolve("old.cxc");
+        OwnerLease.TYPE.create(path, new OwnerLease.Settings(4)).close();
+        try (java.nio.channels.FileChannel channel =
+                java.nio.channels.FileChannel.open(
+                        path,
+                        java.nio.file.StandardOpenOption.READ,
+                        java.nio.file.StandardOpenOption.WRITE)) {
+            java.nio.ByteBuffer header =
+                    java.nio.ByteBuffer.allocate(io.subetha.cxc.mmf.HeaderDescriptor.HEADER_LENGTH)
+                            .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            channel.read(header, 0);
+            header.putInt(io.subetha.cxc.mmf.HeaderDescriptor.LAYOUT_VERSION_OFFSET, 2);
+            header.putInt(
+                    io.subetha.cxc.mmf.HeaderDescriptor.CHECKSUM_OFFSET,
+                    io.subetha.cxc.mmf.FileHeader.checksumOf(header));
+            channel.write(header.position(0), 0);
+        }
+        byte[] before = java.nio.file.Files.readAllBytes(path);
+        assertThatThrownBy(() -> OwnerLease.open(path, new OwnerLease.Settings(4)))
+                .isInstanceOf(io.subetha.cxc.CxcFormatException.class)
+                .hasMessageContaining("layout version 2, but this CXC reads version 3")
+                .hasMessageContaining("older CXC release");
+        assertThat(java.nio.file.Files.readAllBytes(path)).isEqualTo(before);
+    }
+
     // -------------------------------------------------------------------------- a reader's probe
 
     @Test
@@ -196,20 +241,6 @@ class OwnerLeaseBindingTest {
     }
 
     @Test
-    void aReaderOfANameWhoseHomeIsBeingBoundSeesNoOtherSlotsHolder() {
-        Path path = dir.resolve("leases.cxc");
-        try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(2))) {
-            String held = nameWithHome(0, 2);
-            leases.tryAcquire(held, PID, MINUTE).orElseThrow();
-            AtomicBuffer raw = RawBody.of(path);
-            raw.setLongVolatile(
-                    slotOffset(1) + BIND_WORD_OFFSET,
-                    bindingWord(1, ProcessProbe.startTime(1))); // init, binding forever
-            assertThat(leases.holder(nameWithHome(1, 2))).isEmpty();
-        }
-    }
-
-    @Test
     void aNameIsNotFoundInTheSlotOfALongerNameItPrefixes() {
         try (OwnerLease leases =
                         OwnerLease.TYPE.create(
@@ -220,13 +251,5 @@ class OwnerLeaseBindingTest {
             assertThat(reader.holder("job")).isEmpty();
             assertThat(reader.holder("jobs")).isPresent();
         }
-    }
-
-    @Test
-    void aBindingWordKeepsASmallPidAndStartTimeApart() {
-        long binding = bindingWord(5, 3);
-        assertThat(binderPid(binding)).isEqualTo(5);
-        assertThat(binderStartTime(binding)).isEqualTo(3);
-        assertThat(binding).isEqualTo((3L << 32) | 5);
     }
 }

@@ -1,6 +1,7 @@
 package io.subetha.cxc.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.mmf.AtomicBuffer;
@@ -72,6 +73,33 @@ class OwnerLeaseProcessTest {
     }
 
     @Test
+    void twoJvmsContendingForANameWhoseSlotAThirdKeepsGivingAwayNeverBothHoldIt() throws Exception {
+        Path file = dir.resolve("leases.cxc");
+        Path scratch = dir.resolve("scratch");
+        LeaseChild.scratch(scratch);
+        int capacity = 3;
+        ChildJvm churner = start("lease-new-names", file, capacity);
+        churner.send("churn order- 1000000000"); // a new name every time: slots keep moving
+        churner.awaitPrefixed("churning", REPLY);
+        List<ChildJvm> jvms =
+                List.of(start("lease-a", file, capacity), start("lease-b", file, capacity));
+        for (ChildJvm jvm : jvms) {
+            jvm.send("hammer job 5000 " + scratch);
+        }
+        long acquisitions = 0;
+        for (ChildJvm jvm : jvms) {
+            String[] words = jvm.awaitPrefixed("hammered ", REPLY).split(" ");
+            assertThat(Long.parseLong(words[1])).as("violations in %s", jvm).isZero();
+            acquisitions += Long.parseLong(words[0]);
+        }
+        assertThat(acquisitions).isPositive();
+        try (OwnerLease leases = OwnerLease.open(file, new OwnerLease.Settings(capacity))) {
+            // Names did leave their slots meanwhile (the floor rose), and job's token is above all.
+            assertThat((long) leases.describe().get("tokenFloor")).isPositive();
+        }
+    }
+
+    @Test
     void aSigkilledHoldersLeaseIsTakenAtOnceWithTheNextToken() {
         Path file = dir.resolve("leases.cxc");
         ChildJvm holder = start("lease-holder", file, 16);
@@ -91,8 +119,8 @@ class OwnerLeaseProcessTest {
     void aBinderKilledHalfwayThroughANameLeavesASlotTheNextBinderRepairs() {
         Path file = dir.resolve("leases.cxc");
         ChildJvm binder = start("lease-binder", file, 4);
-        binder.send("hang-in-bind job");
-        binder.awaitPrefixed("claimed", REPLY);
+        binder.send("hang-at INTENT_STAGED job"); // holding the bind lock, its step unsealed
+        binder.awaitPrefixed("paused", REPLY);
         binder.kill();
         try (OwnerLease leases = OwnerLease.open(file, new OwnerLease.Settings(4))) {
             assertThat(leases.describe()).containsEntry("boundNames", 0);
@@ -105,6 +133,73 @@ class OwnerLeaseProcessTest {
                 assertThat(leases.tryAcquire("other-" + i, Pids.current(), Duration.ofMinutes(1)))
                         .isPresent();
             }
+        }
+    }
+
+    @Test
+    void aJvmWhoseCacheMapsANameToASlotGivenAwayNeverHoldsTheNameNowThere() {
+        Path file = dir.resolve("leases.cxc");
+        ChildJvm child = start("lease-stale", file, 1);
+        child.send("release x");
+        long x = Long.parseLong(child.awaitPrefixed("released ", REPLY)); // child caches x -> 0
+        try (OwnerLease leases = OwnerLease.open(file, new OwnerLease.Settings(1))) {
+            Lease y = leases.tryAcquire("y", Pids.current(), Duration.ofMinutes(1)).orElseThrow();
+            child.send("acquire x 60000");
+            assertThat(child.readLine(REPLY)).isEqualTo("full");
+            assertThat(leases.isHeld(y)).isTrue();
+            leases.release(y);
+            child.send("acquire x 60000");
+            long again = Long.parseLong(child.awaitPrefixed("acquired ", REPLY));
+            assertThat(again).isGreaterThan(y.token()).isGreaterThan(x);
+            assertThat(leases.holder("x").orElseThrow().pid()).isEqualTo(child.pid());
+            assertThat(leases.holder("y")).isEmpty();
+        }
+    }
+
+    @Test
+    void aBinderKilledRightAfterMarkingASlotRetiringLeavesBothNamesUsable() {
+        Path file = dir.resolve("leases.cxc");
+        try (OwnerLease leases = OwnerLease.openOrCreate(file, new OwnerLease.Settings(1))) {
+            leases.release(leases.tryAcquire("x", Pids.current(), Duration.ofMinutes(1)).get());
+            ChildJvm binder = start("lease-retirer", file, 1);
+            binder.send("hang-at LEASE_SLOT_RETIRING y");
+            binder.awaitPrefixed("paused", REPLY);
+            binder.kill();
+            assertThat(leases.holder("x")).isEmpty();
+            // The dead binder's retiring word is rolled back: x keeps its slot, its next token.
+            Lease x = leases.tryAcquire("x", Pids.current(), Duration.ofMinutes(1)).orElseThrow();
+            assertThat(x.token()).isEqualTo(2);
+            leases.release(x);
+            Lease y = leases.tryAcquire("y", Pids.current(), Duration.ofMinutes(1)).orElseThrow();
+            assertThat(y.token()).isGreaterThan(x.token());
+            assertThat(leases.describe()).containsEntry("boundNames", 1);
+        }
+    }
+
+    @Test
+    void aBinderKilledHalfwayThroughApplyingItsStepLeavesOneTheNextBinderReplays() {
+        Path file = dir.resolve("leases.cxc");
+        try (OwnerLease leases = OwnerLease.openOrCreate(file, new OwnerLease.Settings(1))) {
+            for (int i = 0; i < 3; i++) {
+                leases.release(leases.tryAcquire("x", Pids.current(), Duration.ofMinutes(1)).get());
+            }
+            ChildJvm binder = start("lease-rebinder", file, 1);
+            binder.send("hang-at INTENT_HALF_APPLIED y");
+            binder.awaitPrefixed("paused", REPLY);
+            binder.kill();
+            // Sealed: y's binding happened. The next binder replays it, then finds y bound.
+            assertThat(leases.holder("x")).isEmpty();
+            try (OwnerLease fresh = OwnerLease.open(file, new OwnerLease.Settings(1))) {
+                Lease y =
+                        fresh.tryAcquire("y", Pids.current(), Duration.ofMinutes(1)).orElseThrow();
+                assertThat(y.token()).isEqualTo(4); // above x's 3: the floor came with the step
+                assertThatThrownBy(
+                                () -> leases.tryAcquire("x", Pids.current(), Duration.ofMinutes(1)))
+                        .isInstanceOf(io.subetha.cxc.CxcCapacityException.class);
+                fresh.release(y);
+            }
+            Lease x = leases.tryAcquire("x", Pids.current(), Duration.ofMinutes(1)).orElseThrow();
+            assertThat(x.token()).isEqualTo(5);
         }
     }
 
@@ -134,6 +229,38 @@ class OwnerLeaseProcessTest {
             }
             // One slot per name: no name was ever bound twice.
             assertThat(leases.describe()).containsEntry("boundNames", names * KILLS);
+        }
+    }
+
+    @Test
+    void childrenKilledAtRandomPointsOfGivingSlotsToNewNamesLeaveEveryNameUsable() {
+        Path file = dir.resolve("leases.cxc");
+        int names = 6;
+        int capacity = 3; // fewer slots than names: every few acquisitions retire a slot
+        SplittableRandom random = new SplittableRandom();
+        try (OwnerLease leases = OwnerLease.openOrCreate(file, new OwnerLease.Settings(capacity))) {
+            long last = 0;
+            for (int round = 0; round < KILLS; round++) {
+                try (ChildJvm child = start("lease-rebind-" + round, file, capacity)) {
+                    child.send("churn n- " + names);
+                    child.awaitPrefixed("churning", REPLY);
+                    LockSupport.parkNanos(Duration.ofMillis(random.nextInt(1, 200)).toNanos());
+                    child.kill();
+                }
+                for (int i = 0; i < names; i++) {
+                    Optional<Lease> lease =
+                            leases.tryAcquire("n-" + i, Pids.current(), Duration.ofMinutes(1));
+                    assertThat(lease).as("n-%d after kill %d", i, round).isPresent();
+                    assertThat(leases.holder("n-" + i).orElseThrow().token())
+                            .isEqualTo(lease.get().token());
+                    leases.release(lease.get());
+                }
+                Lease mine = leases.tryAcquire("n-0", Pids.current(), Duration.ofMinutes(1)).get();
+                assertThat(mine.token()).as("n-0's token after kill %d", round).isGreaterThan(last);
+                last = mine.token();
+                leases.release(mine);
+            }
+            assertThat(leases.describe()).containsEntry("boundNames", capacity);
         }
     }
 }

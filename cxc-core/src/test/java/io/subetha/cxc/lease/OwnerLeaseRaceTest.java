@@ -27,9 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A lease's CASes lost at the exact step between the read they were decided on and the CAS (held
  * there with a {@link StepGate} while the test plays the other process): a name-slot claim lost to
- * another binder, a live binder waited for rather than rolled back, a deadline publication lost to
- * a successor, an extend whose lease word moved under it, and one whose record was taken over
- * before its CAS. One-slot table, two handles (their caches apart), one process.
+ * another name's binder (the acquirer's cached slot given away between its judgement and its CAS),
+ * a live binder waited for rather than taken over, a deadline publication lost to a successor, an
+ * extend whose lease word moved under it, and one whose record was taken over before its CAS.
+ * One-slot table, two handles (their caches apart), one process.
  */
 class OwnerLeaseRaceTest {
 
@@ -61,26 +62,43 @@ class OwnerLeaseRaceTest {
     }
 
     @Test
-    void aBinderWhoseSlotClaimLosesToAnotherNameGoesOnAndFindsTheTableFull() {
-        StepGate<Optional<Lease>> binder =
-                StepGate.holdAt(Point.NAME_SLOT_READ, () -> leases.tryAcquire("x", PID, MINUTE));
-        Lease y = other.tryAcquire("y", PID, MINUTE).orElseThrow(); // binds the one slot to "y"
+    void anAcquirerWhoseCachedSlotIsGivenAwayBetweenItsJudgementAndItsCasFindsTheTableFull() {
+        leases.release(leases.tryAcquire("x", PID, MINUTE).orElseThrow()); // cached: x -> 0
+        StepGate<Optional<Lease>> acquirer =
+                StepGate.holdAt(Point.JUDGED, () -> leases.tryAcquire("x", PID, MINUTE));
+        Lease y = other.tryAcquire("y", PID, MINUTE).orElseThrow(); // slot 0 given to "y"
 
-        assertThatThrownBy(binder::release)
+        assertThatThrownBy(acquirer::release)
                 .isInstanceOf(CxcCapacityException.class)
                 .hasMessageContaining("\"x\" cannot be leased");
         byte[] bytes = utf8("y");
         assertThat(raw.getLongVolatile(RECORD + BIND_WORD_OFFSET))
-                .isEqualTo(boundWord(bytes.length, hash(bytes)));
+                .isEqualTo(boundWord(bytes.length, hash(bytes), 1));
         assertThat(other.isHeld(y)).isTrue();
     }
 
     @Test
-    void aBinderMeetingALiveProcesssHalfBoundSlotWaitsForItInsteadOfRollingItBack()
-            throws Exception {
+    void anAcquirerWhoseCasWinsASlotReboundToAnotherNameGivesItBackAndBindsItsOwn() {
+        leases.release(leases.tryAcquire("x", PID, MINUTE).orElseThrow()); // cached: x -> 0
+        StepGate<Optional<Lease>> acquirer =
+                StepGate.holdAt(Point.JUDGED, () -> leases.tryAcquire("x", PID, MINUTE));
+        Lease y = other.tryAcquire("y", PID, MINUTE).orElseThrow(); // slot 0 given to "y"
+        other.release(y); // free again: the acquirer's next CAS wins y's slot
+
+        Lease x = acquirer.release().orElseThrow();
+        assertThat(x.token()).isGreaterThan(y.token());
+        assertThat(other.holder("y")).isEmpty();
+        assertThat(other.holder("x").orElseThrow().token()).isEqualTo(x.token());
+        byte[] bytes = utf8("x");
+        assertThat(raw.getLongVolatile(RECORD + BIND_WORD_OFFSET))
+                .isEqualTo(boundWord(bytes.length, hash(bytes), 2));
+    }
+
+    @Test
+    void aBinderWaitsForALiveBinderHoldingTheBindLockInsteadOfTakingItOver() throws Exception {
         StepGate<Optional<Lease>> first =
-                StepGate.holdAt(Point.NAME_SLOT_CLAIMED, () -> leases.tryAcquire("x", PID, MINUTE));
-        // The slot is "being bound" by this very process, alive and with its own start time.
+                StepGate.holdAt(Point.INTENT_STAGED, () -> leases.tryAcquire("x", PID, MINUTE));
+        // The bind lock is held by this very process, alive.
         CompletableFuture<Optional<Lease>> second = new CompletableFuture<>();
         Thread waiter =
                 new Thread(
@@ -94,8 +112,9 @@ class OwnerLeaseRaceTest {
                         "second-binder");
         waiter.setDaemon(true);
         waiter.start();
+        Optional<Lease> x;
         try {
-            // Parked in its wait for the binder (or done, which is what the assertions refuse).
+            // Parked in its wait for the bind lock (or done, which is what the assertions refuse).
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(1))
                     .until(
@@ -104,15 +123,61 @@ class OwnerLeaseRaceTest {
                                             || waiter.getState() == Thread.State.TIMED_WAITING);
             assertThat(second).isNotDone();
         } finally {
-            assertThat(first.release()).isPresent();
+            x = first.release();
         }
-        assertThatThrownBy(() -> second.get(60, TimeUnit.SECONDS))
+        // Then the one slot is x's, or y's if y's binder found it free before x's acquirer took
+        // it (it retires an unheld slot): one name bound, at most one held.
+        Optional<Lease> y;
+        try {
+            y = second.get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(CxcCapacityException.class);
+            y = Optional.empty();
+        }
+        assertThat(x.isPresent() && y.isPresent()).as("%s and %s", x, y).isFalse();
+        assertThat(other.describe()).containsEntry("boundNames", 1);
+        assertThat(isBound(raw.getLongVolatile(RECORD + BIND_WORD_OFFSET))).isTrue();
+    }
+
+    @Test
+    void anAcquirerMeetingALiveBindersRetiringSlotWaitsForItInsteadOfRollingItBack()
+            throws Exception {
+        leases.release(leases.tryAcquire("x", PID, MINUTE).orElseThrow()); // cached: x -> 0
+        StepGate<Optional<Lease>> retirer =
+                StepGate.holdAt(
+                        Point.LEASE_SLOT_RETIRING, () -> other.tryAcquire("y", PID, MINUTE));
+        long retiring = OwnerRecord.ownerWord(raw, RECORD);
+        assertThat(isRetiring(retiring)).isTrue();
+        assertThat(leases.holder("x")).isEmpty();
+        CompletableFuture<Optional<Lease>> x = new CompletableFuture<>();
+        Thread acquirer =
+                new Thread(
+                        () -> {
+                            try {
+                                x.complete(leases.tryAcquire("x", PID, MINUTE));
+                            } catch (Throwable t) {
+                                x.completeExceptionally(t);
+                            }
+                        },
+                        "x-acquirer");
+        acquirer.setDaemon(true);
+        acquirer.start();
+        Optional<Lease> y;
+        try {
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(1))
+                    .until(() -> x.isDone() || acquirer.getState() == Thread.State.TIMED_WAITING);
+            assertThat(x).isNotDone();
+            assertThat(OwnerRecord.ownerWord(raw, RECORD)).isEqualTo(retiring);
+        } finally {
+            y = retirer.release();
+        }
+        assertThat(y).isPresent();
+        assertThatThrownBy(() -> x.get(60, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .cause()
                 .isInstanceOf(CxcCapacityException.class);
-        byte[] bytes = utf8("x");
-        assertThat(raw.getLongVolatile(RECORD + BIND_WORD_OFFSET))
-                .isEqualTo(boundWord(bytes.length, hash(bytes)));
+        assertThat(y.get().token()).isGreaterThan(OwnerRecord.key(retiring));
     }
 
     @Test

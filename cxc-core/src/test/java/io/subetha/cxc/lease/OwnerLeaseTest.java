@@ -238,20 +238,12 @@ class OwnerLeaseTest {
     }
 
     @Test
-    void aDeadBindersHalfWrittenSlotIsRolledBackAndBound() throws Exception {
+    void aBindLockLeftByADeadBinderIsTakenOver() throws Exception {
         Path path = dir.resolve("leases.cxc");
         try (OwnerLease leases = OwnerLease.TYPE.create(path, new OwnerLease.Settings(4))) {
-            byte[] name = utf8("job");
-            int home = Integer.remainderUnsigned(OwnerLeaseDescriptor.hash(name), 4);
             AtomicBuffer raw = RawBody.of(path);
-            int record = slotOffset(home);
-            // A binder that died after its CAS, halfway through the name.
-            raw.putBytes(record + NAME_OFFSET, utf8("jo"));
-            raw.setLongVolatile(record + BIND_WORD_OFFSET, bindingWord(deadPid(), 12345));
-            assertThat(leases.holder("job")).isEmpty();
+            raw.setLongVolatile(bindLockOffset(4), OwnerRecord.ownerWord(deadPid(), 1));
             Lease lease = leases.tryAcquire("job", PID, MINUTE).orElseThrow();
-            assertThat(raw.getLongVolatile(record + BIND_WORD_OFFSET))
-                    .isEqualTo(boundWord(3, OwnerLeaseDescriptor.hash(name)));
             assertThat(lease.token()).isEqualTo(1);
             assertThat(leases.describe()).containsEntry("boundNames", 1);
         }
@@ -264,8 +256,8 @@ class OwnerLeaseTest {
                 OwnerLease two = OwnerLease.open(path, new OwnerLease.Settings(8))) {
             try (StepGate<Optional<Lease>> paused =
                     StepGate.holdAt(
-                            Point.NAME_SLOT_CLAIMED, () -> one.tryAcquire("job", PID, MINUTE))) {
-                // The second binder meets the slot being bound and waits for it, on its own thread.
+                            Point.INTENT_STAGED, () -> one.tryAcquire("job", PID, MINUTE))) {
+                // The second binder waits for the bind lock, on its own thread.
                 java.util.concurrent.CompletableFuture<Optional<Lease>> second =
                         java.util.concurrent.CompletableFuture.supplyAsync(
                                 () -> two.tryAcquire("job", PID, MINUTE));

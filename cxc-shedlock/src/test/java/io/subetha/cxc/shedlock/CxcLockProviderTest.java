@@ -257,6 +257,22 @@ class CxcLockProviderTest {
     }
 
     @Test
+    void moreDistinctJobNamesThanSlotsRunOneAfterAnotherAndAJobsTokensKeepRising() {
+        DefaultLockingTaskExecutor executor = new DefaultLockingTaskExecutor(provider);
+        List<Long> tokens = new ArrayList<>();
+        Runnable job = () -> tokens.add(CxcLockProvider.fencingToken());
+        for (int round = 0; round < 3; round++) {
+            executor.executeWithLock(job, config("report"));
+            // 64 slots: these names take every one of them, "report"'s included.
+            for (int i = 0; i < 100; i++) {
+                executor.executeWithLock((Runnable) () -> {}, config("job-" + round + "-" + i));
+            }
+        }
+        assertThat(tokens).hasSize(3).isSorted().doesNotHaveDuplicates();
+        assertUnlocked("report");
+    }
+
+    @Test
     void anExtendedLockKeepsItsToken() {
         SimpleLock lock = provider.lock(config("job")).orElseThrow();
         long token = CxcLockProvider.fencingToken();

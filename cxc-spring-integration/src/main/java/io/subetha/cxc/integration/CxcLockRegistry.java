@@ -133,6 +133,13 @@ public final class CxcLockRegistry
         }
     }
 
+    /** How many lock objects are kept at most ({@link #setCacheCapacity}). */
+    public int cacheCapacity() {
+        synchronized (locks) {
+            return cacheCapacity;
+        }
+    }
+
     /** The lock objects kept now. */
     int cachedLocks() {
         synchronized (locks) {

@@ -176,6 +176,63 @@ class CxcLockRegistryTest {
         void on(CxcLock lock) throws Exception;
     }
 
+    @Test
+    void tenThousandDistinctKeysLockedAndUnlockedOneAfterAnotherShareATableOf256Slots() {
+        Path file = dir.resolve("groups.cxc");
+        try (OwnerLease one = OwnerLease.TYPE.create(file, new OwnerLease.Settings(256));
+                OwnerLease twin = OwnerLease.open(file, new OwnerLease.Settings(256))) {
+            // Two registries, as two processes: each key's binding is cached in both.
+            CxcLockRegistry mine = new CxcLockRegistry(one);
+            CxcLockRegistry theirs = new CxcLockRegistry(twin);
+            long first = lockAndUnlock(mine, "group-0");
+            for (int i = 0; i < 10_000; i++) {
+                CxcLockRegistry registry = i % 2 == 0 ? mine : theirs;
+                lockAndUnlock(registry, "group-" + i);
+                assertThat(registry.obtain("group-" + (i / 2)).tryLock()).isTrue();
+                registry.obtain("group-" + (i / 2)).unlock();
+            }
+            assertThat(lockAndUnlock(theirs, "group-0")).isGreaterThan(first);
+            assertThat(one.describe()).containsEntry("held", 0);
+        }
+    }
+
+    @Test
+    void threadsLockingNewKeysAtOnceOnASmallTableAllGetTheirLocks() throws Exception {
+        Path file = dir.resolve("busy.cxc");
+        try (OwnerLease one = OwnerLease.TYPE.create(file, new OwnerLease.Settings(16));
+                OwnerLease twin = OwnerLease.open(file, new OwnerLease.Settings(16))) {
+            CxcLockRegistry mine = new CxcLockRegistry(one);
+            CxcLockRegistry theirs = new CxcLockRegistry(twin);
+            java.util.List<Future<Integer>> workers = new java.util.ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                CxcLockRegistry registry = t % 2 == 0 ? mine : theirs;
+                String prefix = "t" + t + "-";
+                workers.add(
+                        threads.submit(
+                                () -> {
+                                    for (int i = 0; i < 1_000; i++) {
+                                        lockAndUnlock(registry, prefix + i);
+                                    }
+                                    return 1_000;
+                                }));
+            }
+            for (Future<Integer> worker : workers) {
+                assertThat(worker.get(120, TimeUnit.SECONDS)).isEqualTo(1_000);
+            }
+            assertThat(one.describe()).containsEntry("held", 0);
+        }
+    }
+
+    private static long lockAndUnlock(CxcLockRegistry registry, String key) {
+        CxcLock lock = registry.obtain(key);
+        lock.lock();
+        long token = lock.token();
+        assertThat(lock.tryLock()).as("reentrant").isTrue();
+        lock.unlock();
+        lock.unlock();
+        return token;
+    }
+
     /**
      * A full table: every thread that tries gets the table's error, none is left waiting on a local
      * hold, and the key's lock object can be forgotten.

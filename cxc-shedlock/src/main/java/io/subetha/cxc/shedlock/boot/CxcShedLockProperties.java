@@ -14,8 +14,9 @@ public class CxcShedLockProperties {
     private String name = "shedlock";
 
     /**
-     * The most distinct lock names the file holds (a name keeps its slot for the life of the file),
-     * 1..65536; fixed when the file is created.
+     * The most lock names held at once, 1..65536 (when the file is full, a name without a live
+     * holder gives its slot to a new one, so any number of distinct names come and go); fixed when
+     * the file is created.
      */
     private int capacity = OwnerLease.Settings.DEFAULT_CAPACITY;
 

@@ -17,8 +17,9 @@ import org.springframework.integration.support.locks.LockRegistry;
  * Spring Integration's {@link LockRegistry} over a lease file in {@code cxc.directory} ({@code
  * <cxc.directory>/<cxc.lock-registry.name>.cxc}, default {@code locks.cxc}), when this module and
  * the cxc starter are on the classpath and the application defines no {@code LockRegistry} of its
- * own. The file is opened through {@link CxcPrimitives}, so it shows in {@code /actuator/cxc} and
- * {@code cxc.ops}, and is closed with the context.
+ * own; {@code cxc.lock-registry.cache-capacity} bounds its lock objects. The file is opened through
+ * {@link CxcPrimitives}, so it shows in {@code /actuator/cxc} and {@code cxc.ops}, and is closed
+ * with the context.
  */
 @AutoConfiguration(after = CxcAutoConfiguration.class)
 @ConditionalOnClass({LockRegistry.class, CxcPrimitives.class})
@@ -39,6 +40,8 @@ public class CxcLockRegistryAutoConfiguration {
                                         file,
                                         new OwnerLease.Settings(properties.getCapacity()),
                                         options));
-        return new CxcLockRegistry(leases, properties.getTtl());
+        CxcLockRegistry registry = new CxcLockRegistry(leases, properties.getTtl());
+        registry.setCacheCapacity(properties.getCacheCapacity());
+        return registry;
     }
 }

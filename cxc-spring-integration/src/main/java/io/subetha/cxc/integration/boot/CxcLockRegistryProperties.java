@@ -16,10 +16,17 @@ public class CxcLockRegistryProperties {
     private String name = "locks";
 
     /**
-     * The most distinct lock keys the file holds (a key keeps its slot for the life of the file),
-     * 1..65536; fixed when the file is created.
+     * The most lock keys held at once, 1..65536 (when the file is full, a key without a live holder
+     * gives its slot to a new one, so any number of distinct keys come and go); fixed when the file
+     * is created.
      */
     private int capacity = OwnerLease.Settings.DEFAULT_CAPACITY;
+
+    /**
+     * The most lock objects the registry keeps in memory: beyond it, the least recently obtained
+     * unlocked ones are forgotten (Spring Integration's JDBC registry's cacheCapacity).
+     */
+    private int cacheCapacity = CxcLockRegistry.DEFAULT_CACHE_CAPACITY;
 
     /**
      * How long a lock holds unless unlocked or renewed (a dead holder's is freed at once whatever
@@ -49,6 +56,14 @@ public class CxcLockRegistryProperties {
 
     public void setCapacity(int capacity) {
         this.capacity = capacity;
+    }
+
+    public int getCacheCapacity() {
+        return cacheCapacity;
+    }
+
+    public void setCacheCapacity(int cacheCapacity) {
+        this.cacheCapacity = cacheCapacity;
     }
 
     public Duration getTtl() {

@@ -47,6 +47,31 @@ class CxcLockRegistryAutoConfigurationTest {
     }
 
     @Test
+    void theRegistrysCacheCapacityIsASetting() {
+        runner().run(
+                        context ->
+                                assertThat(context.getBean(CxcLockRegistry.class).cacheCapacity())
+                                        .isEqualTo(CxcLockRegistry.DEFAULT_CACHE_CAPACITY));
+        runner().withPropertyValues("cxc.lock-registry.cache-capacity=2")
+                .run(
+                        context -> {
+                            CxcLockRegistry registry = context.getBean(CxcLockRegistry.class);
+                            assertThat(registry.cacheCapacity()).isEqualTo(2);
+                            Lock first = registry.obtain("a");
+                            registry.obtain("b");
+                            registry.obtain("c");
+                            assertThat(registry.obtain("a")).isNotSameAs(first);
+                        });
+        runner().withPropertyValues("cxc.lock-registry.cache-capacity=0")
+                .run(
+                        context ->
+                                assertThat(context)
+                                        .getFailure()
+                                        .rootCause()
+                                        .hasMessageContaining("cacheCapacity must be positive"));
+    }
+
+    @Test
     void anApplicationsOwnRegistryWinsAndTheSwitchesBackOff() {
         runner().withBean(DefaultLockRegistry.class)
                 .run(
