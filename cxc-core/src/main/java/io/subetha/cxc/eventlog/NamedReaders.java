@@ -299,8 +299,7 @@ public final class NamedReaders extends MappedPrimitive {
     public Map<String, Object> describe() {
         Map<String, Object> readers = new LinkedHashMap<>();
         for (ReaderInfo reader : readers()) {
-            readers.put(
-                    reader.name(), fields("pid", reader.pid(), "position", reader.position()));
+            readers.put(reader.name(), fields("pid", reader.pid(), "position", reader.position()));
         }
         return fields("capacity", capacity, "readers", readers);
     }

@@ -55,11 +55,11 @@ import io.subetha.cxc.mmf.HeaderDescriptor;
  *   <li><b>Naming turn.</b> An {@link OwnerRecord} held while a reader name is looked up and, if
  *       absent, given a slot: names are given one at a time, so one name never gets two slots.
  *       Taken from a dead holder at once.
- *   <li><b>Name length.</b> Published last, with a release store, by the naming turn's holder
- *       after it wrote the name bytes and the first position: a slot whose length is 0 holds no
- *       name, and only the turn's holder writes it. A slot keeps its name for the life of the file.
- *   <li><b>Owner record.</b> Who reads under the name now: claimed by one CAS from exactly the
- *       word judged free or dead (its process gone, a zombie, or its PID reused), never from a live
+ *   <li><b>Name length.</b> Published last, with a release store, by the naming turn's holder after
+ *       it wrote the name bytes and the first position: a slot whose length is 0 holds no name, and
+ *       only the turn's holder writes it. A slot keeps its name for the life of the file.
+ *   <li><b>Owner record.</b> Who reads under the name now: claimed by one CAS from exactly the word
+ *       judged free or dead (its process gone, a zombie, or its PID reused), never from a live
  *       process. Its holder is the only writer of the position.
  *   <li><b>Position.</b> The sequence the reader handles next: every event before it was handled.
  *       One aligned 8-byte release store per save, so a crash leaves the old or the new value.

@@ -180,7 +180,8 @@ final class PrimitiveOperations {
                                             "claim/save/close",
                                             p -> {
                                                 try (NamedReaders.Seat seat =
-                                                        readers(p).claim("copy-1", () -> 0, SHORT)) {
+                                                        readers(p)
+                                                                .claim("copy-1", () -> 0, SHORT)) {
                                                     seat.save(seat.position() + 1);
                                                 }
                                             }),

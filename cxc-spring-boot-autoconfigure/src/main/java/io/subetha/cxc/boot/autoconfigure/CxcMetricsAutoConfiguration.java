@@ -4,8 +4,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 import io.subetha.cxc.boot.actuate.metrics.CxcMeterBinder;
+import io.subetha.cxc.boot.actuate.metrics.EventListenerMeters;
 import io.subetha.cxc.boot.actuate.metrics.LeaderOnlyMeters;
 import io.subetha.cxc.boot.aop.LeaderOnlyObserver;
+import io.subetha.cxc.boot.eventlog.EventListenerObserver;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
 import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.observe.PrimitiveRegistry;
@@ -42,6 +44,14 @@ public final class CxcMetricsAutoConfiguration {
             ObjectProvider<LeaderTicker> ticker,
             ObjectProvider<CxcParticipants> participants) {
         return new CxcMeterBinder(registry, ticker.getIfAvailable(), participants.getIfAvailable());
+    }
+
+    /** {@code cxc.events.pending{log,listener}} and the listeners' skip counters. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(MeterRegistry.class)
+    EventListenerObserver cxcEventListenerMeters(MeterRegistry registry) {
+        return new EventListenerMeters(registry);
     }
 
     /** {@code cxc.leader.only{class,method,outcome}}, and the opt-in Observation. */

@@ -8,6 +8,7 @@ import io.subetha.cxc.boot.ticker.TickerSettings;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.eventlog.EventStateLog;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
@@ -229,6 +230,22 @@ final class CxcSettings {
                                         scheduler.getGrace()));
         workerPool(prefix, scheduler);
         return settings;
+    }
+
+    /**
+     * {@code cxc.event-logs.<name>.*}: the file's settings, with placeholder codecs (the real ones
+     * are the EventLogCodecs bean's, known only when the bean is made) so that the capacity is
+     * checked before any bean exists.
+     */
+    static EventStateLog.Settings eventLog(String prefix, CxcProperties.EventLog log) {
+        return checked(
+                prefix,
+                log,
+                EventStateLog.Settings.class,
+                Map.of(),
+                () ->
+                        new EventStateLog.Settings<>(
+                                log.getCapacity(), FixedCodec.INT64, FixedCodec.INT64, 0L));
     }
 
     /** {@code cxc.schedulers.<name>.workers} and {@code .shutdown-timeout}. */

@@ -1,14 +1,20 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.boot.CxcLeadership;
+import io.subetha.cxc.boot.EventLogCodecs;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.JobHandler;
 import io.subetha.cxc.boot.SchedulerCodecs;
 import io.subetha.cxc.boot.autoconfigure.DeclaredKind.Context;
+import io.subetha.cxc.boot.eventlog.DeclaredEventLog;
+import io.subetha.cxc.boot.eventlog.DeclaredEventLogs;
 import io.subetha.cxc.boot.liveness.WatchdogScanner;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
 import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.dispatch.PassRegistry;
+import io.subetha.cxc.eventlog.EventStateLog;
+import io.subetha.cxc.eventlog.NamedReaders;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
@@ -31,6 +37,7 @@ import java.util.function.Function;
 import org.springframework.beans.factory.BeanDefinitionStoreException;
 import org.springframework.beans.factory.BeanRegistrar;
 import org.springframework.beans.factory.BeanRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
@@ -161,7 +168,8 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                     (prefix, values, context) ->
                                             CxcSettings.nanTaggedValues(prefix, values))
                             .fixedAtCreation("cells", "maxUserTag"),
-                    schedulers());
+                    schedulers(),
+                    eventLogs());
 
     /**
      * {@code cxc.schedulers.<name>}: a {@link BackgroundScheduler} over {@code <name>.scheduler},
@@ -199,6 +207,87 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                             declared.properties())));
                             return new SchedulerWorkers(schedulers, pools, codecs(beans));
                         });
+    }
+
+    /**
+     * {@code cxc.event-logs.<name>}: an {@link EventStateLog} over {@code <name>.events}, its
+     * codecs and fold given by the application's {@link EventLogCodecs} bean naming it (else
+     * counted longs); its tick task folds the logs on the leader and holds each log's reader table
+     * ({@code <name>.readers}), which the listeners read under.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static DeclaredKind<?, ?, ?> eventLogs() {
+        return new DeclaredKind<
+                        EventStateLog<?, ?>, CxcProperties.EventLog, EventStateLog.Settings>(
+                        (PrimitiveType) EventStateLog.TYPE,
+                        (Class<EventStateLog<?, ?>>) (Class) EventStateLog.class,
+                        CxcProperties.EventLog.class,
+                        "event-logs",
+                        DeclaredEventLogs.SUFFIX,
+                        "cxc.event-logs.orders.capacity=4096",
+                        (prefix, log, context) -> CxcSettings.eventLog(prefix, log))
+                .supplying("event-codec", "state-codec", "initial")
+                .openedBy(
+                        (file, settings, options, beans) ->
+                                DeclaredEventLogs.open(
+                                        declaredName(file, DeclaredEventLogs.SUFFIX),
+                                        file,
+                                        settings,
+                                        options,
+                                        eventLogCodecs(beans)))
+                .withTickTask(
+                        DeclaredEventLogs.class,
+                        (logs, declarations, beans) -> {
+                            CxcFileLocation location = beans.bean(CxcFileLocation.class);
+                            PrimitiveRegistry registry = beans.bean(PrimitiveRegistry.class);
+                            List<EventLogCodecs<?, ?>> codecs = eventLogCodecs(beans);
+                            Map<String, DeclaredEventLog<?, ?>> declared = new LinkedHashMap<>();
+                            logs.forEach(
+                                    (name, log) -> {
+                                        NamedReaders readers =
+                                                registry.register(
+                                                        NamedReaders.TYPE.openOrCreate(
+                                                                location.file(
+                                                                        name
+                                                                                + DeclaredEventLogs
+                                                                                        .READERS_SUFFIX),
+                                                                NamedReaders.TYPE.defaults(),
+                                                                location.options()));
+                                        EventLogCodecs<?, ?> given =
+                                                DeclaredEventLogs.codecsFor(name, codecs);
+                                        declared.put(
+                                                name,
+                                                new DeclaredEventLog(
+                                                        name,
+                                                        log,
+                                                        given == null
+                                                                ? DeclaredEventLog.defaultCodecs(
+                                                                        name)
+                                                                : given,
+                                                        readers,
+                                                        given != null));
+                                    });
+                            // Looked up on each tick: the leadership is made after the ticker,
+                            // which takes this task.
+                            ObjectProvider<CxcLeadership> leadership =
+                                    beans.beanProvider(CxcLeadership.class);
+                            return new DeclaredEventLogs(
+                                    declared,
+                                    () -> {
+                                        CxcLeadership now = leadership.getIfAvailable();
+                                        return now == null || now.isLeader();
+                                    });
+                        });
+    }
+
+    private static String declaredName(Path file, String suffix) {
+        String fileName = file.getFileName().toString();
+        return fileName.substring(0, fileName.length() - suffix.length());
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<EventLogCodecs<?, ?>> eventLogCodecs(BeanRegistry.SupplierContext beans) {
+        return (List) beans.beanProvider(EventLogCodecs.class).orderedStream().toList();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
