@@ -227,6 +227,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                         "cxc.event-logs.orders.capacity=4096",
                         (prefix, log, context) -> CxcSettings.eventLog(prefix, log))
                 .supplying("event-codec", "state-codec", "initial")
+                .fixedAtCreation("capacity")
                 .openedBy(
                         (file, settings, options, beans) ->
                                 DeclaredEventLogs.open(

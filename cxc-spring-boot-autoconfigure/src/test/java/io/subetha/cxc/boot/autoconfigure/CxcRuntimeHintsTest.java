@@ -3,8 +3,10 @@ package io.subetha.cxc.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
+import io.subetha.cxc.boot.annotation.CxcEventListener;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.eventlog.EventStateLog;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import java.beans.Introspector;
@@ -40,10 +42,18 @@ class CxcRuntimeHintsTest {
     }
 
     @Test
+    void theEventListenerAnnotationsAttributesCanBeRead() throws Exception {
+        assertThat(
+                        RuntimeHintsPredicates.reflection()
+                                .onMethodInvocation(CxcEventListener.class.getMethod("log")))
+                .accepts(hints);
+    }
+
+    @Test
     void everyDeclaredKindsPropertiesClassCanBeBound() throws Exception {
         assertThat(DeclaredPrimitivesRegistrar.DECLARABLE)
                 .<Class<?>>extracting(k -> k.beanType)
-                .contains(EpochBarrier.class, FailoverWatchdog.class);
+                .contains(EpochBarrier.class, FailoverWatchdog.class, EventStateLog.class);
         for (DeclaredKind<?, ?, ?> kind : DeclaredPrimitivesRegistrar.DECLARABLE) {
             Class<?> properties = kind.propertiesType;
             assertThat(
