@@ -213,6 +213,43 @@ class EventLogListenersTest {
                         });
     }
 
+    /** Throws for the event 13. */
+    static class Unlucky {
+        final List<Long> seen = new CopyOnWriteArrayList<>();
+
+        @CxcEventListener(log = "counts", id = "unlucky")
+        void onCount(long count) {
+            if (count == 13) {
+                throw new IllegalStateException("unlucky");
+            }
+            seen.add(count);
+        }
+    }
+
+    @Test
+    void anEventWhoseMethodThrowsIsLoggedCountedAndPassed() {
+        runner().withBean(SimpleMeterRegistry.class)
+                .withBean(Unlucky.class)
+                .withPropertyValues("cxc.event-logs.counts.capacity=16")
+                .run(
+                        context -> {
+                            CxcEventPublisher events = context.getBean(CxcEventPublisher.class);
+                            for (long i = 12; i <= 14; i++) {
+                                events.publish("counts", i);
+                            }
+                            Unlucky unlucky = context.getBean(Unlucky.class);
+                            await().atMost(WAIT).until(() -> unlucky.seen.size() == 2);
+                            assertThat(unlucky.seen).containsExactly(12L, 14L);
+                            assertThat(
+                                            context.getBean(MeterRegistry.class)
+                                                    .get("cxc.events.failed")
+                                                    .tags("log", "counts", "listener", "unlucky")
+                                                    .counter()
+                                                    .count())
+                                    .isEqualTo(1.0);
+                        });
+    }
+
     private static double pending(MeterRegistry meters) {
         return meters.get("cxc.events.pending")
                 .tags("log", "counts", "listener", "slow")
