@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,18 +43,12 @@ class SampleEventListenerProcessTest {
 
     private ChildJvm copy(Path directory, int port) {
         ChildJvm child =
-                children.add(
-                        ChildJvm.start(
-                                "sample-" + port,
-                                List.of("-Xss512k", "-XX:ReservedCodeCacheSize=64m"),
-                                System.getProperty("java.class.path"),
-                                SampleApplication.class.getName(),
-                                List.of(
-                                        "--server.port=" + port,
-                                        "--cxc.directory=" + directory,
-                                        "--spring.main.banner-mode=off",
-                                        "--logging.level.io.subetha.cxc.sample.RequestTally=DEBUG"),
-                                null));
+                SampleCopies.start(
+                        children,
+                        "sample-" + port,
+                        port,
+                        directory,
+                        "--logging.level.io.subetha.cxc.sample.RequestTally=DEBUG");
         await("/hello of " + child)
                 .atMost(STARTUP)
                 .pollInterval(Duration.ofMillis(250))
@@ -67,7 +60,7 @@ class SampleEventListenerProcessTest {
     @Test
     void everyCopyHandlesEveryRequestInOrderAndARestartedOneResumesWithoutAGap() throws Exception {
         Path directory = temp.resolve("cxc");
-        int[] ports = {freePort(), freePort(), freePort()};
+        int[] ports = {SampleCopies.freePort(), SampleCopies.freePort(), SampleCopies.freePort()};
         List<ChildJvm> copies = new ArrayList<>();
         for (int port : ports) {
             copies.add(copy(directory, port));
@@ -130,12 +123,6 @@ class SampleEventListenerProcessTest {
             return response.statusCode() == 200 ? response.body() : null;
         } catch (IOException notUp) {
             return null;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }
