@@ -79,6 +79,22 @@ final class EventLogListener<E> {
      */
     void start() {
         NamedReaders.Seat claimed = log.readers().claim(readerName, log.log()::oldestRetained);
+        long emitted = log.log().emittedCount();
+        if (claimed.position() > emitted) {
+            // Sequences only grow: the log file was made anew (removed to change its capacity)
+            // under a reader table that outlived it. Its events are all new to this reader.
+            logger.warn(
+                    "cxc: reader '"
+                            + readerName
+                            + "' saved position "
+                            + claimed.position()
+                            + ", but event log '"
+                            + log.name()
+                            + "' holds "
+                            + emitted
+                            + " events: the log was made anew, so it reads from its oldest event");
+            claimed.save(log.log().oldestRetained());
+        }
         seat = claimed;
         observer.listening(log.name(), id, this::pending);
         running = true;

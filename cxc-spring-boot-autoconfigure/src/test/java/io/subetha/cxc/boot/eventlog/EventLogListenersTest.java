@@ -156,6 +156,27 @@ class EventLogListenersTest {
         assertThat(listenerThreads()).isEmpty();
     }
 
+    @Test
+    void aLogMadeAnewUnderItsOldReaderTableIsReadFromItsFirstEvent() {
+        runner().withUserConfiguration(Orders.class)
+                .run(
+                        context -> {
+                            publish(context.getBean(CxcEventPublisher.class), 1, 3);
+                            OrderListeners listeners = context.getBean(OrderListeners.class);
+                            await().atMost(WAIT).until(() -> listeners.first.size() == 3);
+                        });
+        // Removed while every copy is stopped (to change its capacity), its readers kept.
+        assertThat(temp.resolve("cxc/orders.events").toFile().delete()).isTrue();
+        runner().withUserConfiguration(Orders.class)
+                .run(
+                        context -> {
+                            publish(context.getBean(CxcEventPublisher.class), 7, 8);
+                            OrderListeners listeners = context.getBean(OrderListeners.class);
+                            await().atMost(WAIT).until(() -> listeners.first.size() == 2);
+                            assertThat(listeners.first).containsExactly("0:7", "1:8");
+                        });
+    }
+
     private static void publish(CxcEventPublisher events, long from, long to) {
         for (long id = from; id <= to; id++) {
             events.publish("orders", new Order(id, 1));
