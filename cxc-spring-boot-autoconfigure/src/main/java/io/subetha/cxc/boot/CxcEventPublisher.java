@@ -7,8 +7,9 @@ package io.subetha.cxc.boot;
  *
  * <p>Publishing does not depend on a drainer: the leader folds each log on its ticks, and a
  * publisher that finds the log full (its capacity of events pending, not yet folded) folds it
- * itself and publishes. It is refused only while a stopped ({@code SIGSTOP}ped) emitter holds the
- * oldest pending event, with {@link io.subetha.cxc.CxcCapacityException}.
+ * itself and publishes. It is refused only while a stopped ({@code SIGSTOP}ped) process holds the
+ * oldest pending event ({@link io.subetha.cxc.CxcCapacityException}) or the drain turn ({@link
+ * io.subetha.cxc.CxcTimeoutException}, after a second).
  */
 public interface CxcEventPublisher {
 

@@ -33,6 +33,17 @@ public record DeclaredEventLog<E, S>(
     }
 
     /**
+     * Folds the pending events unless another process holds the drain turn now: never waits, so the
+     * leader's ticker is never held up by a drainer (a stopped one holds the turn until it runs
+     * again or dies).
+     *
+     * @throws io.subetha.cxc.CxcTimeoutException if another live process holds the turn
+     */
+    public int foldIfFree() {
+        return log.drainAndFold(codecs::fold, Duration.ZERO);
+    }
+
+    /**
      * Appends {@code event}; when the log is full, folds it first, so no publisher waits for the
      * leader's next tick.
      */

@@ -57,9 +57,9 @@ public final class DeclaredEventLogs implements TickTask, AutoCloseable {
                 continue;
             }
             try {
-                declared.fold();
+                declared.foldIfFree();
             } catch (CxcTimeoutException busy) {
-                // A publisher folds it now; the next tick tries again.
+                // Another process folds it now; the next tick tries again.
                 logger.debug("cxc event log " + declared.name() + ": " + busy.getMessage());
             }
         }

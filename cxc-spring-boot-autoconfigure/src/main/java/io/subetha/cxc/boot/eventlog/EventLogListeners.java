@@ -8,6 +8,7 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,6 +77,22 @@ public final class EventLogListeners implements SmartInitializingSingleton, Smar
                                                     method, CxcEventListener.class));
             annotated.forEach(
                     (method, listener) -> listeners.add(listener(name, method, listener)));
+        }
+        Map<String, EventLogListener<?>> byReader = new HashMap<>();
+        for (EventLogListener<?> listener : listeners) {
+            EventLogListener<?> other =
+                    byReader.putIfAbsent(listener.log() + " " + listener.readerName(), listener);
+            if (other != null) {
+                throw new IllegalStateException(
+                        other.describe()
+                                + " and "
+                                + listener.describe()
+                                + " both read event log '"
+                                + listener.log()
+                                + "' as reader '"
+                                + listener.readerName()
+                                + "': give each its own id (@CxcEventListener(id = ...))");
+            }
         }
     }
 

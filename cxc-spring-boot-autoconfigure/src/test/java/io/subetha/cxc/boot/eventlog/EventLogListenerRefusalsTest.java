@@ -38,6 +38,27 @@ class EventLogListenerRefusalsTest {
         void on(long event, String sequence) {}
     }
 
+    static class SameId {
+        @CxcEventListener(log = "orders", id = "tally")
+        void one(long event) {}
+
+        @CxcEventListener(log = "orders", id = "tally")
+        void other(long event) {}
+    }
+
+    @Test
+    void twoListenersOfOneCopyUnderOneIdAreRefusedNamingBoth() {
+        runner().withBean(SameId.class)
+                .run(
+                        context ->
+                                assertThat(context)
+                                        .getFailure()
+                                        .hasMessageContaining("SameId.one")
+                                        .hasMessageContaining("SameId.other")
+                                        .hasMessageContaining(
+                                                "give each its own id (@CxcEventListener(id ="));
+    }
+
     static class Fine {
         @CxcEventListener(log = "orders")
         void on(Long event, long sequence) {}
