@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Three instances of the sample app on one host elect a leader through one shared directory; the
-# leader is SIGKILLed and a survivor takes over. Needs only Java 17+ and Maven; stops everything it
+# Three instances of the sample app on one host elect a leader through one shared directory; each
+# handles every request any of them served (an event-log listener); the leader is SIGKILLed and a
+# survivor takes over. Needs only Java 17+ and Maven; stops everything it
 # started, whatever happens. Ports: CXC_DEMO_PORTS="8081 8082 8083" (the default).
 set -euo pipefail
 
@@ -32,13 +33,14 @@ trap 'exit 143' TERM
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# GET /actuator/cxc on a port: curl if there is one, else bash's own /dev/tcp.
+# GET a path (default /actuator/cxc) on a port: curl if there is one, else bash's own /dev/tcp.
 fetch() {
+    local path="${2:-/actuator/cxc}"
     if command -v curl >/dev/null; then
-        curl -sf --max-time 2 "http://127.0.0.1:$1/actuator/cxc" || true
+        curl -sf --max-time 2 "http://127.0.0.1:$1$path" || true
     else
         { exec 3<>"/dev/tcp/127.0.0.1/$1" &&
-            printf 'GET /actuator/cxc HTTP/1.0\r\nHost: localhost\r\n\r\n' >&3 &&
+            printf 'GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n' "$path" >&3 &&
             sed '1,/^\r$/d' <&3; exec 3<&-; } 2>/dev/null || true
     fi
 }
@@ -103,6 +105,19 @@ echo "==> all up; every instance's /actuator/cxc:"
 show "${PORTS[@]}"
 echo "==> the operations console (every instance serves one; the page follows the failover below):"
 for port in "${PORTS[@]}"; do echo "    http://127.0.0.1:$port/cxc"; done
+
+echo "==> 6 requests to /hello, 2 per instance: each is an event in the shared log 'requests', and"
+echo "    every instance's @CxcEventListener (RequestTally) handles all 6, in order (GET /requests):"
+for i in 0 1 2 3 4 5; do fetch "${PORTS[$((i % ${#PORTS[@]}))]}" /hello >/dev/null; done
+for port in "${PORTS[@]}"; do
+    tally=""
+    for _ in $(seq 1 50); do
+        tally=$(fetch "$port" /requests)
+        [[ "$tally" == *"handled 6 requests"* ]] && break
+        sleep 0.1
+    done
+    printf '    %-6s %s\n' "$port" "${tally:-(no answer)}"
+done
 
 leader_port=""
 leader_pid=""

@@ -7,6 +7,7 @@ import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.FencedLedger;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.eventlog.EventStateLog;
+import io.subetha.cxc.eventlog.NamedReaders;
 import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.graph.SharedGraph;
@@ -55,6 +56,7 @@ public final class PrimitiveCatalog {
                     EventStateLog.TYPE,
                     SharedVersionedChain.TYPE,
                     SharedTimePointTile.TYPE,
+                    NamedReaders.TYPE,
                     PriorityFanout.TYPE,
                     ProgressTask.TYPE,
                     BackgroundScheduler.TYPE,

@@ -19,8 +19,6 @@ import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
-import io.subetha.cxc.wait.Backoff;
-import io.subetha.cxc.wait.Deadline;
 import io.subetha.cxc.wake.Doorbell;
 import io.subetha.cxc.wake.DoorbellWaiter;
 import io.subetha.cxc.wake.WaitPhases;
@@ -492,36 +490,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     }
 
     private long claimTurn(Duration wait) {
-        Deadline deadline = Deadline.after(wait);
-        Backoff backoff = Backoff.parking(Backoff.MIN_PARK_NANOS, Backoff.MAX_PARK_NANOS);
-        while (true) {
-            long word = OwnerRecord.ownerWord(body, DRAIN_TURN_OFFSET);
-            if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
-                    || OwnerRecord.isDead(body, DRAIN_TURN_OFFSET, word)) {
-                long mine = OwnerRecord.ownerWord(PID, OwnerRecord.nextGeneration(word));
-                if (OwnerRecord.claim(
-                        body, DRAIN_TURN_OFFSET, word, mine, START_TIME, System::nanoTime)) {
-                    return mine;
-                }
-                continue;
-            }
-            if (deadline.passed()) {
-                throw new CxcTimeoutException(
-                        "waited "
-                                + wait
-                                + " for the drain turn of "
-                                + file.path()
-                                + ", held by live PID "
-                                + OwnerRecord.pid(word)
-                                + (OwnerRecord.pid(word) == PID
-                                        ? " (another thread of this process)"
-                                        : "")
-                                + " since its claim (generation "
-                                + OwnerRecord.key(word)
-                                + ")");
-            }
-            backoff.idle();
-        }
+        return Turn.claim(body, DRAIN_TURN_OFFSET, wait, file.path(), "the drain turn");
     }
 
     // ------------------------------------------------------------------------------ reads

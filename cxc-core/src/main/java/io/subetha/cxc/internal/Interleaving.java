@@ -50,6 +50,11 @@ public final class Interleaving {
          * to the real name.
          */
         NEW_FILE_WRITTEN,
+        /**
+         * A reader table's namer claimed a slot for a new reader name: before it writes the first
+         * position and the name and publishes them.
+         */
+        READER_SLOT_CLAIMED,
         /** An event-log emitter claimed its slot's sequence: before it writes the event. */
         SLOT_RESERVED,
         /**

@@ -133,6 +133,7 @@ public final class PrimitiveKinds {
     public static final Kind EPOCH_BARRIER = kind(4, "epoch-barrier", LIVENESS);
 
     public static final Kind EVENT_STATE_LOG = kind(48, "event-state-log", EVENT_LOG);
+    public static final Kind EVENT_LOG_READERS = kind(51, "event-log-readers", EVENT_LOG);
 
     public static final Kind VERSIONED_CHAIN = kind(49, "versioned-chain", VERSIONED);
     public static final Kind TIME_POINT_TILE = kind(50, "time-point-tile", VERSIONED);

@@ -8,6 +8,7 @@ import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.FencedLedger;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.eventlog.EventStateLog;
+import io.subetha.cxc.eventlog.NamedReaders;
 import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.graph.SharedGraph;
@@ -172,6 +173,19 @@ final class PrimitiveOperations {
                                     op(
                                             "reader.poll",
                                             p -> eventLog(p).reader(0).poll(e -> {}, 64)))),
+                    Map.entry(
+                            PrimitiveKinds.EVENT_LOG_READERS.name(),
+                            List.of(
+                                    op(
+                                            "claim/save/close",
+                                            p -> {
+                                                try (NamedReaders.Seat seat =
+                                                        readers(p)
+                                                                .claim("copy-1", () -> 0, SHORT)) {
+                                                    seat.save(seat.position() + 1);
+                                                }
+                                            }),
+                                    op("readers", p -> readers(p).readers()))),
                     Map.entry(
                             PrimitiveKinds.VERSIONED_CHAIN.name(),
                             List.of(
@@ -385,6 +399,10 @@ final class PrimitiveOperations {
     @SuppressWarnings("unchecked")
     private static SharedLeaderElection election(MappedPrimitive p) {
         return (SharedLeaderElection) p;
+    }
+
+    private static NamedReaders readers(MappedPrimitive p) {
+        return (NamedReaders) p;
     }
 
     @SuppressWarnings("unchecked")

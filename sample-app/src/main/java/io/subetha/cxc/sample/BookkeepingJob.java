@@ -17,10 +17,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * The host's bookkeeping (GC of old files, snapshot rotation, telemetry flush): scheduled on every
- * instance, run only by the leader, fenced with the term it runs under. It also folds the requests
- * every instance logged ({@link RequestLog}) into their total, and advances the shared progress
- * task {@code bookkeeping} (declared by {@code cxc.progress-tasks.bookkeeping.total}), which every
- * instance shows in {@code /actuator/cxc} and as {@code cxc.progress{task}}.
+ * instance, run only by the leader, fenced with the term it runs under. It reports the requests
+ * every instance logged ({@link RequestLog}), which the starter folds into their count on the
+ * leader's ticks, and advances the shared progress task {@code bookkeeping} (declared by {@code
+ * cxc.progress-tasks.bookkeeping.total}), which every instance shows in {@code /actuator/cxc} and
+ * as {@code cxc.progress{task}}.
  */
 @Component
 public class BookkeepingJob {
@@ -28,11 +29,12 @@ public class BookkeepingJob {
     private static final Logger logger = LoggerFactory.getLogger(BookkeepingJob.class);
 
     private final AtomicLong runs = new AtomicLong();
+    private final AtomicLong reported = new AtomicLong();
     private final EventStateLog<Long, Long> requests;
     private final ObjectProvider<ProgressTask> progress;
 
     public BookkeepingJob(
-            EventStateLog<Long, Long> requests,
+            @Qualifier("requests") EventStateLog<Long, Long> requests,
             @Qualifier("bookkeeping") ObjectProvider<ProgressTask> progress) {
         this.requests = requests;
         this.progress = progress;
@@ -47,9 +49,9 @@ public class BookkeepingJob {
                 runs.incrementAndGet(),
                 ProcessHandle.current().pid(),
                 term);
-        int folded = requests.drainAndFold((total, servedBy) -> total + 1);
-        if (folded > 0) {
-            logger.info("folded {} requests, {} in all", folded, requests.readCurrent());
+        long folded = requests.readCurrent();
+        if (reported.getAndSet(folded) != folded) {
+            logger.info("{} requests folded in all", folded);
         }
         progress.ifAvailable(
                 task -> {

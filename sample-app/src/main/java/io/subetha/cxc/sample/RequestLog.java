@@ -1,51 +1,30 @@
 package io.subetha.cxc.sample;
 
-import io.subetha.cxc.boot.CxcPrimitives;
-import io.subetha.cxc.codec.FixedCodec;
-import io.subetha.cxc.eventlog.EventStateLog;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import io.subetha.cxc.boot.CxcEventPublisher;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * One event per request to {@code /hello}, emitted by whichever instance served it into one log
- * that every instance shares ({@code <cxc.directory>/requests.cxc}); the leader's {@link
- * BookkeepingJob} folds them into the total, which {@code /actuator/cxc} shows the same on every
- * instance. The event is the serving instance's PID; the state, the requests folded so far.
+ * One event per request to {@code /hello}, published by whichever instance served it into the event
+ * log {@code requests} that every instance shares (declared by {@code
+ * cxc.event-logs.requests.capacity}, the file {@code <cxc.directory>/requests.events}): the event
+ * is the serving instance's PID. The leader folds the events into their count on its ticks, which
+ * {@code /actuator/cxc} shows the same on every instance; every instance's {@link RequestTally}
+ * handles each of them.
  */
-@Configuration(proxyBeanMethods = false)
+@RestController
 public class RequestLog {
 
-    /** Requests pending at most before {@code /hello} answers that the log is full. */
-    static final int CAPACITY = 4096;
+    private final CxcEventPublisher events;
 
-    @Bean
-    EventStateLog<Long, Long> requests(CxcPrimitives primitives) {
-        return primitives.open(
-                "requests",
-                (file, options) ->
-                        EventStateLog.TYPE.openOrCreate(
-                                file,
-                                new EventStateLog.Settings<>(
-                                        CAPACITY, FixedCodec.INT64, FixedCodec.INT64, 0L),
-                                options));
+    public RequestLog(CxcEventPublisher events) {
+        this.events = events;
     }
 
-    /** The small endpoint whose requests are counted. */
-    @RestController
-    static class HelloController {
-        private final EventStateLog<Long, Long> requests;
-
-        HelloController(EventStateLog<Long, Long> requests) {
-            this.requests = requests;
-        }
-
-        @GetMapping("/hello")
-        String hello() {
-            long pid = ProcessHandle.current().pid();
-            requests.emit(pid);
-            return "hello from pid " + pid + "\n";
-        }
+    @GetMapping("/hello")
+    String hello() {
+        long pid = ProcessHandle.current().pid();
+        events.publish("requests", pid);
+        return "hello from pid " + pid + "\n";
     }
 }

@@ -7,7 +7,6 @@ import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -224,19 +223,8 @@ class ConsoleBrowserTest {
             throws IOException {
         Map<ChildJvm, Integer> ports = new LinkedHashMap<>();
         for (int i = 1; i <= 3; i++) {
-            int port = freePort();
-            ChildJvm child =
-                    children.add(
-                            ChildJvm.start(
-                                    "sample-console-" + i,
-                                    List.of("-Xss512k", "-XX:ReservedCodeCacheSize=64m"),
-                                    System.getProperty("java.class.path"),
-                                    SampleApplication.class.getName(),
-                                    List.of(
-                                            "--server.port=" + port,
-                                            "--cxc.directory=" + directory,
-                                            "--spring.main.banner-mode=off"),
-                                    null));
+            int port = SampleCopies.freePort();
+            ChildJvm child = SampleCopies.start(children, "sample-console-" + i, port, directory);
             ports.put(child, port);
         }
         for (Map.Entry<ChildJvm, Integer> entry : ports.entrySet()) {
@@ -282,12 +270,6 @@ class ConsoleBrowserTest {
             return response.statusCode() == 200 ? json.readTree(response.body()) : null;
         } catch (IOException notUp) {
             return null;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -241,7 +241,7 @@ class SampleApplicationHttpTest {
     }
 
     @Test
-    void requestsToHelloAreEmittedAndTheLeadersBookkeepingFoldsThem() throws Exception {
+    void requestsToHelloArePublishedFoldedByTheLeaderAndHandledByTheTally() throws Exception {
         for (int i = 0; i < 3; i++) {
             assertThat(get("/hello")).startsWith("hello from pid");
         }
@@ -249,13 +249,32 @@ class SampleApplicationHttpTest {
                 .untilAsserted(
                         () -> {
                             JsonNode requests = null;
+                            JsonNode readers = null;
                             for (JsonNode p :
                                     json.readTree(get("/actuator/cxc")).get("primitives")) {
-                                if (p.get("name").asString().equals("requests.cxc")) {
+                                if (p.get("name").asString().equals("requests.events")) {
                                     requests = p;
                                 }
+                                if (p.get("name").asString().equals("requests.readers")) {
+                                    readers = p;
+                                }
                             }
-                            assertThat(requests).as("requests.cxc in /actuator/cxc").isNotNull();
+                            assertThat(requests).as("requests.events in /actuator/cxc").isNotNull();
+                            // The request tally's saved position, past every request.
+                            assertThat(readers).as("requests.readers").isNotNull();
+                            assertThat(readers.get("kind").asString())
+                                    .isEqualTo("event-log-readers");
+                            assertThat(readers.get("state").get("readers").properties())
+                                    .singleElement()
+                                    .satisfies(
+                                            reader -> {
+                                                assertThat(reader.getKey()).endsWith("/tally");
+                                                assertThat(
+                                                                reader.getValue()
+                                                                        .get("position")
+                                                                        .asLong())
+                                                        .isGreaterThanOrEqualTo(3);
+                                            });
                             assertThat(requests.get("kind").asString())
                                     .isEqualTo("event-state-log");
                             JsonNode state = requests.get("state");

@@ -8,7 +8,6 @@ import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -65,20 +64,14 @@ class SampleMultiProcessTest {
         Path directory = temp.resolve("cxc");
         Map<ChildJvm, Integer> ports = new HashMap<>();
         for (int i = 1; i <= 3; i++) {
-            int port = freePort();
+            int port = SampleCopies.freePort();
             ChildJvm child =
-                    children.add(
-                            ChildJvm.start(
-                                    "sample-" + i,
-                                    List.of("-Xss512k", "-XX:ReservedCodeCacheSize=64m"),
-                                    System.getProperty("java.class.path"),
-                                    SampleApplication.class.getName(),
-                                    List.of(
-                                            "--server.port=" + port,
-                                            "--cxc.directory=" + directory,
-                                            "--spring.main.banner-mode=off",
-                                            "--sample.bookkeeping.interval=500ms"),
-                                    null));
+                    SampleCopies.start(
+                            children,
+                            "sample-" + i,
+                            port,
+                            directory,
+                            "--sample.bookkeeping.interval=500ms");
             ports.put(child, port);
         }
         for (ChildJvm child : ports.keySet()) {
@@ -282,12 +275,6 @@ class SampleMultiProcessTest {
 
     private static Path leaderFile(Path directory) {
         return directory.resolve("leader.cxc");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     private static long millis(long nanos) {

@@ -8,6 +8,7 @@ import io.subetha.cxc.eventlog.EventStateLog;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
@@ -18,7 +19,11 @@ import org.springframework.boot.test.context.SpringBootTest;
 class SampleWithCxcOffTest {
 
     @Autowired CxcPrimitives primitives;
-    @Autowired EventStateLog<Long, Long> requests;
+
+    @Autowired
+    @Qualifier("requests")
+    EventStateLog<Long, Long> requests;
+
     @Autowired CxcLeadership leadership;
     @Autowired BookkeepingJob job;
 

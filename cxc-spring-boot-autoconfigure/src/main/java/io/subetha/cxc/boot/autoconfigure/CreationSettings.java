@@ -23,8 +23,9 @@ import org.apache.commons.logging.LogFactory;
  * another table, its scans would judge the work's owners by the wrong participants and move work
  * away from live ones, or leave a dead one's work stranded.
  *
- * <p>Kinds typed by the application's codecs (schedulers) are left to their own checks: the file
- * records their codecs only as a fingerprint, so the settings to open cannot be rebuilt here.
+ * <p>Of a kind typed by the application's codecs, only the settings it fixes at creation besides
+ * its codecs are reconciled (an event log's capacity); the file records the codecs only as a
+ * fingerprint, which the open checks. A scheduler fixes none here and keeps its own checks.
  */
 final class CreationSettings {
 
@@ -43,7 +44,7 @@ final class CreationSettings {
             Path file,
             CxcFileOptions options,
             Map<String, String> meaningProperties) {
-        if (kind.type.isTyped() || kind.fixedAtCreation.isEmpty()) {
+        if (kind.fixedAtCreation.isEmpty()) {
             return declared;
         }
         S recorded;

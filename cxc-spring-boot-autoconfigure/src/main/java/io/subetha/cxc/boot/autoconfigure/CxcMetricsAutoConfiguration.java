@@ -4,11 +4,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 import io.subetha.cxc.boot.actuate.metrics.CxcMeterBinder;
+import io.subetha.cxc.boot.actuate.metrics.EventListenerMeters;
 import io.subetha.cxc.boot.actuate.metrics.FanoutMeters;
 import io.subetha.cxc.boot.actuate.metrics.LeaderOnlyMeters;
 import io.subetha.cxc.boot.actuate.metrics.SchedulerMeters;
 import io.subetha.cxc.boot.actuate.metrics.SchedulerObservations;
 import io.subetha.cxc.boot.aop.LeaderOnlyObserver;
+import io.subetha.cxc.boot.eventlog.EventListenerObserver;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
 import io.subetha.cxc.boot.scheduling.FanoutWorkers;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
@@ -55,6 +57,14 @@ public final class CxcMetricsAutoConfiguration {
     FanoutMeters cxcFanoutMeters(
             PrimitiveRegistry registry, ObjectProvider<FanoutWorkers> workers) {
         return new FanoutMeters(registry, workers.getIfAvailable());
+    }
+
+    /** {@code cxc.events.pending{log,listener}} and the listeners' skip counters. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(MeterRegistry.class)
+    EventListenerObserver cxcEventListenerMeters(MeterRegistry registry) {
+        return new EventListenerMeters(registry);
     }
 
     /** {@code cxc.leader.only{class,method,outcome}}, and the opt-in Observation. */

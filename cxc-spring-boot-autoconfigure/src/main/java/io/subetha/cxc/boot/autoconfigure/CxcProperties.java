@@ -3,6 +3,7 @@ package io.subetha.cxc.boot.autoconfigure;
 import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.Preemption;
 import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.eventlog.EventStateLog;
 import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
@@ -106,6 +107,18 @@ public class CxcProperties {
     private final Map<String, Fanout> fanouts = new LinkedHashMap<>();
 
     /**
+     * Event logs by name: each is a bean of that name (an EventStateLog) over the file
+     * {directory}/{name}.events, its event and state codecs and its fold given by the
+     * EventLogCodecs bean naming it (without one, long events folded into their count); the leader
+     * folds it every tick, CxcEventPublisher publishes to it, and every @CxcEventListener method
+     * naming it runs for each event, its position saved in {directory}/{name}.readers. Settings per
+     * name (EventLog): capacity.
+     */
+    private final Map<String, EventLog> eventLogs = new LinkedHashMap<>();
+
+    private final Listeners listeners = new Listeners();
+
+    /**
      * Shared regions (crash-safe sub-allocators) by name: each is a bean of that name over the file
      * {directory}/{name}.region. Settings per name (Region): capacity-bytes, lock-timeout,
      * free-cache.
@@ -186,6 +199,14 @@ public class CxcProperties {
 
     public Map<String, Fanout> getFanouts() {
         return fanouts;
+    }
+
+    public Map<String, EventLog> getEventLogs() {
+        return eventLogs;
+    }
+
+    public Listeners getListeners() {
+        return listeners;
     }
 
     public Map<String, Region> getRegions() {
@@ -670,6 +691,45 @@ public class CxcProperties {
 
         public void setBackoff(Duration backoff) {
             this.backoff = backoff;
+        }
+    }
+
+    /** An event log declared by name. */
+    public static class EventLog {
+
+        /**
+         * Events the log retains for its listeners, and the most that may be pending (published,
+         * not yet folded) at once: a listener that falls further behind skips to the oldest one
+         * retained. Fixed when the file is created.
+         */
+        private int capacity = EventStateLog.TYPE.defaults().capacity();
+
+        public int getCapacity() {
+            return capacity;
+        }
+
+        public void setCapacity(int capacity) {
+            this.capacity = capacity;
+        }
+    }
+
+    /** This copy's @CxcEventListener methods. */
+    public static class Listeners {
+
+        /**
+         * This copy's name among the copies of the service: its listeners read under the reader
+         * names {copy-name}/{listener id}, whose positions are kept across restarts, so it must be
+         * unique per copy and the same when the copy restarts. Default:
+         * {spring.application.name}-{server.port} (just the application's name without a port).
+         */
+        private @Nullable String copyName;
+
+        public @Nullable String getCopyName() {
+            return copyName;
+        }
+
+        public void setCopyName(@Nullable String copyName) {
+            this.copyName = copyName;
         }
     }
 

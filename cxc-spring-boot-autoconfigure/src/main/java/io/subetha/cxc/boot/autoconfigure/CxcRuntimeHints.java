@@ -2,6 +2,7 @@ package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.boot.actuate.endpoint.SchedulerJobsEndpoint;
+import io.subetha.cxc.boot.annotation.CxcEventListener;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.annotation.OnNotLeader;
 import io.subetha.cxc.boot.aop.LeaderOnlyAdvisor;
@@ -15,10 +16,10 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
 /**
  * What the starter reads reflectively at run time, for an AOT-processed (native) application: the
  * {@link LeaderOnly} annotation and its {@link OnNotLeader} attribute (read by the advisor on each
- * method's first call), every declarable primitive's properties class (bound by the registrar
- * before any bean exists, so not as part of {@link CxcProperties}' own binding), and the {@code
- * /actuator/cxc} answer's records (serialised to JSON). Registered in {@code
- * META-INF/spring/aot.factories}.
+ * method's first call), the {@link CxcEventListener} annotation (read when the listeners are
+ * found), every declarable primitive's properties class (bound by the registrar before any bean
+ * exists, so not as part of {@link CxcProperties}' own binding), and the {@code /actuator/cxc}
+ * answer's records (serialised to JSON). Registered in {@code META-INF/spring/aot.factories}.
  */
 final class CxcRuntimeHints implements RuntimeHintsRegistrar {
 
@@ -27,6 +28,7 @@ final class CxcRuntimeHints implements RuntimeHintsRegistrar {
         hints.reflection()
                 .registerType(LeaderOnly.class, MemberCategory.INVOKE_PUBLIC_METHODS)
                 .registerType(OnNotLeader.class, MemberCategory.ACCESS_PUBLIC_FIELDS)
+                .registerType(CxcEventListener.class, MemberCategory.INVOKE_PUBLIC_METHODS)
                 .registerType(LeaderOnlyAdvisor.class);
         for (DeclaredKind<?, ?, ?> kind : DeclaredPrimitivesRegistrar.DECLARABLE) {
             BindableRuntimeHintsRegistrar.forTypes(kind.propertiesType).registerHints(hints);

@@ -9,6 +9,7 @@ import io.subetha.cxc.boot.ticker.TickerSettings;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.eventlog.EventStateLog;
 import io.subetha.cxc.eventlog.EventStateLogDescriptor;
 import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.fanout.ProgressTask;
@@ -301,6 +302,22 @@ final class CxcSettings {
         workerPool(prefix, fanout);
         fanoutRetry(prefix, fanout);
         return settings;
+    }
+
+    /**
+     * {@code cxc.event-logs.<name>.*}: the file's settings, with placeholder codecs (the real ones
+     * are the EventLogCodecs bean's, known only when the bean is made) so that the capacity is
+     * checked before any bean exists.
+     */
+    static EventStateLog.Settings eventLog(String prefix, CxcProperties.EventLog log) {
+        return checked(
+                prefix,
+                log,
+                EventStateLog.Settings.class,
+                Map.of(),
+                () ->
+                        new EventStateLog.Settings<>(
+                                log.getCapacity(), FixedCodec.INT64, FixedCodec.INT64, 0L));
     }
 
     /** {@code cxc.fanouts.<name>.retry.*}. */

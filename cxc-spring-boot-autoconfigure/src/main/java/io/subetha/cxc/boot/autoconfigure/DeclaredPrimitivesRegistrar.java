@@ -1,5 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
+import io.subetha.cxc.boot.CxcLeadership;
+import io.subetha.cxc.boot.EventLogCodecs;
 import io.subetha.cxc.boot.FanoutCodec;
 import io.subetha.cxc.boot.FanoutHandler;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
@@ -7,6 +9,8 @@ import io.subetha.cxc.boot.JobHandler;
 import io.subetha.cxc.boot.SchedulerCodecs;
 import io.subetha.cxc.boot.actuate.metrics.SchedulerObservations;
 import io.subetha.cxc.boot.autoconfigure.DeclaredKind.Context;
+import io.subetha.cxc.boot.eventlog.DeclaredEventLog;
+import io.subetha.cxc.boot.eventlog.DeclaredEventLogs;
 import io.subetha.cxc.boot.liveness.WatchdogScanner;
 import io.subetha.cxc.boot.scheduling.FanoutRetry;
 import io.subetha.cxc.boot.scheduling.FanoutWorkers;
@@ -15,6 +19,8 @@ import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
 import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.dispatch.PassRegistry;
+import io.subetha.cxc.eventlog.EventStateLog;
+import io.subetha.cxc.eventlog.NamedReaders;
 import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.fanout.ProgressTask;
 import io.subetha.cxc.liveness.EpochBarrier;
@@ -40,6 +46,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanDefinitionStoreException;
 import org.springframework.beans.factory.BeanRegistrar;
 import org.springframework.beans.factory.BeanRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
@@ -172,7 +179,8 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                             CxcSettings.nanTaggedValues(prefix, values))
                             .fixedAtCreation("cells", "maxUserTag"),
                     schedulers(),
-                    fanouts());
+                    fanouts(),
+                    eventLogs());
 
     /**
      * {@code cxc.schedulers.<name>}: a {@link BackgroundScheduler} over {@code <name>.scheduler},
@@ -297,6 +305,88 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
         }
         // Micrometer's types are touched only past this check, inside SchedulerObservations.
         return SchedulerObservations.submitContext(beans, name);
+    }
+
+    /**
+     * {@code cxc.event-logs.<name>}: an {@link EventStateLog} over {@code <name>.events}, its
+     * codecs and fold given by the application's {@link EventLogCodecs} bean naming it (else
+     * counted longs); its tick task folds the logs on the leader and holds each log's reader table
+     * ({@code <name>.readers}), which the listeners read under.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static DeclaredKind<?, ?, ?> eventLogs() {
+        return new DeclaredKind<
+                        EventStateLog<?, ?>, CxcProperties.EventLog, EventStateLog.Settings>(
+                        (PrimitiveType) EventStateLog.TYPE,
+                        (Class<EventStateLog<?, ?>>) (Class) EventStateLog.class,
+                        CxcProperties.EventLog.class,
+                        "event-logs",
+                        DeclaredEventLogs.SUFFIX,
+                        "cxc.event-logs.orders.capacity=4096",
+                        (prefix, log, context) -> CxcSettings.eventLog(prefix, log))
+                .supplying("event-codec", "state-codec", "initial")
+                .fixedAtCreation("capacity")
+                .openedBy(
+                        (file, settings, options, beans) ->
+                                DeclaredEventLogs.open(
+                                        declaredName(file, DeclaredEventLogs.SUFFIX),
+                                        file,
+                                        settings,
+                                        options,
+                                        eventLogCodecs(beans)))
+                .withTickTask(
+                        DeclaredEventLogs.class,
+                        (logs, declarations, beans) -> {
+                            CxcFileLocation location = beans.bean(CxcFileLocation.class);
+                            PrimitiveRegistry registry = beans.bean(PrimitiveRegistry.class);
+                            List<EventLogCodecs<?, ?>> codecs = eventLogCodecs(beans);
+                            Map<String, DeclaredEventLog<?, ?>> declared = new LinkedHashMap<>();
+                            logs.forEach(
+                                    (name, log) -> {
+                                        NamedReaders readers =
+                                                registry.register(
+                                                        NamedReaders.TYPE.openOrCreate(
+                                                                location.file(
+                                                                        name
+                                                                                + DeclaredEventLogs
+                                                                                        .READERS_SUFFIX),
+                                                                NamedReaders.TYPE.defaults(),
+                                                                location.options()));
+                                        EventLogCodecs<?, ?> given =
+                                                DeclaredEventLogs.codecsFor(name, codecs);
+                                        declared.put(
+                                                name,
+                                                new DeclaredEventLog(
+                                                        name,
+                                                        log,
+                                                        given == null
+                                                                ? DeclaredEventLog.defaultCodecs(
+                                                                        name)
+                                                                : given,
+                                                        readers,
+                                                        given != null));
+                                    });
+                            // Looked up on each tick: the leadership is made after the ticker,
+                            // which takes this task.
+                            ObjectProvider<CxcLeadership> leadership =
+                                    beans.beanProvider(CxcLeadership.class);
+                            return new DeclaredEventLogs(
+                                    declared,
+                                    () -> {
+                                        CxcLeadership now = leadership.getIfAvailable();
+                                        return now == null || now.isLeader();
+                                    });
+                        });
+    }
+
+    private static String declaredName(Path file, String suffix) {
+        String fileName = file.getFileName().toString();
+        return fileName.substring(0, fileName.length() - suffix.length());
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<EventLogCodecs<?, ?>> eventLogCodecs(BeanRegistry.SupplierContext beans) {
+        return (List) beans.beanProvider(EventLogCodecs.class).orderedStream().toList();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -70,7 +70,14 @@ class ConfigurationMetadataTest {
                         "retry.multiplier",
                         "retry.max-backoff");
         Map<String, Map<String, Object>> hints = byName("hints");
-        assertThat(hints).containsKeys("cxc.barriers.keys", "cxc.watchdogs.keys");
+        assertThat(hints)
+                .containsKeys("cxc.barriers.keys", "cxc.watchdogs.keys", "cxc.event-logs.keys");
+        assertThat(properties.get("cxc.listeners.copy-name"))
+                .as("cxc.listeners.copy-name")
+                .isNotNull()
+                .extractingByKey("description")
+                .asString()
+                .contains("unique per copy");
         assertThat(hints.get("cxc.file-permissions").toString()).contains("rw-------", "rw-r-----");
     }
 

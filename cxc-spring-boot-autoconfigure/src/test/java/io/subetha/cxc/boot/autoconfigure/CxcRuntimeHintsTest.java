@@ -3,9 +3,11 @@ package io.subetha.cxc.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
+import io.subetha.cxc.boot.annotation.CxcEventListener;
 import io.subetha.cxc.boot.annotation.LeaderOnly;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
 import io.subetha.cxc.boot.scheduling.SchedulerHistory;
+import io.subetha.cxc.eventlog.EventStateLog;
 import io.subetha.cxc.liveness.EpochBarrier;
 import io.subetha.cxc.liveness.FailoverWatchdog;
 import io.subetha.cxc.scheduling.JobFailure;
@@ -42,10 +44,18 @@ class CxcRuntimeHintsTest {
     }
 
     @Test
+    void theEventListenerAnnotationsAttributesCanBeRead() throws Exception {
+        assertThat(
+                        RuntimeHintsPredicates.reflection()
+                                .onMethodInvocation(CxcEventListener.class.getMethod("log")))
+                .accepts(hints);
+    }
+
+    @Test
     void everyDeclaredKindsPropertiesClassCanBeBound() throws Exception {
         assertThat(DeclaredPrimitivesRegistrar.DECLARABLE)
                 .<Class<?>>extracting(k -> k.beanType)
-                .contains(EpochBarrier.class, FailoverWatchdog.class);
+                .contains(EpochBarrier.class, FailoverWatchdog.class, EventStateLog.class);
         for (DeclaredKind<?, ?, ?> kind : DeclaredPrimitivesRegistrar.DECLARABLE) {
             assertBindable(kind.propertiesType);
         }

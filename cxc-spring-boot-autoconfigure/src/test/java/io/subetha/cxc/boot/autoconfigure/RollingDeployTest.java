@@ -40,7 +40,8 @@ class RollingDeployTest {
                 Arguments.of("cxc.progress-tasks.import.total", "1000", "2000"),
                 Arguments.of("cxc.regions.blobs.capacity-bytes", "1048576", "65536"),
                 Arguments.of("cxc.nan-values.flags.cells", "64", "32"),
-                Arguments.of("cxc.nan-tagged-values.state.max-user-tag", "15", "7"));
+                Arguments.of("cxc.nan-tagged-values.state.max-user-tag", "15", "7"),
+                Arguments.of("cxc.event-logs.orders.capacity", "64", "128"));
     }
 
     @ParameterizedTest
