@@ -127,7 +127,7 @@ final class CxcSettings {
     }
 
     /** {@code cxc.barriers.<name>.*}; grace-intervals, not grace-epochs: ticks elsewhere. */
-    static EpochBarrier.Settings barrier(String prefix, CxcProperties.Barrier barrier) {
+    static EpochBarrier.Settings barrier(String prefix, DeclaredProperties.Barrier barrier) {
         return checked(
                 prefix,
                 barrier,
@@ -145,7 +145,7 @@ final class CxcSettings {
      * beside the watchdog).
      */
     static FailoverWatchdog.Settings watchdog(
-            String prefix, CxcProperties.Watchdog watchdog, Path table) {
+            String prefix, DeclaredProperties.Watchdog watchdog, Path table) {
         requireZeroOrMore(prefix, watchdog, "graceEpochs", watchdog.getGraceEpochs());
         return checked(
                 prefix,
@@ -156,7 +156,7 @@ final class CxcSettings {
     }
 
     static PassRegistry.Settings passRegistry(
-            String prefix, CxcProperties.PassRegistryDeclaration registry) {
+            String prefix, DeclaredProperties.PassRegistryDeclaration registry) {
         return checked(
                 prefix,
                 registry,
@@ -172,7 +172,7 @@ final class CxcSettings {
                                 PassRegistry.TYPE.defaults().waiting()));
     }
 
-    static ProgressTask.Settings progressTask(String prefix, CxcProperties.ProgressTask task) {
+    static ProgressTask.Settings progressTask(String prefix, DeclaredProperties.ProgressTask task) {
         return checked(
                 prefix,
                 task,
@@ -181,7 +181,7 @@ final class CxcSettings {
                 () -> new ProgressTask.Settings(task.getTotal()));
     }
 
-    static SharedRegion.Settings region(String prefix, CxcProperties.Region region) {
+    static SharedRegion.Settings region(String prefix, DeclaredProperties.Region region) {
         return checked(
                 prefix,
                 region,
@@ -194,7 +194,7 @@ final class CxcSettings {
                                 region.isFreeCache()));
     }
 
-    static SharedNaNValue.Settings nanValues(String prefix, CxcProperties.NaNValues values) {
+    static SharedNaNValue.Settings nanValues(String prefix, DeclaredProperties.NaNValues values) {
         return checked(
                 prefix,
                 values,
@@ -204,7 +204,7 @@ final class CxcSettings {
     }
 
     static SharedNaNTaggedValue.Settings nanTaggedValues(
-            String prefix, CxcProperties.NaNTaggedValues values) {
+            String prefix, DeclaredProperties.NaNTaggedValues values) {
         return checked(
                 prefix,
                 values,
@@ -219,7 +219,7 @@ final class CxcSettings {
      * checked before any bean exists; and the worker pool's, checked with them.
      */
     static BackgroundScheduler.Settings scheduler(
-            String prefix, CxcProperties.Scheduler scheduler) {
+            String prefix, DeclaredProperties.Scheduler scheduler) {
         BackgroundScheduler.Settings settings =
                 checked(
                         prefix,
@@ -238,7 +238,7 @@ final class CxcSettings {
     }
 
     /** {@code cxc.schedulers.<name>.history}: 0 (none) or an event log's capacity. */
-    static int history(String prefix, CxcProperties.Scheduler scheduler) {
+    static int history(String prefix, DeclaredProperties.Scheduler scheduler) {
         int history = scheduler.getHistory();
         if (history < 0 || history > EventStateLogDescriptor.MAX_CAPACITY) {
             String property = prefix + ".history";
@@ -275,7 +275,7 @@ final class CxcSettings {
     }
 
     /** {@code cxc.<plural>.<name>.workers} and {@code .shutdown-timeout}. */
-    static WorkerPoolSettings workerPool(String prefix, CxcProperties.WorkerPool pool) {
+    static WorkerPoolSettings workerPool(String prefix, DeclaredProperties.WorkerPool pool) {
         return checked(
                 prefix,
                 pool,
@@ -289,7 +289,7 @@ final class CxcSettings {
      * the FanoutHandler bean's, known only when the bean is made) so that capacity and grace are
      * checked before any bean exists; and the worker pool's and retry policy's, checked with them.
      */
-    static PriorityFanout.Settings<?> fanout(String prefix, CxcProperties.Fanout fanout) {
+    static PriorityFanout.Settings<?> fanout(String prefix, DeclaredProperties.Fanout fanout) {
         PriorityFanout.Settings<?> settings =
                 checked(
                         prefix,
@@ -309,7 +309,7 @@ final class CxcSettings {
      * are the EventLogCodecs bean's, known only when the bean is made) so that the capacity is
      * checked before any bean exists.
      */
-    static EventStateLog.Settings eventLog(String prefix, CxcProperties.EventLog log) {
+    static EventStateLog.Settings eventLog(String prefix, DeclaredProperties.EventLog log) {
         return checked(
                 prefix,
                 log,
@@ -321,8 +321,8 @@ final class CxcSettings {
     }
 
     /** {@code cxc.fanouts.<name>.retry.*}. */
-    static FanoutRetry fanoutRetry(String prefix, CxcProperties.Fanout fanout) {
-        CxcProperties.FanoutRetryPolicy retry = fanout.getRetry();
+    static FanoutRetry fanoutRetry(String prefix, DeclaredProperties.Fanout fanout) {
+        DeclaredProperties.FanoutRetryPolicy retry = fanout.getRetry();
         return checked(
                 prefix + ".retry",
                 retry,

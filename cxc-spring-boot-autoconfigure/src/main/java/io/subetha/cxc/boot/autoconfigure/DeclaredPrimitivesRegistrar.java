@@ -73,7 +73,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                     new DeclaredKind<>(
                                     EpochBarrier.TYPE,
                                     EpochBarrier.class,
-                                    CxcProperties.Barrier.class,
+                                    DeclaredProperties.Barrier.class,
                                     "barriers",
                                     ".barrier",
                                     "cxc.barriers.phases.capacity=8",
@@ -84,7 +84,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                     new DeclaredKind<>(
                                     FailoverWatchdog.TYPE,
                                     FailoverWatchdog.class,
-                                    CxcProperties.Watchdog.class,
+                                    DeclaredProperties.Watchdog.class,
                                     "watchdogs",
                                     ".watchdog",
                                     "cxc.watchdogs.jobs.grace-epochs=3",
@@ -131,7 +131,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                     new DeclaredKind<>(
                                     PassRegistry.TYPE,
                                     PassRegistry.class,
-                                    CxcProperties.PassRegistryDeclaration.class,
+                                    DeclaredProperties.PassRegistryDeclaration.class,
                                     "pass-registries",
                                     ".passes",
                                     "cxc.pass-registries.calls.max-passes=64",
@@ -142,7 +142,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                     new DeclaredKind<>(
                                     ProgressTask.TYPE,
                                     ProgressTask.class,
-                                    CxcProperties.ProgressTask.class,
+                                    DeclaredProperties.ProgressTask.class,
                                     "progress-tasks",
                                     ".progress",
                                     "cxc.progress-tasks.import.total=1000",
@@ -152,7 +152,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                     new DeclaredKind<>(
                                     SharedRegion.TYPE,
                                     SharedRegion.class,
-                                    CxcProperties.Region.class,
+                                    DeclaredProperties.Region.class,
                                     "regions",
                                     ".region",
                                     "cxc.regions.blobs.capacity-bytes=1048576",
@@ -161,7 +161,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                     new DeclaredKind<>(
                                     SharedNaNValue.TYPE,
                                     SharedNaNValue.class,
-                                    CxcProperties.NaNValues.class,
+                                    DeclaredProperties.NaNValues.class,
                                     "nan-values",
                                     ".nan",
                                     "cxc.nan-values.flags.cells=64",
@@ -171,7 +171,7 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                     new DeclaredKind<>(
                                     SharedNaNTaggedValue.TYPE,
                                     SharedNaNTaggedValue.class,
-                                    CxcProperties.NaNTaggedValues.class,
+                                    DeclaredProperties.NaNTaggedValues.class,
                                     "nan-tagged-values",
                                     ".nantagged",
                                     "cxc.nan-tagged-values.state.max-user-tag=15",
@@ -192,11 +192,11 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
     private static DeclaredKind<?, ?, ?> schedulers() {
         return new DeclaredKind<
                         BackgroundScheduler<?, ?>,
-                        CxcProperties.Scheduler,
+                        DeclaredProperties.Scheduler,
                         BackgroundScheduler.Settings>(
                         (PrimitiveType) BackgroundScheduler.TYPE,
                         (Class<BackgroundScheduler<?, ?>>) (Class) BackgroundScheduler.class,
-                        CxcProperties.Scheduler.class,
+                        DeclaredProperties.Scheduler.class,
                         "schedulers",
                         SchedulerWorkers.SUFFIX,
                         "cxc.schedulers.jobs.capacity=1024",
@@ -248,10 +248,11 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static DeclaredKind<?, ?, ?> fanouts() {
-        return new DeclaredKind<PriorityFanout<?>, CxcProperties.Fanout, PriorityFanout.Settings>(
+        return new DeclaredKind<
+                        PriorityFanout<?>, DeclaredProperties.Fanout, PriorityFanout.Settings>(
                         (PrimitiveType) PriorityFanout.TYPE,
                         (Class<PriorityFanout<?>>) (Class) PriorityFanout.class,
-                        CxcProperties.Fanout.class,
+                        DeclaredProperties.Fanout.class,
                         "fanouts",
                         FanoutWorkers.SUFFIX,
                         "cxc.fanouts.work.capacity=1024",
@@ -316,10 +317,10 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static DeclaredKind<?, ?, ?> eventLogs() {
         return new DeclaredKind<
-                        EventStateLog<?, ?>, CxcProperties.EventLog, EventStateLog.Settings>(
+                        EventStateLog<?, ?>, DeclaredProperties.EventLog, EventStateLog.Settings>(
                         (PrimitiveType) EventStateLog.TYPE,
                         (Class<EventStateLog<?, ?>>) (Class) EventStateLog.class,
-                        CxcProperties.EventLog.class,
+                        DeclaredProperties.EventLog.class,
                         "event-logs",
                         DeclaredEventLogs.SUFFIX,
                         "cxc.event-logs.orders.capacity=4096",

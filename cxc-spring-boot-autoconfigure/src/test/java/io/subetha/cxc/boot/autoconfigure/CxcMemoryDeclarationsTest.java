@@ -54,14 +54,15 @@ class CxcMemoryDeclarationsTest {
 
     @Test
     void thePropertyClassesDocumentExactlyCoresDefaults() {
-        assertThat(new CxcProperties.Region().getCapacityBytes())
+        assertThat(new DeclaredProperties.Region().getCapacityBytes())
                 .isEqualTo(SharedRegion.TYPE.defaults().capacityBytes());
-        assertThat(new CxcProperties.NaNValues().getCells())
+        assertThat(new DeclaredProperties.NaNValues().getCells())
                 .isEqualTo(SharedNaNValue.TYPE.defaults().cells());
         assertThat(
                         Map.of(
-                                "cells", new CxcProperties.NaNTaggedValues().getCells(),
-                                "maxUserTag", new CxcProperties.NaNTaggedValues().getMaxUserTag()))
+                                "cells", new DeclaredProperties.NaNTaggedValues().getCells(),
+                                "maxUserTag",
+                                        new DeclaredProperties.NaNTaggedValues().getMaxUserTag()))
                 .isEqualTo(
                         Map.of(
                                 "cells", SharedNaNTaggedValue.TYPE.defaults().cells(),

@@ -78,7 +78,7 @@ class CxcRuntimeHintsTest {
             assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(binding))
                     .as("%s.%s", properties.getSimpleName(), binding)
                     .accepts(hints);
-            if (property.getPropertyType().getEnclosingClass() == CxcProperties.class
+            if (property.getPropertyType().getEnclosingClass() == DeclaredProperties.class
                     || property.getPropertyType() == RetryProperties.class) {
                 assertBindable(property.getPropertyType());
             }

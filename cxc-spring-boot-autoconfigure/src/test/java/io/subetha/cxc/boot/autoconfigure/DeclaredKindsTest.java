@@ -41,8 +41,9 @@ class DeclaredKindsTest {
             };
 
     @SuppressWarnings("unchecked")
-    static DeclaredKind<EpochBarrier, CxcProperties.Barrier, EpochBarrier.Settings> barriers() {
-        return (DeclaredKind<EpochBarrier, CxcProperties.Barrier, EpochBarrier.Settings>)
+    static DeclaredKind<EpochBarrier, DeclaredProperties.Barrier, EpochBarrier.Settings>
+            barriers() {
+        return (DeclaredKind<EpochBarrier, DeclaredProperties.Barrier, EpochBarrier.Settings>)
                 DeclaredPrimitivesRegistrar.DECLARABLE.get(0);
     }
 
@@ -56,7 +57,7 @@ class DeclaredKindsTest {
 
     private static EpochBarrier.Settings barrier(String... properties) {
         var kind = barriers();
-        CxcProperties.Barrier phases = kind.bind(binder(properties)).get("phases");
+        DeclaredProperties.Barrier phases = kind.bind(binder(properties)).get("phases");
         return kind.declare("phases", phases, PARTICIPATING).settings();
     }
 
