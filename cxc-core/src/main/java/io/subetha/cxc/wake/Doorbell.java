@@ -213,7 +213,7 @@ public final class Doorbell implements AutoCloseable {
         if (closed) {
             return false;
         }
-        DoorbellWaiter waiter = borrow();
+        DoorbellWaiter waiter = lend();
         try {
             return waiter.await(
                     ready,
@@ -226,7 +226,12 @@ public final class Doorbell implements AutoCloseable {
         }
     }
 
-    private DoorbellWaiter borrow() {
+    /**
+     * Lends a waiter, as {@link #await} does, to a caller that must tell its writer the waiter's
+     * {@linkplain DoorbellWaiter#slot slot} before it waits (a request whose answer rings that slot
+     * alone); {@link #giveBack} it when done. Used by one thread at a time meanwhile.
+     */
+    public DoorbellWaiter lend() {
         DoorbellWaiter waiter = idle.pollFirst();
         if (waiter == null) {
             return waiter(WaitPhases.SLEEP_AT_ONCE);
@@ -235,7 +240,8 @@ public final class Doorbell implements AutoCloseable {
         return waiter;
     }
 
-    private void giveBack(DoorbellWaiter waiter) {
+    /** Takes back a waiter {@link #lend} lent: kept for the next wait, or closed. */
+    public void giveBack(DoorbellWaiter waiter) {
         if (closed || idleCount.incrementAndGet() > IDLE_WAITERS_KEPT) {
             idleCount.decrementAndGet();
             waiter.close();

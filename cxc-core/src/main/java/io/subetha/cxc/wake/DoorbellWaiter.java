@@ -120,6 +120,11 @@ public final class DoorbellWaiter implements AutoCloseable {
     }
 
     /** {@link #await(BooleanSupplier, Duration)} with the caller's phases: a lent waiter's. */
+    public boolean await(BooleanSupplier ready, Duration timeout, WaitPhases phases) {
+        return await(ready, timeout, phases.spin().toNanos(), phases.yield().toNanos());
+    }
+
+    /** {@link #await(BooleanSupplier, Duration)} with the caller's phases: a lent waiter's. */
     boolean await(BooleanSupplier ready, Duration timeout, long spinNanos, long yieldNanos) {
         return await(ready, timeout, spinNanos, yieldNanos, Long.MAX_VALUE);
     }
