@@ -50,24 +50,10 @@ class PassRegistryBadInputTest extends PassRegistryFixture {
 
     /** A file of layout 2 (a wake token where the caller's waiter is, no callers' doorbell). */
     @Test
-    void aFileOfTheLayoutBeforeTheCallersDoorbellIsRefusedWithWhatToDo() throws Exception {
+    void aFileOfTheLayoutBeforeTheCallersDoorbellIsRefusedWithWhatToDo() {
         Path path = dir.resolve("old.passes");
         PassRegistry.TYPE.create(path, new PassRegistry.Settings(1, 3, 64)).close();
-        try (java.nio.channels.FileChannel channel =
-                java.nio.channels.FileChannel.open(
-                        path,
-                        java.nio.file.StandardOpenOption.READ,
-                        java.nio.file.StandardOpenOption.WRITE)) {
-            java.nio.ByteBuffer header =
-                    java.nio.ByteBuffer.allocate(io.subetha.cxc.mmf.HeaderDescriptor.HEADER_LENGTH)
-                            .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-            channel.read(header, 0);
-            header.putInt(io.subetha.cxc.mmf.HeaderDescriptor.LAYOUT_VERSION_OFFSET, 2);
-            header.putInt(
-                    io.subetha.cxc.mmf.HeaderDescriptor.CHECKSUM_OFFSET,
-                    io.subetha.cxc.mmf.FileHeader.checksumOf(header));
-            channel.write(header.position(0), 0);
-        }
+        io.subetha.cxc.testing.RawHeader.setLayoutVersion(path, 2);
         assertThatThrownBy(() -> PassRegistry.open(path))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("layout version 2, but this CXC reads version 3")

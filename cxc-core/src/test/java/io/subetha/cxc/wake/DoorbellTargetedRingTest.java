@@ -9,9 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
-import io.subetha.cxc.testing.StepGate;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -91,23 +89,8 @@ class DoorbellTargetedRingTest {
     @Test
     void aTargetedRingerHeldAfterItsTakeCostsTheWaiterOneSafetyLook() throws Exception {
         Doorbell doorbell = doorbell(8);
-        AtomicBoolean written = new AtomicBoolean();
-        try (DoorbellWaiter waiter = doorbell.waiter(WaitPhases.SLEEP_AT_ONCE)) {
-            int slot = waiter.slot();
-            CompletableFuture<Boolean> woken =
-                    CompletableFuture.supplyAsync(() -> waiter.await(written::get, LONG));
-            await().atMost(STEP).until(() -> doorbell.announcedCount() == 1);
-            try (StepGate<Boolean> ringer =
-                    StepGate.holdAt(
-                            Point.DOORBELL_TAKEN,
-                            () -> {
-                                written.set(true);
-                                return doorbell.ringIfAnnounced(slot);
-                            })) {
-                assertThat(woken.get(STEP.toSeconds(), TimeUnit.SECONDS)).isTrue();
-                assertThat(ringer.release()).isTrue();
-            }
-        }
+        DoorbellProtocolTest.assertHeldRingerCostsOneSafetyLook(
+                doorbell, new AtomicBoolean(), doorbell::ringIfAnnounced);
     }
 
     @Test
