@@ -47,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  * IllegalArgumentException} naming the limit; a handler that throws comes back as a {@link
  * PassFailedException}; a full mailbox is back-pressure: the caller waits for a slot within its
  * timeout, then gets a {@link CxcCapacityException} naming {@code mailboxSlots}; an owner that dies
- * or unregisters while a call is pending fails it within about one {@code ownerCheck} (100 ms by
+ * or unregisters while a call is pending fails it within about one {@code ownerCheck} (10 ms by
  * default, {@link PassWaiting}); any other wait ends at the caller's timeout with a {@link
  * CxcTimeoutException} saying what it waited for.
  *
