@@ -28,20 +28,8 @@ final class PassCall {
 
     long nextCheck;
 
-    /** The ticker's own next owner check while the call is blocked; the ticker's only. */
-    long tickerCheck;
-
-    /** The ticker saw the call answered while it was blocked: a poke may have been lost. */
-    boolean answeredUnwoken;
-
-    /** The wake token written with the request (0: none), withdrawn before the slot is freed. */
-    long announced;
-
-    /** The owner's wake socket as its entry names it (0: none). */
-    long wakeAddress;
-
-    /** This call's connection to it, borrowed when the call first blocks or pokes. */
-    @Nullable WakeConnection wake;
+    /** The caller's waiter named in the slot (its doorbell slot + 1; 0: none yet). */
+    long namedWaiter;
 
     PassCall(
             long passId,

@@ -6,47 +6,58 @@ import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcException;
 import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.claim.OwnerRecord;
-import java.io.EOFException;
-import java.io.IOException;
+import io.subetha.cxc.wake.DoorbellWaiter;
+import io.subetha.cxc.wake.WaitPhases;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The caller's side of a call: finds the pass's binding, publishes the request through the {@link
  * PassMailbox} (waiting for a free slot), rings the owner's dispatcher if it announced it sleeps,
- * and waits for the answer, checking the owner's liveness every {@code ownerCheck}; a caller about
- * to block announces its line's token in its slot and sleeps on the line until rung, bounded by the
- * handle's {@link PassTicker}. Every wait ends at the call's deadline.
+ * and waits for the answer, checking the owner's liveness every {@code ownerCheck}. A caller about
+ * to block names its waiter of the callers' doorbell ({@code callers}) in its slot and sleeps on it
+ * until the dispatcher that answers rings that waiter alone; a lost ring costs the waiter's
+ * adaptive safety look. Every wait ends at the call's deadline.
  */
 final class PassCaller {
 
     private final Path file;
     private final PassWaiting waiting;
+    private final WaitPhases phases;
     private final PassMailbox mailbox;
     private final PassBindings bindings;
-    private final Doorbell doorbell;
-    private final PassTicker ticker;
+    private final DispatcherBell doorbell;
+    private final io.subetha.cxc.wake.Doorbell callers;
     private final AtomicBoolean closing;
+
+    /** The waiters this handle's calls wait on now: closed by {@link #wakeAll}, to end them. */
+    private final Set<DoorbellWaiter> inUse = ConcurrentHashMap.newKeySet();
+
+    /** This handle's calls in {@link #awaitAnswer} now. */
+    private final AtomicInteger blocked = new AtomicInteger();
 
     PassCaller(
             Path file,
             PassWaiting waiting,
             PassMailbox mailbox,
             PassBindings bindings,
-            Doorbell doorbell,
-            PassTicker ticker,
+            DispatcherBell doorbell,
+            io.subetha.cxc.wake.Doorbell callers,
             AtomicBoolean closing) {
         this.file = file;
         this.waiting = waiting;
+        this.phases = new WaitPhases(waiting.spin(), waiting.yield());
         this.mailbox = mailbox;
         this.bindings = bindings;
         this.doorbell = doorbell;
-        this.ticker = ticker;
+        this.callers = callers;
         this.closing = closing;
     }
 
@@ -92,20 +103,19 @@ final class PassCaller {
                         bindings.ownerStartTime(offset, word),
                         future);
         call.nextCheck = System.nanoTime() + waiting.ownerCheck().toNanos();
-        call.wakeAddress = bindings.wakeAddress(offset);
         return call;
     }
 
     /** Sends the call, waits for its answer, and returns it (or throws its outcome). */
     byte[] execute(PassCall call) {
+        DoorbellWaiter sleeper = callers.lend();
+        inUse.add(sleeper);
         try {
             Waiter waiter = new Waiter(waiting);
-            while (!trySubmit(call)) {
+            while (!trySubmit(call, sleeper)) {
                 requireNotClosed();
                 waiter.await();
             }
-            waiter = new Waiter(waiting);
-            Waiter.Blocker blocker = nanos -> blockForAnswer(call, nanos);
             while (true) {
                 byte[] result = poll(call);
                 if (result != null) {
@@ -114,10 +124,59 @@ final class PassCaller {
                 if (closing.get()) {
                     return closedWhilePending(call);
                 }
-                waiter.await(blocker);
+                awaitAnswer(call, sleeper);
             }
         } finally {
-            giveBack(call);
+            inUse.remove(sleeper);
+            callers.giveBack(sleeper);
+        }
+    }
+
+    /**
+     * Waits on the callers' doorbell until the call is answered (or its slot reclaimed, or the
+     * handle closing), or its next owner check or deadline comes: {@link #poll} looks at each.
+     */
+    private void awaitAnswer(PassCall call, DoorbellWaiter sleeper) {
+        if (call.namedWaiter == 0) {
+            int slot = sleeper.slot();
+            if (slot >= 0) {
+                // Named before the waiter announces itself (in its first sleep): the dispatcher
+                // that answers after reading it rings the slot, one that read it earlier answered
+                // before the announcement, which the waiter's last look then sees.
+                call.namedWaiter = slot + 1L;
+                mailbox.nameWaiter(call, call.namedWaiter);
+            }
+        }
+        long now = System.nanoTime();
+        long until = Math.min(call.nextCheck, call.deadline) - now;
+        blocked.incrementAndGet();
+        try {
+            sleeper.await(() -> !pending(call), Duration.ofNanos(Math.max(1, until)), phases);
+        } finally {
+            blocked.decrementAndGet();
+        }
+    }
+
+    /** Whether the call still waits for its answer: nothing for {@link #poll} to act on. */
+    private boolean pending(PassCall call) {
+        if (closing.get()) {
+            return false;
+        }
+        long word = mailbox.stateWord(call.slot);
+        int state = state(word);
+        return PassMailbox.sameClaim(word, call.claimed)
+                && (state == STATE_REQUEST || state == STATE_RUNNING);
+    }
+
+    /** This handle's calls waiting for their answers now. */
+    int blockedCount() {
+        return blocked.get();
+    }
+
+    /** Ends every wait of this handle's calls (at close, once closing is set). */
+    void wakeAll() {
+        for (DoorbellWaiter sleeper : inUse) {
+            sleeper.close(); // a closed waiter's wait returns at once; it is not kept
         }
     }
 
@@ -146,19 +205,18 @@ final class PassCaller {
      * Claims a free slot and publishes the request; false if none is free yet. Throws when the wait
      * for a slot is over (timeout, owner gone).
      */
-    boolean trySubmit(PassCall call) {
+    boolean trySubmit(PassCall call, @Nullable DoorbellWaiter sleeper) {
         if (call.slot >= 0) {
             return true;
         }
-        // A caller that blocks at once says so with its request: the answer's ring is then the
-        // only system call of its wait (a plain socket's caller also writes, then reads).
-        long token = 0;
-        if (call.future == null && waiting.blocksAtOnce()) {
-            WakeConnection wake = connection(call, call.wakeAddress);
-            token = wake == null ? 0 : wake.token;
+        // A caller that blocks at once names its waiter with its request: the answer's ring is
+        // then the only system call of its wait (a plain socket's caller also writes, then reads).
+        long named = 0;
+        if (sleeper != null && waiting.blocksAtOnce()) {
+            named = sleeper.slot() + 1L; // 0 if it has none
         }
-        call.announced = token;
-        if (mailbox.tryPublish(call, token)) {
+        call.namedWaiter = named;
+        if (mailbox.tryPublish(call, named)) {
             wakeDispatcher(call);
             return true;
         }
@@ -257,103 +315,8 @@ final class PassCaller {
     /** After publishing a request: rings the owner's dispatcher if it announced it sleeps. */
     private void wakeDispatcher(PassCall call) {
         long address = doorbell.takeAnnouncement(call.entryOffset + DISPATCHER_PARKED_OFFSET);
-        if (address == 0) {
-            return;
-        }
-        if (address != call.wakeAddress) {
-            // Not the socket the call waits on (its entry was rebound meanwhile): a pooled line.
+        if (address != 0) {
             doorbell.ringAt(address);
-            return;
-        }
-        WakeConnection wake = connection(call, address);
-        if (wake == null) {
-            return;
-        }
-        try {
-            wake.poke();
-        } catch (IOException e) {
-            drop(call);
-        }
-        if (call.future != null) {
-            giveBack(call); // the completer parks, it does not block on a connection
-        }
-    }
-
-    /**
-     * A caller waiting for its answer: blocks in an untimed read on its wake connection (the ticker
-     * bounds it), else parks.
-     */
-    private void blockForAnswer(PassCall call, long suggestedNanos) {
-        // An interrupted thread's channel read closes the channel at once: park instead.
-        WakeConnection wake =
-                Thread.currentThread().isInterrupted() ? null : connection(call, call.wakeAddress);
-        if (wake == null) {
-            // Not past the call's next owner check or its deadline, however long maxPark is.
-            long now = System.nanoTime();
-            long until = Math.min(call.nextCheck - now, call.deadline - now);
-            LockSupport.parkNanos(Math.max(1, Math.min(suggestedNanos, until)));
-            return;
-        }
-        int tokenOffset = call.slot + WAKE_TOKEN_OFFSET;
-        try {
-            if (!doorbell.announce(tokenOffset, wake.token)) {
-                return; // the dispatcher just took a token: look again
-            }
-            long word = mailbox.stateWord(call.slot);
-            int state = state(word);
-            if (PassMailbox.sameClaim(word, call.claimed)
-                    && (state == STATE_REQUEST || state == STATE_RUNNING)) {
-                ticker.blocks(call, wake);
-                try {
-                    if (!closing.get()) { // close() closes the connections it finds blocked
-                        wake.await();
-                    }
-                } finally {
-                    if (!ticker.unblocks(call, wake)) {
-                        call.wake = null; // the ticker or close() closed it to wake us
-                    }
-                }
-            }
-            doorbell.withdraw(tokenOffset, wake.token);
-        } catch (EOFException e) {
-            // The owner's socket closed: it closed its registry or died. Check it now.
-            doorbell.withdraw(tokenOffset, wake.token);
-            call.nextCheck = System.nanoTime();
-            drop(call);
-        } catch (IOException e) {
-            doorbell.withdraw(tokenOffset, wake.token);
-            drop(call);
-        }
-    }
-
-    /** The call's connection to the wake socket at {@code address}, or null if none. */
-    private @Nullable WakeConnection connection(PassCall call, long address) {
-        if (call.wake != null) {
-            if (call.wake.address == address) {
-                return call.wake;
-            }
-            giveBack(call);
-        }
-        WakeConnection wake = doorbell.lend(address);
-        call.wake = wake;
-        return wake;
-    }
-
-    void giveBack(PassCall call) {
-        WakeConnection wake = call.wake;
-        if (wake == null) {
-            return;
-        }
-        call.wake = null;
-        doorbell.giveBack(wake);
-    }
-
-    /** The connection failed: close it; the next block connects afresh. */
-    private void drop(PassCall call) {
-        WakeConnection wake = call.wake;
-        call.wake = null;
-        if (wake != null) {
-            wake.close();
         }
     }
 }

@@ -61,7 +61,7 @@ final class PassCompleter {
             for (var it = calls.iterator(); it.hasNext(); ) {
                 PassCall call = it.next();
                 try {
-                    if (!caller.trySubmit(call)) {
+                    if (!caller.trySubmit(call, null)) {
                         continue;
                     }
                     byte[] result = caller.poll(call);

@@ -1,8 +1,6 @@
 package io.subetha.cxc.dispatch;
 
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.DISPATCHER_PARKED_OFFSET;
-import static io.subetha.cxc.dispatch.PassRegistryDescriptor.WAKE_TOKEN_OFFSET;
-import static io.subetha.cxc.dispatch.PassRegistryDescriptor.generation;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,10 +10,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The dispatcher threads of one registry handle: each looks at the mailboxes of every pass the
  * handle serves, takes requests addressed to it ({@link PassMailbox#tryTake}), runs the handler and
- * publishes the answer, ringing the caller if it announced it sleeps. With nothing to do, one of
- * them at a time holds the handle's {@link Doorbell}: it announces its socket in every entry it
- * serves, looks once more, and sleeps until rung (its {@link PassTicker} bounding the sleep); the
- * others park with a back-off.
+ * publishes the answer, ringing the caller's waiter on the callers' doorbell if it announced it
+ * sleeps. With nothing to do, one of them at a time holds the handle's {@link DispatcherBell}: it
+ * announces its socket in every entry it serves, looks once more, and sleeps until rung (its {@link
+ * PassTicker} bounding the sleep); the others park with a back-off.
  */
 final class PassDispatchers {
 
@@ -24,7 +22,8 @@ final class PassDispatchers {
     private final PassWaiting waiting;
     private final PassMailbox mailbox;
     private final PassBindings bindings;
-    private final Doorbell doorbell;
+    private final DispatcherBell doorbell;
+    private final io.subetha.cxc.wake.Doorbell callers;
     private final PassTicker ticker;
     private final AtomicBoolean closing;
 
@@ -40,7 +39,8 @@ final class PassDispatchers {
             PassWaiting waiting,
             PassMailbox mailbox,
             PassBindings bindings,
-            Doorbell doorbell,
+            DispatcherBell doorbell,
+            io.subetha.cxc.wake.Doorbell callers,
             PassTicker ticker,
             AtomicBoolean closing,
             Runnable served) {
@@ -50,6 +50,7 @@ final class PassDispatchers {
         this.mailbox = mailbox;
         this.bindings = bindings;
         this.doorbell = doorbell;
+        this.callers = callers;
         this.ticker = ticker;
         this.closing = closing;
         this.served = served;
@@ -140,27 +141,20 @@ final class PassDispatchers {
             }
         }
         if (mailbox.answer(r.entryOffset(), slot, running, result, failed)) {
-            wakeCaller(slot, running);
+            wakeCaller(slot);
         }
     }
 
-    /** After publishing an answer: rings the caller if it announced it sleeps. */
-    private void wakeCaller(int slot, long answered) {
-        if (doorbell.address() == 0) {
-            return;
+    /**
+     * After publishing an answer: rings the caller's waiter alone if it announced it sleeps. Our
+     * caller may have taken its answer and freed the slot, and a new call named another waiter
+     * meanwhile: that one is rung at most once for nothing, and looks again.
+     */
+    private void wakeCaller(int slot) {
+        long named = mailbox.callerWaiter(slot);
+        if (named > 0 && named <= callers.slots()) { // anything else: a damaged slot, ring nobody
+            callers.ringIfAnnounced((int) named - 1);
         }
-        int tokenOffset = slot + WAKE_TOKEN_OFFSET;
-        long token = doorbell.takeAnnouncement(tokenOffset);
-        if (token == 0) {
-            return;
-        }
-        // Our caller may have taken its answer and freed the slot, and a new call claimed it and
-        // announced: the token taken is then the new call's. Give it back, ring nobody.
-        if (generation(mailbox.stateWord(slot)) != generation(answered)) {
-            doorbell.putBack(tokenOffset, token);
-            return;
-        }
-        doorbell.ring(token);
     }
 
     /**

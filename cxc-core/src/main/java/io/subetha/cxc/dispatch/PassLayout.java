@@ -1,10 +1,10 @@
 package io.subetha.cxc.dispatch;
 
+import static io.subetha.cxc.dispatch.PassRegistryDescriptor.ENTRIES_OFFSET;
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.ENTRY_HEADER_LENGTH;
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.MAILBOX_SLOTS_OFFSET;
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.MAX_PASSES_OFFSET;
 import static io.subetha.cxc.dispatch.PassRegistryDescriptor.MAX_PAYLOAD_OFFSET;
-import static io.subetha.cxc.dispatch.PassRegistryDescriptor.REGISTRY_HEADER_LENGTH;
 
 import io.subetha.cxc.mmf.AtomicBuffer;
 
@@ -32,7 +32,7 @@ record PassLayout(
     }
 
     int entryOffset(int entry) {
-        return REGISTRY_HEADER_LENGTH + entry * entryStride;
+        return ENTRIES_OFFSET + entry * entryStride;
     }
 
     int slotOffset(int entryOffset, int slot) {

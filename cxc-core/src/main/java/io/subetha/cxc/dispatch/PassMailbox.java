@@ -79,11 +79,11 @@ final class PassMailbox {
     // ------------------------------------------------------------------------------ caller side
 
     /**
-     * Claims a free slot of the call's mailbox and publishes its request, with {@code token} as the
-     * slot's wake token (0: none); records the slot and the published word in {@code call}. False
-     * if no slot is free.
+     * Claims a free slot of the call's mailbox and publishes its request, with {@code waiter} as
+     * the slot's caller's waiter (its doorbell slot + 1; 0: none yet); records the slot and the
+     * published word in {@code call}. False if no slot is free.
      */
-    boolean tryPublish(PassCall call, long token) {
+    boolean tryPublish(PassCall call, long waiter) {
         int slots = layout.mailboxSlots();
         int first = ThreadLocalRandom.current().nextInt(slots);
         for (int i = 0; i < slots; i++) {
@@ -102,7 +102,7 @@ final class PassMailbox {
             body.setLongRelease(
                     slot + CALLER_IDENTITY_OFFSET, callerIdentity(generation(claimed), startTime));
             body.setLongPlain(slot + OWNER_START_TIME_OFFSET, call.ownerStartTime);
-            body.setLongPlain(slot + WAKE_TOKEN_OFFSET, token);
+            body.setLongPlain(slot + CALLER_WAITER_OFFSET, waiter);
             body.setLongPlain(slot + ADDRESSED_OWNER_OFFSET, call.addressed);
             body.putBytes(slot + SLOT_HEADER_LENGTH, call.args);
             body.setIntPlain(slot + LENGTH_OFFSET, call.args.length);
@@ -116,6 +116,19 @@ final class PassMailbox {
             // Reclaimed as a dead caller's: impossible for a live one, but never write on.
         }
         return false;
+    }
+
+    /**
+     * Names the caller's waiter (its doorbell slot + 1) in the slot of its pending call, before it
+     * announces itself: the caller's own field, written only while its claim holds the slot.
+     */
+    void nameWaiter(PassCall call, long waiter) {
+        body.setLongRelease(call.slot + CALLER_WAITER_OFFSET, waiter);
+    }
+
+    /** The waiter a slot's caller named (its doorbell slot + 1), 0 if none. */
+    long callerWaiter(int slot) {
+        return body.getLongAcquire(slot + CALLER_WAITER_OFFSET);
     }
 
     /** Withdraws the call: returns a result that arrived meanwhile, else throws {@code why}. */
@@ -160,10 +173,6 @@ final class PassMailbox {
         if (length >= 0 && length <= maxPayload) {
             payload = new byte[length];
             body.getBytes(slot + SLOT_HEADER_LENGTH, payload);
-        }
-        if (call.announced != 0) {
-            // Not left for the next claim's answer to find (unless the dispatcher took it).
-            body.compareAndSetLong(slot + WAKE_TOKEN_OFFSET, call.announced, 0);
         }
         // Read before freeing: the next claim may overwrite the payload.
         body.compareAndSetLong(slot + STATE_WORD_OFFSET, word, withState(word, STATE_FREE));

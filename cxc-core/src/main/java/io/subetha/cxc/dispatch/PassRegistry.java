@@ -39,31 +39,33 @@ import org.jspecify.annotations.Nullable;
  * A call is a few CAS steps on a mailbox slot of the pass ({@link PassMailbox}, where each step and
  * what a crash at it leaves behind is written down). The caller's side ({@link PassCaller}), the
  * dispatcher threads ({@link PassDispatchers}), the async calls' completer ({@link PassCompleter})
- * and the safety look ({@link PassTicker}) drive it; a side about to block sleeps on the {@link
- * Doorbell}, which the other side rings once it sees the announcement in the file.
+ * and the dispatcher's safety look ({@link PassTicker}) drive it; a side about to block sleeps on a
+ * doorbell, which the other side rings once it sees the announcement in the file.
  *
  * <p><b>Never a hang.</b> An unknown or unregistered id fails at once ({@link
  * PassNotRegisteredException}); an argument over {@code maxPayloadBytes} is an {@link
  * IllegalArgumentException} naming the limit; a handler that throws comes back as a {@link
  * PassFailedException}; a full mailbox is back-pressure: the caller waits for a slot within its
  * timeout, then gets a {@link CxcCapacityException} naming {@code mailboxSlots}; an owner that dies
- * or unregisters while a call is pending fails it within about one {@code ownerCheck} (100 ms by
+ * or unregisters while a call is pending fails it within about one {@code ownerCheck} (10 ms by
  * default, {@link PassWaiting}); any other wait ends at the caller's timeout with a {@link
  * CxcTimeoutException} saying what it waited for.
  *
  * <p><b>Waiting.</b> Both sides spin for {@link PassWaiting#spin()} after their last event, yield
- * for {@link PassWaiting#yield()}, then block. A mapped file cannot wake another process, so a
- * handle that registers starts a wake socket (a Unix domain socket, owner-only, beside the file)
- * and callers that block keep a connection to it. The socket carries only "look now", and only when
- * the other side announced in the file, by CAS, that it is about to block: a dispatcher in its
- * entries' <i>dispatcher parked</i> word, a caller in its slot's <i>wake token</i> (with the
- * request itself when it blocks at once). Each side's announcement and its last look are volatile
- * or CAS, and so are the other side's publication and its read of the announcement: either the
- * blocker's last look sees the work, or the publisher sees the announcement. A blocked round trip
- * so makes the system calls a plain Unix socket's does, and neither side arms a timer per wait.
- * Every wait is still bounded, so a poke lost costs at most two poll intervals ({@link
- * PassWaiting#maxPark()}), never a call: the request and the answer are in the file. Where no
- * socket can be had, both sides park with a back-off up to {@code maxPark}.
+ * for {@link PassWaiting#yield()}, then block. A mapped file cannot wake another process: wake-ups
+ * go through Unix domain sockets (owner-only, beside the file) that carry only "look now", and only
+ * when the other side announced in the file, by CAS, that it is about to block. A caller sleeps on
+ * the file's callers' doorbell ({@link io.subetha.cxc.wake.Doorbell}, shared by every process's
+ * callers): it names its waiter slot in its mailbox slot (with the request itself when it blocks at
+ * once) and announces itself there; the dispatcher that answers rings that waiter alone. A handle
+ * that registers starts a wake socket of its own, which callers poke once its dispatcher announced
+ * itself in its entries' <i>dispatcher parked</i> word; the dispatcher waits untimed, in a blocking
+ * read while one caller connects, bounded by its ticker. Each side's announcement and its last look
+ * are volatile or CAS, and so are the other side's publication and its read of the announcement:
+ * either the blocker's last look sees the work, or the publisher sees the announcement. A lost ring
+ * costs a caller its waiter's safety look (1 ms doubling to 100 ms) and the dispatcher two of its
+ * ticker's looks, never a call: the request and the answer are in the file. Where no socket can be
+ * had, both sides poll.
  *
  * <p><b>Threads.</b> The first {@link #register} starts this handle's dispatcher threads ({@link
  * Settings#dispatcherThreads()}, 1 by default); {@link #close()} unregisters every pass this handle
@@ -219,7 +221,8 @@ public final class PassRegistry extends MappedPrimitive {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final PassBindings bindings;
     private final PassMailbox mailbox;
-    private final Doorbell doorbell;
+    private final DispatcherBell doorbell;
+    private final io.subetha.cxc.wake.Doorbell callers;
     private final PassTicker ticker;
     private final PassCaller caller;
     private final PassDispatchers dispatchers;
@@ -237,9 +240,11 @@ public final class PassRegistry extends MappedPrimitive {
         Path path = file.path();
         this.bindings = new PassBindings(body, layout, path, PID, START_TIME);
         this.mailbox = new PassMailbox(body, layout, path, PID, START_TIME);
-        this.doorbell = new Doorbell(body, WakeServer.directory(path), PID, START_TIME);
+        this.doorbell = new DispatcherBell(body, WakeServer.directory(path), PID, START_TIME);
+        this.callers =
+                new io.subetha.cxc.wake.Doorbell(body, DOORBELL_OFFSET, CALLER_WAITERS, path);
         this.ticker = new PassTicker(name(), waiting, mailbox, bindings, doorbell, closing);
-        this.caller = new PassCaller(path, waiting, mailbox, bindings, doorbell, ticker, closing);
+        this.caller = new PassCaller(path, waiting, mailbox, bindings, doorbell, callers, closing);
         OpCounters ops = counters;
         this.dispatchers =
                 new PassDispatchers(
@@ -249,6 +254,7 @@ public final class PassRegistry extends MappedPrimitive {
                         mailbox,
                         bindings,
                         doorbell,
+                        callers,
                         ticker,
                         closing,
                         () -> ops.increment(Op.SERVE));
@@ -414,7 +420,7 @@ public final class PassRegistry extends MappedPrimitive {
         PassCall call;
         try {
             call = begin(passId, args, timeout, future);
-            caller.trySubmit(call);
+            caller.trySubmit(call, null);
         } catch (RuntimeException e) {
             future.completeExceptionally(e);
             return future;
@@ -516,7 +522,8 @@ public final class PassRegistry extends MappedPrimitive {
                 threads.add(tickerThread);
             }
         }
-        ticker.wakeAllBlocked(); // after closing is set: a call blocking from now on does not wait
+        callers.close(); // after closing is set: a call blocking from now on does not wait
+        caller.wakeAll();
         long deadline = System.nanoTime() + STOP_WAIT.toNanos();
         doorbell.wakeSleeper();
         for (Thread thread : threads) {
@@ -567,7 +574,7 @@ public final class PassRegistry extends MappedPrimitive {
                 "wakeSocket",
                 socket == null ? "none" : socket.toString(),
                 "blockedCalls",
-                ticker.blockedCount(),
+                caller.blockedCount(),
                 "passes",
                 List.copyOf(passes));
     }

@@ -5,14 +5,16 @@ import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.FileHeader;
 import io.subetha.cxc.mmf.HeaderDescriptor;
+import io.subetha.cxc.wake.DoorbellDescriptor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Body layout of a {@link PassRegistry} file: a 64-byte registry header, then {@code maxPasses}
- * pass entries. Each entry is a 128-byte entry header followed by that pass's own mailbox of {@code
- * mailboxSlots} slots, each a 64-byte slot header and {@code maxPayloadBytes} of payload rounded up
- * to 64. The file header's capacity is {@code maxPasses} and its slot size is one entry's stride
- * ({@link #entryStride}). Offsets relative to the body; little-endian.
+ * Body layout of a {@link PassRegistry} file: a 64-byte registry header, the callers' doorbell
+ * region ({@link DoorbellDescriptor} of {@link #CALLER_WAITERS} waiter slots), then {@code
+ * maxPasses} pass entries. Each entry is a 128-byte entry header followed by that pass's own
+ * mailbox of {@code mailboxSlots} slots, each a 64-byte slot header and {@code maxPayloadBytes} of
+ * payload rounded up to 64. The file header's capacity is {@code maxPasses} and its slot size is
+ * one entry's stride ({@link #entryStride}). Offsets relative to the body; little-endian.
  *
  * <pre>
  * Registry header
@@ -35,8 +37,11 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * |                  Reserved (16 bytes)                     48   |
  * +---------------------------------------------------------------+
+ * |                  Callers' doorbell (DoorbellDescriptor,  64   |
+ * ~                  64 waiter slots: 2112 bytes)                 ~
+ * +---------------------------------------------------------------+
  *
- * Pass entry p, at 64 + p * entryStride
+ * Pass entry p, at 2176 + p * entryStride
  * +---------------------------------------------------------------+ -.
  * |                  Owner record (24 bytes, OwnerRecord):    0   |  | line 0: read by every
  * ~                  owner word, identity, heartbeat              ~  | caller, written only on
@@ -86,8 +91,8 @@ import org.jspecify.annotations.Nullable;
  * |                  Addressed owner's start time (u64)      32   |
  * |                                                               |
  * +---------------------------------------------------------------+
- * |                  Wake token (u64: the caller's wake      40   |
- * |                  connection to the owner; 0 = not parked)     |
+ * |                  Caller's waiter (u64: its slot in the   40   |
+ * |                  callers' doorbell + 1; 0 = none named)       |
  * +---------------------------------------------------------------+
  * |                  Reserved (16 bytes)                     48   |
  * +---------------------------------------------------------------+
@@ -126,8 +131,13 @@ import org.jspecify.annotations.Nullable;
  *       names, so a slot stamped by a PID now reused by another process is judged dead.
  *   <li><b>Addressed owner's start time</b>: the owner's start time as the caller read it, so a
  *       {@code RUNNING} slot of an owner whose PID was reused is judged dead.
- *   <li><b>Wake token</b>: set by CAS by a caller about to block; the dispatcher that publishes the
- *       answer takes it by CAS and pokes that connection.
+ *   <li><b>Callers' doorbell</b> and <b>caller's waiter</b>: a caller about to block names its
+ *       waiter slot in the callers' doorbell in its mailbox slot (with the request when it blocks
+ *       at once), then announces itself there and looks at its slot once more; the dispatcher that
+ *       publishes the answer rings that waiter slot alone if it is announced ({@link
+ *       io.subetha.cxc.wake.Doorbell#ringIfAnnounced(int)}). A waiter slot named by an earlier call
+ *       of the same mailbox slot is rung at most once for nothing. Callers blocked at once past the
+ *       doorbell's slots poll.
  *   <li><b>Payload length and payload</b>: the request, overwritten by the response (or the
  *       handler's failure text). Written only by the party the state word names.
  * </ul>
@@ -140,6 +150,16 @@ public final class PassRegistryDescriptor {
     public static final int MAX_PAYLOAD_OFFSET = 16;
     public static final int BINDER_OFFSET = 24;
     public static final int REGISTRY_HEADER_LENGTH = 64;
+
+    /** Callers of any process that sleep on the callers' doorbell at once; more poll. */
+    public static final int CALLER_WAITERS = DoorbellDescriptor.MAX_SLOTS;
+
+    /** The callers' doorbell region, after the registry header. */
+    public static final int DOORBELL_OFFSET = REGISTRY_HEADER_LENGTH;
+
+    /** Where pass entry 0 starts. */
+    public static final int ENTRIES_OFFSET =
+            DOORBELL_OFFSET + DoorbellDescriptor.length(CALLER_WAITERS);
 
     public static final int OWNER_RECORD_OFFSET = 0;
     public static final int PASS_ID_OFFSET = OwnerRecord.LENGTH;
@@ -155,7 +175,7 @@ public final class PassRegistryDescriptor {
     public static final int LENGTH_OFFSET = 16;
     public static final int CALLER_IDENTITY_OFFSET = 24;
     public static final int OWNER_START_TIME_OFFSET = 32;
-    public static final int WAKE_TOKEN_OFFSET = 40;
+    public static final int CALLER_WAITER_OFFSET = 40;
     public static final int SLOT_HEADER_LENGTH = 64;
 
     /** The most passes one file holds. */
@@ -190,7 +210,8 @@ public final class PassRegistryDescriptor {
     /** The caller gave up while the handler ran: the dispatcher frees the slot when done. */
     public static final int STATE_ABANDONED = 6;
 
-    public static final int LAYOUT_VERSION = 2;
+    /** 3: the callers' doorbell and each slot's caller's waiter (2 had a wake token there). */
+    public static final int LAYOUT_VERSION = 3;
 
     public static final String MAGIC = "PASSREG1";
 
@@ -217,7 +238,7 @@ public final class PassRegistryDescriptor {
                                     + ", got "
                                     + slotSize);
                 }
-                return REGISTRY_HEADER_LENGTH + (long) capacity * slotSize;
+                return ENTRIES_OFFSET + (long) capacity * slotSize;
             };
 
     private PassRegistryDescriptor() {}
@@ -294,7 +315,7 @@ public final class PassRegistryDescriptor {
 
     /** The body length of a file with these settings. */
     public static long bodyLength(long maxPasses, long mailboxSlots, long maxPayloadBytes) {
-        return REGISTRY_HEADER_LENGTH + maxPasses * entryStride(mailboxSlots, maxPayloadBytes);
+        return ENTRIES_OFFSET + maxPasses * entryStride(mailboxSlots, maxPayloadBytes);
     }
 
     public static long packState(int state, long generation, long callerPid) {

@@ -14,7 +14,9 @@ import java.util.Objects;
  */
 public record PassWaiting(Duration spin, Duration yield, Duration maxPark, Duration ownerCheck) {
     /**
-     * 20 µs of spinning, 200 µs of yielding, parks of at most 1 ms, the owner checked every 100 ms.
+     * 20 µs of spinning, 200 µs of yielding, parks of at most 1 ms, the owner checked every 10 ms:
+     * a blocked caller sleeps on the doorbell, which a dead owner cannot ring, so this bounds how
+     * late it learns of the owner's death (a read of {@code /proc}, only while a call is pending).
      * Yielding after a short spin matters where the caller and the dispatcher share a core: a pure
      * spinner holds it until the scheduler preempts it (measured here on a loaded 2-core machine:
      * runs where a spinning pair shared a core took ~115 µs per round trip).
@@ -24,7 +26,7 @@ public record PassWaiting(Duration spin, Duration yield, Duration maxPark, Durat
                     Duration.ofNanos(20_000),
                     Duration.ofNanos(200_000),
                     Duration.ofMillis(1),
-                    Duration.ofMillis(100));
+                    Duration.ofMillis(10));
 
     public PassWaiting {
         requireNonNegative("spin", spin);

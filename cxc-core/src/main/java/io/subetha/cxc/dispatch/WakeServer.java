@@ -11,41 +11,37 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The owner's side of a pass registry's wake-up channel: a Unix domain socket server, one per
- * registry handle that registers, through which callers wake its dispatcher and it wakes them. It
- * carries only "look now": every request and answer stays in the mapped file, and every wait on it
- * is bounded by its registry handle's ticker (see {@link WakeConnection} for a caller's), so a poke
- * lost, refused or never sent costs at most two poll intervals.
+ * The owner's side of a pass registry's dispatcher wake-up: a Unix domain socket server, one per
+ * registry handle that registers, through which callers wake its dispatcher (callers themselves are
+ * woken through the file's callers' doorbell). It carries only "look now": every request stays in
+ * the mapped file, and every wait on it is bounded by its registry handle's ticker, so a poke lost,
+ * refused or never sent costs at most two of its looks.
  *
  * <p><b>Naming.</b> As every wake socket's ({@link WakeSocketFiles}): its {@linkplain #address
  * address}, published in the file, names it, so a caller finds the socket from the file alone.
  * Closing deletes the socket; starting a server deletes the sockets of processes {@code /proc}
  * shows dead (PID and start time), so a killed owner's socket is gone at the next owner's start.
  *
- * <p><b>Connections.</b> A caller connects once per waiting thread and sends a random 8-byte token
- * first; from then on the token written into a mailbox slot names its connection, and the server
- * {@linkplain #poke pokes} it by writing one byte. A caller's bytes after its token are pokes to
- * the server: they only make the selector return.
+ * <p><b>Connections.</b> A caller's registry handle keeps a pool of lines to the server ({@link
+ * WakeConnection}), usually one; every byte on a line is a poke: it only makes the wait return.
  *
  * <p>One dispatcher thread at a time {@linkplain #tryLock holds} the selector and blocks in it;
- * {@link #poke} may be called from any thread. The blocked dispatcher's wait is one untimed {@code
- * epoll_wait}: a timed one arms a kernel timer at every block and cancels it at every wake, which
- * on an idle virtual machine reprograms the CPU's timer (a trap to the hypervisor) twice per round
- * trip. What bounds the wait is the registry's ticker, which {@linkplain #wakeup wakes} it when it
- * finds a request the dispatcher was not poked for. It does not read the pokes that woke it until
- * it is about to block again ({@link #drain}): the read is then off the round trip, done while the
- * caller it answered wakes up. Until drained, a poked connection keeps the selector ready, so the
- * dispatcher drains before it announces itself and looks at its mailboxes for the last time: a poke
- * that arrives after the drain wakes the next wait.
+ * {@link #wakeup} may be called from any thread. The blocked dispatcher's wait is one untimed
+ * {@code epoll_wait}: a timed one arms a kernel timer at every block and cancels it at every wake,
+ * which on an idle virtual machine reprograms the CPU's timer (a trap to the hypervisor) twice per
+ * round trip. What bounds the wait is the registry's ticker, which {@linkplain #wakeup wakes} it
+ * when it finds a request the dispatcher was not poked for. It does not read the pokes that woke it
+ * until it is about to block again ({@link #drain}): the read is then off the round trip, done
+ * while the caller it answered wakes up. Until drained, a poked connection keeps the selector
+ * ready, so the dispatcher drains before it announces itself and looks at its mailboxes for the
+ * last time: a poke that arrives after the drain wakes the next wait.
  *
  * <p><b>One connection: a blocking read.</b> Once {@link #SOLO_AFTER} waits in a row found exactly
  * one connection, the dispatcher takes it off the selector into blocking mode and waits in a plain
@@ -53,27 +49,23 @@ import org.jspecify.annotations.Nullable;
  * whose dispatcher is woken out of {@code epoll_wait} costs 7–10 µs more than one woken out of a
  * blocking read by the same write, and both sides' writes take the slow path. The read returns the
  * pokes that woke it, so that wait has nothing to drain. What only the selector sees is then unseen
- * (a second caller's connection, its token, its pokes); the second caller's request is found by the
- * ticker like any request the dispatcher was not poked for, and {@link #wakeup} ends a blocking
- * read the only way there is, by closing the connection (its caller's next poke fails or its read
- * ends, and it connects afresh, which the selector takes in). A second caller's first call so costs
- * up to two ticks, once: two connections keep the selector until one of them is gone for another
- * run of waits.
+ * (a second caller's connection and its pokes); the second caller's request is found by the ticker
+ * like any request the dispatcher was not poked for, and {@link #wakeup} ends a blocking read the
+ * only way there is, by closing the connection (its caller's next poke fails and it sends it again
+ * on a fresh one, which the selector takes in). A second caller's first call so costs up to two
+ * ticks, once: two connections keep the selector until one of them is gone for another run of
+ * waits.
  */
 final class WakeServer implements AutoCloseable {
 
     /** Waits in a row with one connection before {@link #await} reads it in blocking mode. */
     static final int SOLO_AFTER = 64;
 
-    private static final ThreadLocal<ByteBuffer> ONE_BYTE =
-            ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1));
-
     final long address;
     final Path socket;
     private final ServerSocketChannel server;
     private final Selector selector;
     private final ReentrantLock selecting = new ReentrantLock();
-    private final Map<Long, SocketChannel> byToken = new ConcurrentHashMap<>();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(512);
 
     /** Connections that poked since the last {@link #drain}: with the selector held. */
@@ -97,12 +89,6 @@ final class WakeServer implements AutoCloseable {
     private final Consumer<SelectionKey> onReady = this::ready;
 
     private volatile boolean closed;
-
-    /** A connection's first 8 bytes, its token, as they arrive. */
-    private static final class Handshake {
-        final ByteBuffer token = ByteBuffer.allocate(8);
-        long value;
-    }
 
     private WakeServer(long address, Path socket, ServerSocketChannel server, Selector selector) {
         this.address = address;
@@ -180,7 +166,7 @@ final class WakeServer implements AutoCloseable {
 
     /**
      * Blocks until a connection arrives, a caller pokes, or {@link #wakeup} is called; takes in new
-     * connections and tokens, and leaves pokes for the next {@link #drain}. With the selector held.
+     * connections, and leaves pokes for the next {@link #drain}. With the selector held.
      */
     void await() {
         SocketChannel one = solo != null ? solo : goSolo();
@@ -203,7 +189,7 @@ final class WakeServer implements AutoCloseable {
      * blocking read woken by the same write. The read returns the pokes that woke it, so there is
      * nothing to drain. What else must end the wait ({@link #wakeup}: a request the dispatcher was
      * not poked for, such as a new caller's, whose connection only the selector takes in; a pass
-     * taken; closing) closes the connection; its caller reconnects at its next wait or poke.
+     * taken; closing) closes the connection; its caller reconnects at its next poke.
      */
     private void awaitSolo(SocketChannel one) {
         soloBlocked = one;
@@ -233,7 +219,7 @@ final class WakeServer implements AutoCloseable {
      */
     private @Nullable SocketChannel goSolo() {
         Set<SelectionKey> keys = selector.keys();
-        if (keys.size() != 2 || byToken.size() != 1 || !poked.isEmpty()) {
+        if (keys.size() != 2 || !poked.isEmpty()) {
             lonelyWaits = 0;
             return null;
         }
@@ -246,7 +232,7 @@ final class WakeServer implements AutoCloseable {
                 key = k;
             }
         }
-        if (key == null || ((Handshake) key.attachment()).token.hasRemaining()) {
+        if (key == null) {
             return null;
         }
         SocketChannel channel = (SocketChannel) key.channel();
@@ -256,7 +242,7 @@ final class WakeServer implements AutoCloseable {
             if (selector.keys().size() != 1 || !poked.isEmpty()) {
                 // another connection came, or a poke was read meanwhile: stay with the selector
                 lonelyWaits = 0;
-                reregister(channel, key);
+                reregister(channel);
                 return null;
             }
             channel.configureBlocking(true);
@@ -269,17 +255,16 @@ final class WakeServer implements AutoCloseable {
         return channel;
     }
 
-    private void reregister(SocketChannel channel, SelectionKey cancelled) {
+    private void reregister(SocketChannel channel) {
         try {
-            channel.register(selector, SelectionKey.OP_READ, cancelled.attachment());
+            channel.register(selector, SelectionKey.OP_READ);
         } catch (IOException | RuntimeException e) {
             dropSolo(channel);
         }
     }
 
-    /** Forgets and closes a connection taken off the selector. */
+    /** Closes a connection taken off the selector. */
     private void dropSolo(SocketChannel channel) {
-        byToken.values().remove(channel);
         try {
             channel.close();
         } catch (IOException e) {
@@ -307,11 +292,7 @@ final class WakeServer implements AutoCloseable {
                 // the caller's connect failed: it polls, or connects again at its next block
             }
         } else if (key.isReadable()) {
-            if (((Handshake) key.attachment()).token.hasRemaining()) {
-                read(key); // its token: needed by the next poke to it
-            } else {
-                poked.add(key);
-            }
+            poked.add(key);
         }
     }
 
@@ -332,71 +313,33 @@ final class WakeServer implements AutoCloseable {
         SocketChannel channel;
         while ((channel = server.accept()) != null) {
             channel.configureBlocking(false);
-            // Its token was sent with the connect: usually here already, read it now.
-            read(channel.register(selector, SelectionKey.OP_READ, new Handshake()));
+            // Its first poke usually came with the connect: read it now (this wait returns).
+            read(channel.register(selector, SelectionKey.OP_READ));
         }
     }
 
     private void read(SelectionKey key) {
         SocketChannel channel = (SocketChannel) key.channel();
-        Handshake handshake = (Handshake) key.attachment();
         try {
-            if (handshake.token.hasRemaining()) {
-                if (channel.read(handshake.token) < 0) {
-                    drop(key, handshake);
-                    return;
-                }
-                if (handshake.token.hasRemaining()) {
-                    return;
-                }
-                handshake.value = handshake.token.getLong(0);
-                byToken.put(handshake.value, channel);
-            }
             int n;
             do {
                 scratch.clear();
                 n = channel.read(scratch);
             } while (n == scratch.capacity()); // a short read: no more pokes
             if (n < 0) {
-                drop(key, handshake);
+                drop(key);
             }
         } catch (IOException e) {
-            drop(key, handshake);
+            drop(key);
         }
     }
 
-    private void drop(SelectionKey key, Handshake handshake) {
+    private static void drop(SelectionKey key) {
         key.cancel();
-        if (!handshake.token.hasRemaining()) {
-            byToken.remove(handshake.value, key.channel());
-        }
         try {
             key.channel().close();
         } catch (IOException e) {
             // closing
-        }
-    }
-
-    /** Wakes the caller whose connection sent {@code token}; a no-op if none did (or it left). */
-    void poke(long token) {
-        SocketChannel channel = byToken.get(token);
-        if (channel == null && tryLock()) {
-            try {
-                takeIn(); // a connection or token not taken in yet
-            } finally {
-                unlock();
-            }
-            channel = byToken.get(token);
-        }
-        if (channel == null) {
-            return;
-        }
-        ByteBuffer one = ONE_BYTE.get();
-        one.clear();
-        try {
-            channel.write(one); // 0 when its buffer is full: it has pokes to read already
-        } catch (IOException e) {
-            byToken.remove(token, channel);
         }
     }
 
@@ -422,6 +365,13 @@ final class WakeServer implements AutoCloseable {
     public void close() {
         closed = true;
         try {
+            for (SelectionKey key : selector.keys()) {
+                key.channel().close(); // the server's among them
+            }
+        } catch (IOException | RuntimeException e) {
+            // closing; a wait that races it only fails
+        }
+        try {
             selector.close();
         } catch (IOException e) {
             // closing
@@ -431,14 +381,10 @@ final class WakeServer implements AutoCloseable {
         } catch (IOException e) {
             // closing
         }
-        for (SocketChannel channel : byToken.values()) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                // closing
-            }
+        SocketChannel one = solo;
+        if (one != null) {
+            dropSolo(one); // off the selector: closed here, which also ends a blocking read
         }
-        byToken.clear();
         WakeSocketFiles.delete(socket);
     }
 }

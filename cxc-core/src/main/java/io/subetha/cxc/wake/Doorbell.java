@@ -1,7 +1,6 @@
 package io.subetha.cxc.wake;
 
 import static io.subetha.cxc.wake.DoorbellDescriptor.ANNOUNCED_OFFSET;
-import static io.subetha.cxc.wake.DoorbellDescriptor.SLOTS;
 import static io.subetha.cxc.wake.DoorbellDescriptor.WAKE_ADDRESS_OFFSET;
 import static io.subetha.cxc.wake.DoorbellDescriptor.slotOffset;
 
@@ -25,7 +24,11 @@ import java.util.function.BooleanSupplier;
  *   <li><b>Announce, then look, then sleep.</b> A waiter sets its bit in the announced word by CAS,
  *       looks at what it waits for once more, and only then sleeps.
  *   <li><b>Write, then ring.</b> A writer, after its write, fences and reads the announced word; if
- *       a waiter announced itself it takes every announcement by one CAS and rings each.
+ *       a waiter announced itself it takes every announcement by one CAS and rings each ({@link
+ *       #ringIfAnnounced()}), or, when its write is for one waiter whose {@linkplain
+ *       DoorbellWaiter#slot slot} it was told (an answer to that waiter's request), takes that
+ *       waiter's announcement alone and rings it ({@link #ringIfAnnounced(int)}): the others sleep
+ *       on.
  * </ol>
  *
  * The waiter's CAS and the writer's fence order both sides' steps, so either the waiter's last look
@@ -48,21 +51,38 @@ public final class Doorbell implements AutoCloseable {
 
     private final AtomicBuffer buffer;
     private final int region;
+    private final int slots;
     private final Path directory;
 
     /**
+     * A doorbell of {@link DoorbellDescriptor#SLOTS} waiter slots.
+     *
      * @param buffer the primitive's body
      * @param region the body offset of its doorbell region, 64-byte aligned, {@link
      *     DoorbellDescriptor#LENGTH} bytes
      * @param file the primitive's file: the wake sockets live beside it
      */
     public Doorbell(AtomicBuffer buffer, int region, Path file) {
-        if (region < 0
-                || region % 64 != 0
-                || (long) region + DoorbellDescriptor.LENGTH > buffer.capacity()) {
+        this(buffer, region, DoorbellDescriptor.SLOTS, file);
+    }
+
+    /**
+     * A doorbell of {@code slots} waiter slots: a primitive whose file says how many waiters it
+     * expects (every process and thread that may sleep on it at once).
+     *
+     * @param region the body offset of its doorbell region, 64-byte aligned, {@link
+     *     DoorbellDescriptor#length} of {@code slots} bytes
+     * @param slots 1 to {@link DoorbellDescriptor#MAX_SLOTS}
+     */
+    public Doorbell(AtomicBuffer buffer, int region, int slots, Path file) {
+        DoorbellDescriptor.requireSlots(slots);
+        int length = DoorbellDescriptor.length(slots);
+        if (region < 0 || region % 64 != 0 || (long) region + length > buffer.capacity()) {
             throw new IllegalArgumentException(
-                    "a doorbell region is "
-                            + DoorbellDescriptor.LENGTH
+                    "a doorbell region of "
+                            + slots
+                            + " slots is "
+                            + length
                             + " bytes at a 64-byte aligned offset of the body, not at "
                             + region
                             + " of "
@@ -70,6 +90,7 @@ public final class Doorbell implements AutoCloseable {
         }
         this.buffer = buffer;
         this.region = region;
+        this.slots = slots;
         this.directory = WakeSocketFiles.directory(file);
     }
 
@@ -102,10 +123,46 @@ public final class Doorbell implements AutoCloseable {
         while (taken != 0) {
             int index = Long.numberOfTrailingZeros(taken);
             taken &= taken - 1;
-            long address = buffer.getLongAcquire(slotOffset(region, index) + WAKE_ADDRESS_OFFSET);
-            if (address != 0) {
-                WakeLines.ring(directory, address);
+            ring(index);
+        }
+    }
+
+    /**
+     * Rings the waiter of slot {@code slot} if it announced itself, and no other: for a write that
+     * only that waiter waits for (the answer to its request), whose slot the writer was told
+     * ({@link DoorbellWaiter#slot}). With it not announced, one fence and one read. A slot whose
+     * waiter died and was claimed again by another gets a ring it looks past: a spurious wake-up,
+     * never a lost one.
+     *
+     * @return whether the announcement was taken (and so rung), false if there was none
+     * @throws IllegalArgumentException if there is no such slot
+     */
+    public boolean ringIfAnnounced(int slot) {
+        if (slot < 0 || slot >= slots) {
+            throw new IllegalArgumentException(
+                    "waiter slot " + slot + " is not one of this doorbell's 0.." + (slots - 1));
+        }
+        long bit = 1L << slot;
+        int at = region + ANNOUNCED_OFFSET;
+        VarHandle.fullFence(); // as ringIfAnnounced(): the read stays after the write
+        while (true) {
+            long announced = buffer.getLongVolatile(at);
+            if ((announced & bit) == 0) {
+                return false;
             }
+            if (buffer.compareAndSetLong(at, announced, announced & ~bit)) {
+                break;
+            }
+        }
+        Interleaving.at(Point.DOORBELL_TAKEN);
+        ring(slot);
+        return true;
+    }
+
+    private void ring(int slot) {
+        long address = buffer.getLongAcquire(slotOffset(region, slot) + WAKE_ADDRESS_OFFSET);
+        if (address != 0) {
+            WakeLines.ring(directory, address);
         }
     }
 
@@ -130,7 +187,7 @@ public final class Doorbell implements AutoCloseable {
 
     /** A waiter with other safety looks: tests that must see a lost ring as a hang. */
     DoorbellWaiter waiter(WaitPhases phases, long firstLook, long longestLook) {
-        return new DoorbellWaiter(buffer, region, directory, phases, firstLook, longestLook);
+        return new DoorbellWaiter(buffer, region, slots, directory, phases, firstLook, longestLook);
     }
 
     /**
@@ -156,7 +213,7 @@ public final class Doorbell implements AutoCloseable {
         if (closed) {
             return false;
         }
-        DoorbellWaiter waiter = borrow();
+        DoorbellWaiter waiter = lend();
         try {
             return waiter.await(
                     ready,
@@ -169,7 +226,12 @@ public final class Doorbell implements AutoCloseable {
         }
     }
 
-    private DoorbellWaiter borrow() {
+    /**
+     * Lends a waiter, as {@link #await} does, to a caller that must tell its writer the waiter's
+     * {@linkplain DoorbellWaiter#slot slot} before it waits (a request whose answer rings that slot
+     * alone); {@link #giveBack} it when done. Used by one thread at a time meanwhile.
+     */
+    public DoorbellWaiter lend() {
         DoorbellWaiter waiter = idle.pollFirst();
         if (waiter == null) {
             return waiter(WaitPhases.SLEEP_AT_ONCE);
@@ -178,7 +240,8 @@ public final class Doorbell implements AutoCloseable {
         return waiter;
     }
 
-    private void giveBack(DoorbellWaiter waiter) {
+    /** Takes back a waiter {@link #lend} lent: kept for the next wait, or closed. */
+    public void giveBack(DoorbellWaiter waiter) {
         if (closed || idleCount.incrementAndGet() > IDLE_WAITERS_KEPT) {
             idleCount.decrementAndGet();
             waiter.close();
@@ -218,8 +281,13 @@ public final class Doorbell implements AutoCloseable {
         return Long.bitCount(buffer.getLongVolatile(region + ANNOUNCED_OFFSET) & slotMask());
     }
 
-    private static long slotMask() {
-        return SLOTS == 64 ? -1L : (1L << SLOTS) - 1;
+    /** This doorbell's waiter slots. */
+    public int slots() {
+        return slots;
+    }
+
+    private long slotMask() {
+        return slots == Long.SIZE ? -1L : (1L << slots) - 1;
     }
 
     /** The directory of the wake sockets beside {@code file}. */

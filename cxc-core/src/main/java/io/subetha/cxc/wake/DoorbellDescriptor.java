@@ -4,7 +4,8 @@ import io.subetha.cxc.claim.OwnerRecord;
 
 /**
  * Layout of a doorbell region: the words through which a waiter tells writers that it sleeps, at
- * any 64-byte aligned offset of a primitive's body ({@link #LENGTH} bytes). Little-endian.
+ * any 64-byte aligned offset of a primitive's body ({@link #length} of its slot count bytes; {@link
+ * #LENGTH} for the default {@link #SLOTS}). Little-endian.
  *
  * <pre>
  *  0                   1                   2                   3
@@ -19,7 +20,9 @@ import io.subetha.cxc.claim.OwnerRecord;
  * +---------------------------------------------------------------+
  * |                  ...                                          |
  * +---------------------------------------------------------------+
- * |                  Waiter slot 31                        1056   |
+ * |                  Waiter slot n-1 (n = 1..64, per file)         |
+ * +---------------------------------------------------------------+
+ * |                  Zero padding to a multiple of 64 bytes        |
  * +---------------------------------------------------------------+
  *
  * Waiter slot
@@ -41,7 +44,12 @@ import io.subetha.cxc.claim.OwnerRecord;
  *       it by CAS once awake; a writer, after its write and a full fence, reads the word, and only
  *       if it is not zero takes every announcement with one CAS to zero and rings each: one ring
  *       per announcement. A bit left by a dead waiter is taken by the next writer, whose ring fails
- *       and is dropped.
+ *       and is dropped. A writer that serves one waiter (it knows the waiter's slot, e.g. from the
+ *       request it answers) takes that bit alone by CAS and rings that slot only.
+ *   <li><b>Slot count</b>: a primitive's own, fixed when its file is made (1 to {@link #MAX_SLOTS},
+ *       one bit each in the announced word). A waiter that finds every slot held by a live waiter
+ *       polls instead of sleeping (see {@link DoorbellWaiter}): a primitive whose waiters may
+ *       outnumber its slots loses speed past them, never a wake-up.
  * </ul>
  */
 public final class DoorbellDescriptor {
@@ -49,8 +57,11 @@ public final class DoorbellDescriptor {
     public static final int ANNOUNCED_OFFSET = 0;
     public static final int SLOTS_OFFSET = 64;
 
-    /** Waiter slots per doorbell: one bit each in the announced word. */
+    /** Waiter slots of a doorbell made without a count: one bit each in the announced word. */
     public static final int SLOTS = 32;
+
+    /** The most waiter slots a region has: the bits of its announced word. */
+    public static final int MAX_SLOTS = Long.SIZE;
 
     public static final int SLOT_LENGTH = 32;
 
@@ -59,10 +70,36 @@ public final class DoorbellDescriptor {
 
     public static final int WAKE_ADDRESS_OFFSET = OwnerRecord.LENGTH;
 
-    /** The region's length: a primitive reserves this many bytes, 64-byte aligned. */
+    /** The length of a region of {@link #SLOTS}: a primitive reserves this many bytes. */
     public static final int LENGTH = SLOTS_OFFSET + SLOTS * SLOT_LENGTH;
 
     private DoorbellDescriptor() {}
+
+    /**
+     * The length of a region of {@code slots} waiter slots, a multiple of 64 bytes: what a
+     * primitive reserves for it.
+     *
+     * @throws IllegalArgumentException if {@code slots} is not 1 to {@link #MAX_SLOTS}
+     */
+    public static int length(int slots) {
+        requireSlots(slots);
+        int bytes = SLOTS_OFFSET + slots * SLOT_LENGTH;
+        return (bytes + 63) & ~63;
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code slots} is not 1 to {@link #MAX_SLOTS}
+     */
+    static void requireSlots(int slots) {
+        if (slots < 1 || slots > MAX_SLOTS) {
+            throw new IllegalArgumentException(
+                    "a doorbell has 1 to "
+                            + MAX_SLOTS
+                            + " waiter slots (one bit each in its announced word), not "
+                            + slots
+                            + "; waiters past the slots poll instead of sleeping");
+        }
+    }
 
     /** The body offset of waiter slot {@code index} of the region at {@code region}. */
     public static int slotOffset(int region, int index) {

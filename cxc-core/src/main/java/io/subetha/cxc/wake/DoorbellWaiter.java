@@ -1,7 +1,6 @@
 package io.subetha.cxc.wake;
 
 import static io.subetha.cxc.wake.DoorbellDescriptor.ANNOUNCED_OFFSET;
-import static io.subetha.cxc.wake.DoorbellDescriptor.SLOTS;
 import static io.subetha.cxc.wake.DoorbellDescriptor.WAKE_ADDRESS_OFFSET;
 import static io.subetha.cxc.wake.DoorbellDescriptor.slotOffset;
 
@@ -62,6 +61,7 @@ public final class DoorbellWaiter implements AutoCloseable {
 
     private final AtomicBuffer buffer;
     private final int region;
+    private final int slots;
     private final Path directory;
     private final long spinNanos;
     private final long yieldNanos;
@@ -92,12 +92,14 @@ public final class DoorbellWaiter implements AutoCloseable {
     DoorbellWaiter(
             AtomicBuffer buffer,
             int region,
+            int slots,
             Path directory,
             WaitPhases phases,
             long firstLook,
             long longestLook) {
         this.buffer = buffer;
         this.region = region;
+        this.slots = slots;
         this.directory = directory;
         this.spinNanos = phases.spin().toNanos();
         this.yieldNanos = phases.yield().toNanos();
@@ -115,6 +117,11 @@ public final class DoorbellWaiter implements AutoCloseable {
      */
     public boolean await(BooleanSupplier ready, Duration timeout) {
         return await(ready, timeout, spinNanos, yieldNanos);
+    }
+
+    /** {@link #await(BooleanSupplier, Duration)} with the caller's phases: a lent waiter's. */
+    public boolean await(BooleanSupplier ready, Duration timeout, WaitPhases phases) {
+        return await(ready, timeout, phases.spin().toNanos(), phases.yield().toNanos());
     }
 
     /** {@link #await(BooleanSupplier, Duration)} with the caller's phases: a lent waiter's. */
@@ -169,7 +176,7 @@ public final class DoorbellWaiter implements AutoCloseable {
                 LockSupport.parkNanos(this, remaining);
                 return false;
             }
-            if (slot < 0 && !claimSlot()) {
+            if (slot < 0 && !tryClaimSlot()) {
                 LockSupport.parkNanos(this, Math.min(poll, remaining));
                 poll = Math.min(poll * 2, LONGEST_POLL_NANOS);
                 return false;
@@ -228,7 +235,7 @@ public final class DoorbellWaiter implements AutoCloseable {
      * Claims a slot (a free one, else one whose owner is dead), registers this waiter's address and
      * binds its socket; false if no slot is to be had (tried again after a while).
      */
-    private boolean claimSlot() {
+    private boolean tryClaimSlot() {
         long now = System.nanoTime();
         if (claimTried && now - claimAgainAt < 0) {
             return false;
@@ -237,7 +244,7 @@ public final class DoorbellWaiter implements AutoCloseable {
         claimAgainAt = now + CLAIM_RETRY_NANOS;
         OwnerRecord.Claimed claimed =
                 OwnerRecord.claimFirstFree(
-                        buffer, SLOTS, i -> slotOffset(region, i), PID, START_TIME, () -> 0L);
+                        buffer, slots, i -> slotOffset(region, i), PID, START_TIME, () -> 0L);
         if (claimed == null) {
             claimed = claimDead();
         }
@@ -260,7 +267,7 @@ public final class DoorbellWaiter implements AutoCloseable {
     }
 
     private OwnerRecord.@Nullable Claimed claimDead() {
-        for (int i = 0; i < SLOTS; i++) {
+        for (int i = 0; i < slots; i++) {
             int record = slotOffset(region, i);
             long word = OwnerRecord.ownerWord(buffer, record);
             if (OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
@@ -285,6 +292,27 @@ public final class DoorbellWaiter implements AutoCloseable {
         Thread t = waiting;
         if (t != null) {
             LockSupport.unpark(t);
+        }
+    }
+
+    /**
+     * This waiter's slot, claimed now if it holds none yet (a waiter otherwise claims one at its
+     * first sleep): what a writer that rings this waiter alone ({@link
+     * Doorbell#ringIfAnnounced(int)}) must be told, say in the request it will answer. The slot is
+     * this waiter's until {@link #close}.
+     *
+     * @return the slot, or -1 if none is to be had (every one held by a live waiter, or closed):
+     *     the waiter then polls, and no targeted ring reaches it
+     */
+    public int slot() {
+        using.lock();
+        try {
+            if (slot < 0 && !closed) {
+                tryClaimSlot();
+            }
+            return slot;
+        } finally {
+            using.unlock();
         }
     }
 

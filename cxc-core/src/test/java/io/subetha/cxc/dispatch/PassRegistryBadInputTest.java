@@ -31,7 +31,9 @@ class PassRegistryBadInputTest extends PassRegistryFixture {
 
     int files;
 
-    /** A fresh registry of 1 pass, 3 slots, 64-byte payloads (576-byte body), damaged, reopened. */
+    /**
+     * A fresh registry of 1 pass, 3 slots, 64-byte payloads (2688-byte body), damaged, reopened.
+     */
     void assertRefused(Consumer<AtomicBuffer> damage, String problem) {
         Path path = dir.resolve("calls" + files++ + ".passes");
         PassRegistry.TYPE.create(path, new PassRegistry.Settings(1, 3, 64)).close();
@@ -44,6 +46,19 @@ class PassRegistryBadInputTest extends PassRegistryFixture {
 
     static Consumer<AtomicBuffer> setInt(int offset, int value) {
         return body -> body.setIntVolatile(offset, value);
+    }
+
+    /** A file of layout 2 (a wake token where the caller's waiter is, no callers' doorbell). */
+    @Test
+    void aFileOfTheLayoutBeforeTheCallersDoorbellIsRefusedWithWhatToDo() {
+        Path path = dir.resolve("old.passes");
+        PassRegistry.TYPE.create(path, new PassRegistry.Settings(1, 3, 64)).close();
+        io.subetha.cxc.testing.RawHeader.setLayoutVersion(path, 2);
+        assertThatThrownBy(() -> PassRegistry.open(path))
+                .isInstanceOf(CxcFormatException.class)
+                .hasMessageContaining("layout version 2, but this CXC reads version 3")
+                .hasMessageContaining("older CXC release")
+                .hasMessageContaining("delete it");
     }
 
     @Test
@@ -60,10 +75,10 @@ class PassRegistryBadInputTest extends PassRegistryFixture {
         assertRefused(setInt(MAX_PAYLOAD_OFFSET, MAX_PAYLOAD_BYTES + 1), "a payload of 1048577");
         assertRefused(
                 setInt(MAX_PAYLOAD_OFFSET, 65),
-                "its settings (1 passes, 3 slots, 65-byte payloads) need a body of 768 bytes, the"
-                        + " file has 576");
-        assertRefused(setInt(MAILBOX_SLOTS_OFFSET, 2), "need a body of 448 bytes");
-        assertRefused(setInt(MAILBOX_SLOTS_OFFSET, 4), "need a body of 704 bytes");
+                "its settings (1 passes, 3 slots, 65-byte payloads) need a body of 2880 bytes, the"
+                        + " file has 2688");
+        assertRefused(setInt(MAILBOX_SLOTS_OFFSET, 2), "need a body of 2560 bytes");
+        assertRefused(setInt(MAILBOX_SLOTS_OFFSET, 4), "need a body of 2816 bytes");
         // The same body length, split otherwise: the header's numbers tell.
         assertRefused(
                 body -> {

@@ -135,7 +135,7 @@ class PassRegistryCrashRepairTest extends PassRegistryFixture {
 
     /** Writes slot 0 of entry 0 through the file, as another process would through its mapping. */
     private void stampSlot(long stateWord, long identity) throws IOException {
-        long slot = HeaderDescriptor.HEADER_LENGTH + REGISTRY_HEADER_LENGTH + ENTRY_HEADER_LENGTH;
+        long slot = HeaderDescriptor.HEADER_LENGTH + ENTRIES_OFFSET + ENTRY_HEADER_LENGTH;
         try (FileChannel channel = FileChannel.open(file(), StandardOpenOption.WRITE)) {
             ByteBuffer identityBytes =
                     ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, identity);

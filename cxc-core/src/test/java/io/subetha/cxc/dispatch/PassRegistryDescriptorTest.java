@@ -15,8 +15,9 @@ class PassRegistryDescriptorTest {
 
     @Test
     void theBodyLayoutAcceptsEachBoundAndRefusesOnePastIt() {
-        assertThat(BODY_LAYOUT.bodyLength(1, 256)).isEqualTo(64 + 256);
-        assertThat(BODY_LAYOUT.bodyLength(MAX_PASSES, 320)).isEqualTo(64 + MAX_PASSES * 320L);
+        assertThat(BODY_LAYOUT.bodyLength(1, 256)).isEqualTo(ENTRIES_OFFSET + 256);
+        assertThat(BODY_LAYOUT.bodyLength(MAX_PASSES, 320))
+                .isEqualTo(ENTRIES_OFFSET + MAX_PASSES * 320L);
         assertThatThrownBy(() -> BODY_LAYOUT.bodyLength(0, 256))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("capacity (max passes) must be 1..4096, got 0");
@@ -30,12 +31,20 @@ class PassRegistryDescriptorTest {
     }
 
     @Test
+    void theCallersDoorbellOfSixtyFourWaitersFollowsTheRegistryHeader() {
+        assertThat(LAYOUT_VERSION).isEqualTo(3);
+        assertThat(DOORBELL_OFFSET).isEqualTo(REGISTRY_HEADER_LENGTH);
+        assertThat(CALLER_WAITERS).isEqualTo(64);
+        assertThat(ENTRIES_OFFSET).isEqualTo(64 + 64 + 64 * 32);
+    }
+
+    @Test
     void stridesRoundThePayloadUpToSixtyFourBytes() {
         assertThat(slotStride(1)).isEqualTo(128);
         assertThat(slotStride(64)).isEqualTo(128);
         assertThat(slotStride(65)).isEqualTo(192);
         assertThat(entryStride(3, 64)).isEqualTo(128 + 3 * 128);
-        assertThat(bodyLength(2, 3, 65)).isEqualTo(64 + 2 * (128 + 3 * 192));
+        assertThat(bodyLength(2, 3, 65)).isEqualTo(ENTRIES_OFFSET + 2 * (128 + 3 * 192));
     }
 
     @Test

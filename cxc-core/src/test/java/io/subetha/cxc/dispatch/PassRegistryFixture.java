@@ -76,7 +76,7 @@ abstract class PassRegistryFixture {
     }
 
     static int entry(int index, int slots, int payload) {
-        return REGISTRY_HEADER_LENGTH + index * (int) entryStride(slots, payload);
+        return ENTRIES_OFFSET + index * (int) entryStride(slots, payload);
     }
 
     static int slot(int entryOffset, int index, int payload) {

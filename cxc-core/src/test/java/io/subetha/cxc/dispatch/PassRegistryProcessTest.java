@@ -318,9 +318,10 @@ class PassRegistryProcessTest {
     }
 
     /**
-     * Callers SIGKILLed mid-call (a hot loop, and one whose call is running in the owner): their
-     * slots are reclaimed by the next caller that finds the mailbox full, and answers meant for
-     * them reach nobody else.
+     * Callers SIGKILLed mid-call (a hot loop, and one whose call is running in the owner, killed
+     * while announced asleep on the callers' doorbell): their slots are reclaimed by the next
+     * caller that finds the mailbox full, the answer's ring to the dead waiter is dropped, and
+     * answers meant for them reach nobody else.
      */
     @Test
     void callersKilledMidCallLeaveTheirSlotsToTheNextCaller() throws Exception {
@@ -331,6 +332,16 @@ class PassRegistryProcessTest {
         ChildJvm blocked = start("caller-blocked", 1);
         blocked.send("call-one 4 0 60000");
         assertThat(owner.readLine(WAIT)).isEqualTo("running 0");
+        io.subetha.cxc.mmf.AtomicBuffer raw = io.subetha.cxc.testing.RawBody.of(file());
+        org.awaitility.Awaitility.await()
+                .atMost(WAIT)
+                .until(
+                        () ->
+                                raw.getLongVolatile(
+                                                PassRegistryDescriptor.DOORBELL_OFFSET
+                                                        + io.subetha.cxc.wake.DoorbellDescriptor
+                                                                .ANNOUNCED_OFFSET)
+                                        != 0);
         blocked.kill();
         assertThat(owner.ask("release")).isEqualTo("ok");
         // The one slot holds an answer for a dead caller: reclaimed, never read by this call.

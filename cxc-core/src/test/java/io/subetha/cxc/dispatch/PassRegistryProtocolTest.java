@@ -57,7 +57,7 @@ class PassRegistryProtocolTest extends PassRegistryFixture {
         byte[] payload = new byte[3];
         raw.getBytes(s + SLOT_HEADER_LENGTH, payload);
         assertThat(payload).containsExactly(4, 5, 6);
-        assertThat(raw.getLongVolatile(s + WAKE_TOKEN_OFFSET)).as("an async call's").isZero();
+        assertThat(raw.getLongVolatile(s + CALLER_WAITER_OFFSET)).as("an async call's").isZero();
         assertThat(call).isNotDone();
         assertThat(busy(caller)).isEqualTo(1);
     }
@@ -72,7 +72,7 @@ class PassRegistryProtocolTest extends PassRegistryFixture {
                 Interleaving.install(
                         p -> {
                             if (p == Point.PASS_REQUEST_WRITTEN && Thread.currentThread() == test) {
-                                token.set(raw.getLongVolatile(s + WAKE_TOKEN_OFFSET));
+                                token.set(raw.getLongVolatile(s + CALLER_WAITER_OFFSET));
                             }
                         })) {
             byte[] answer =

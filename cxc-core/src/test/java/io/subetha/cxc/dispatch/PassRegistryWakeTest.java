@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -26,13 +25,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * How both sides sleep and are woken: through the owner's wake socket (owner-only, beside the file,
- * deleted on close), each side announcing itself in the file before it blocks; the dispatcher's
- * blocking read of its only caller's connection and what only the selector sees (a second caller, a
- * caller that leaves, closing); and the bounds of every untimed wait when no poke comes (a lost
- * poke, a request the dispatcher was not poked for, a deadline, a slot claimed by another caller,
- * an owner gone, close), each found by the ticker, which wakes at the earliest deadline and after a
- * quiet sleep. Waits other than the bound under test are an hour long.
+ * How both sides sleep and are woken, each announcing itself in the file before it blocks: a caller
+ * on the file's callers' doorbell, rung alone by the dispatcher that answers it; the dispatcher on
+ * its owner's wake socket (owner-only, beside the file, deleted on close), with its blocking read
+ * of its only caller's connection and what only the selector sees (a second caller, a caller that
+ * leaves, closing). And the bounds of every wait when no ring comes: a lost ring to a caller (its
+ * waiter's safety look), a request the dispatcher was not rung for (the owner's ticker), a
+ * deadline, a slot claimed by another caller, an owner gone, close. Waits other than the bound
+ * under test are an hour long.
  */
 class PassRegistryWakeTest extends PassRegistryFixture {
 
@@ -68,12 +68,12 @@ class PassRegistryWakeTest extends PassRegistryFixture {
     }
 
     /**
-     * The dispatcher finds no wake token when it answers (taken from the slot while the caller was
-     * blocked: a poke lost), so it pokes nobody: the caller's ticker sees the answer in the file
-     * and wakes it, one or two ticks later; the call's own timeout is an hour away.
+     * The dispatcher finds no caller's waiter named when it answers (taken from the slot while the
+     * caller was blocked: a ring lost), so it rings nobody: the caller's waiter's safety look sees
+     * the answer in the file; the call's own timeout and owner checks are an hour away.
      */
     @Test
-    void aLostPokeIsRecoveredByTheTicker() {
+    void aLostRingIsRecoveredByTheCallersSafetyLook() {
         gatedOwner();
         PassRegistry caller = open(2, 2, 64, blockAtOnce(Duration.ofMillis(20), HOUR));
         CompletableFuture<byte[]> call =
@@ -83,16 +83,16 @@ class PassRegistryWakeTest extends PassRegistryFixture {
         AtomicBuffer body = RawBody.of(file());
         int stolen = 0;
         for (int i = 0; i < 2; i++) {
-            int slot = REGISTRY_HEADER_LENGTH + ENTRY_HEADER_LENGTH + i * (int) slotStride(64);
-            long token = body.getLongVolatile(slot + WAKE_TOKEN_OFFSET);
+            int slot = ENTRIES_OFFSET + ENTRY_HEADER_LENGTH + i * (int) slotStride(64);
+            long waiter = body.getLongVolatile(slot + CALLER_WAITER_OFFSET);
             int state = state(body.getLongVolatile(slot + STATE_WORD_OFFSET));
             if (state == STATE_RUNNING
-                    && token != 0
-                    && body.compareAndSetLong(slot + WAKE_TOKEN_OFFSET, token, 0)) {
+                    && waiter != 0
+                    && body.compareAndSetLong(slot + CALLER_WAITER_OFFSET, waiter, 0)) {
                 stolen++;
             }
         }
-        assertThat(stolen).as("the blocked call's announced wake token, taken").isEqualTo(1);
+        assertThat(stolen).as("the blocked call's named waiter, taken").isEqualTo(1);
         release.countDown();
 
         assertTimeoutPreemptively(LIMIT, () -> assertThat(value(call.get())).isEqualTo(3 + 4));
@@ -120,7 +120,7 @@ class PassRegistryWakeTest extends PassRegistryFixture {
                         () -> {
                             for (int i = 0; i < 2; i++) {
                                 int parked =
-                                        REGISTRY_HEADER_LENGTH
+                                        ENTRIES_OFFSET
                                                 + i * (int) entryStride(2, 64)
                                                 + DISPATCHER_PARKED_OFFSET;
                                 long address = body.getLongVolatile(parked);
@@ -137,12 +137,11 @@ class PassRegistryWakeTest extends PassRegistryFixture {
     }
 
     /**
-     * The answer never comes: the call ends at its deadline, woken in its read by the ticker (its
-     * owner checks an hour apart). The caller's ticker looks every 20 ms, so the next call is not
-     * left to its poke alone.
+     * The answer never comes: the call ends at its deadline, which bounds its sleep on the doorbell
+     * (its owner checks an hour apart); its waiter then serves the next call.
      */
     @Test
-    void aBlockedCallsTimeoutEndsItsRead() {
+    void aBlockedCallsTimeoutEndsItsSleep() {
         gatedOwner();
         PassRegistry caller = open(2, 2, 64, blockAtOnce(Duration.ofMillis(20), HOUR));
 
@@ -156,14 +155,13 @@ class PassRegistryWakeTest extends PassRegistryFixture {
                                 .hasMessageContaining("its handler was still running"));
         assertThat(caller.describe()).containsEntry("blockedCalls", 0);
         release.countDown();
-        // The timed-out call's connection was closed, not reused: the next call connects afresh.
         assertTimeoutPreemptively(
                 LIMIT, () -> assertThat(value(caller.execute(4, bytes(2), HOUR))).isEqualTo(6));
     }
 
-    /** Closing the caller's handle closes the connection its blocked call reads: the call fails. */
+    /** Closing the caller's handle closes the waiter its blocked call sleeps on: the call fails. */
     @Test
-    void closeEndsABlockedCallsRead() throws Exception {
+    void closeEndsABlockedCallsSleep() throws Exception {
         gatedOwner();
         PassRegistry caller = open(2, 2, 64, blockAtOnce(HOUR, HOUR));
         CompletableFuture<byte[]> call =
@@ -180,12 +178,11 @@ class PassRegistryWakeTest extends PassRegistryFixture {
     }
 
     /**
-     * An owner process killed while the caller is blocked in its read: the owner's end of the
-     * connection closes with it, so the read returns at once and the caller checks the owner: the
-     * call fails naming the PID, with no poll and an owner check only every second.
+     * An owner process killed while the caller sleeps: the caller's sleep ends at its next owner
+     * check (every second), which finds the owner dead: the call fails naming the PID.
      */
     @Test
-    void aKilledOwnerEndsABlockedCallsRead() throws Exception {
+    void aKilledOwnerIsFoundByABlockedCallsOwnerCheck() throws Exception {
         ChildJvm owner = children.add(ChildJvm.start("owner", PassChild.class));
         owner.send("open " + file() + " 2 2 64");
         assertThat(owner.readLine(LIMIT)).isEqualTo("ok");
@@ -223,11 +220,11 @@ class PassRegistryWakeTest extends PassRegistryFixture {
 
     /**
      * The blocked call's slot, while its handler runs, is found claimed and running for another
-     * caller (a new generation): the ticker wakes the call at its first look, and the call fails as
-     * reclaimed. Its owner checks are an hour apart, so only the claim check can end it.
+     * caller (a new generation): the call's safety look sees it, and the call fails as reclaimed.
+     * Its owner checks are an hour apart, so only the claim check can end it.
      */
     @Test
-    void aBlockedCallWhoseSlotAnotherCallerClaimedIsWokenByTheTicker() throws Exception {
+    void aBlockedCallWhoseSlotAnotherCallerClaimedIsWokenByItsSafetyLook() throws Exception {
         gatedOwnerOfPass7();
         PassRegistry caller = open(1, 2, 64, blockAtOnce(Duration.ofMillis(5), HOUR));
         CompletableFuture<byte[]> call =
@@ -261,11 +258,11 @@ class PassRegistryWakeTest extends PassRegistryFixture {
 
     /**
      * A blocked call's request waits behind a running one (one dispatcher); its owner unregisters
-     * the pass. The caller's ticker, looking every 5 ms, at its owner check (every 20 ms) finds the
-     * request unserved and the pass gone, and wakes the call, which fails naming the owner.
+     * the pass. The call's sleep ends at its owner check (every 20 ms), which finds the request
+     * unserved and the pass gone: the call fails naming the owner.
      */
     @Test
-    void aBlockedCallsOwnerThatUnregistersIsFoundAtTheTickersOwnerCheck() throws Exception {
+    void aBlockedCallsOwnerThatUnregistersIsFoundAtItsOwnerCheck() throws Exception {
         PassRegistry owner = gatedOwnerOfPass7();
         PassRegistry first = open(1, 2, 64, PassWaiting.DEFAULT);
         CompletableFuture<byte[]> running = first.executeAsync(7, PassChild.bytes(1), HOUR);
@@ -348,7 +345,7 @@ class PassRegistryWakeTest extends PassRegistryFixture {
                                         && t.getState() == Thread.State.TIMED_WAITING);
     }
 
-    private static void assertTimesOutByTheTicker(PassRegistry caller, Duration timeout) {
+    private static void assertTimesOutAt(PassRegistry caller, Duration timeout) {
         assertTimeoutPreemptively(
                 LIMIT,
                 () ->
@@ -358,38 +355,27 @@ class PassRegistryWakeTest extends PassRegistryFixture {
                                 .hasMessageContaining("within " + timeout));
     }
 
+    /**
+     * A call blocked behind a gated handler, with looks and owner checks an hour apart, ends at its
+     * deadline; its handle starts no ticker of its own (its sleeps are its waiter's), and a call
+     * blocked beside it is answered once the handler returns.
+     */
     @Test
-    void aBlockedCallWithAnEarlierDeadlineWakesATickerThatLooksHourly() throws Exception {
+    void aBlockedCallEndsAtItsDeadlineAndItsHandleStartsNoTicker() throws Exception {
         gatedOwnerAndItsTicker();
         java.util.Set<Thread> before = tickers();
         PassRegistry caller = open(1, 2, 64, blockAtOnce(HOUR));
         CompletableFuture<byte[]> first =
                 CompletableFuture.supplyAsync(() -> caller.execute(7, new byte[1], HOUR));
         soon().until(() -> caller.describe().get("blockedCalls").equals(1));
-        Thread ticker = startedSince(before);
-        soon().until(() -> ticker.getState() == Thread.State.TIMED_WAITING);
 
-        assertTimesOutByTheTicker(caller, Duration.ofMillis(100));
+        assertTimesOutAt(caller, Duration.ofMillis(100));
+        assertTimesOutAt(caller, Duration.ofMillis(20));
 
+        assertThat(startedAfter(before)).as("no caller's ticker").isEmpty();
         assertThat(first).isNotDone();
         release.countDown();
         assertThat(first.get(LIMIT.toSeconds(), TimeUnit.SECONDS)).hasSize(1);
-    }
-
-    @Test
-    void aTickerAsleepAfterAThousandQuietTicksIsWokenByTheNextBlockedCall() {
-        gatedOwnerAndItsTicker();
-        java.util.Set<Thread> before = tickers();
-        PassRegistry caller = open(1, 2, 64, blockAtOnce(Duration.ofMillis(1)));
-        assertTimesOutByTheTicker(caller, Duration.ofMillis(20));
-        Thread ticker = startedSince(before);
-        soon().until(
-                        () ->
-                                ticker.getState() == Thread.State.WAITING
-                                        && Arrays.stream(ticker.getStackTrace())
-                                                .anyMatch(f -> f.getMethodName().equals("tick")));
-
-        assertTimesOutByTheTicker(caller, Duration.ofMillis(50));
         assertThat(caller.describe()).containsEntry("blockedCalls", 0);
     }
 
@@ -401,15 +387,6 @@ class PassRegistryWakeTest extends PassRegistryFixture {
             }
         }
         return found;
-    }
-
-    /** The caller's ticker: the one ticker started since {@code before} (the owner's may be). */
-    private static Thread startedSince(java.util.Set<Thread> before) {
-        // The call is counted blocked just before it starts the ticker: wait for the thread.
-        soon().until(() -> !startedAfter(before).isEmpty());
-        return startedAfter(before).stream()
-                .reduce((a, b) -> a.getId() > b.getId() ? a : b)
-                .orElseThrow();
     }
 
     private static java.util.Set<Thread> startedAfter(java.util.Set<Thread> before) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.process.Pids;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The wake socket on its own, driven as a dispatcher and a caller would drive it: how its address
- * names it, which old sockets a start deletes, a poke by token, a wake-up before or during a wait,
+ * names it, which old sockets a start deletes, a caller's poke, a wake-up before or during a wait,
  * the switch to a blocking read after exactly {@link WakeServer#SOLO_AFTER} lonely waits, and what
  * closing leaves. Every wait here returns by a poke or a wake-up; none is timed.
  */
@@ -131,16 +130,24 @@ class WakeServerTest {
     }
 
     @Test
-    void aPokeByTokenEndsTheCallersWaitAndAnUnknownTokenPokesNobody() throws Exception {
+    void aPokeFromAnyOfTwoCallersEndsTheDispatchersWait() throws Exception {
         WakeServer server = start();
         WakeConnection caller = connect(server);
         WakeConnection other = connect(server);
-
-        server.poke(caller.token); // not taken in yet: the poke takes the connections in first
-        assertTimeoutPreemptively(LIMIT, caller::await);
-        server.poke(other.token ^ caller.token ^ 1);
-        server.poke(other.token);
-        assertTimeoutPreemptively(LIMIT, other::await);
+        assertThat(server.tryLock()).isTrue();
+        try {
+            assertTimeoutPreemptively(
+                    LIMIT,
+                    () -> {
+                        server.takeIn();
+                        oneWait(server, caller);
+                        oneWait(server, other);
+                        oneWait(server, caller);
+                    });
+            assertThat(server.waitsSolo()).as("two connections: the selector").isFalse();
+        } finally {
+            server.unlock();
+        }
     }
 
     @Test
@@ -186,8 +193,6 @@ class WakeServerTest {
                         assertThat(server.waitsSolo()).isTrue();
                         oneWait(server, caller); // the blocking read returns the poke
                         assertThat(server.waitsSolo()).isTrue();
-                        server.poke(caller.token);
-                        caller.await();
                         server.wakeup(); // none blocked: the next solo wait returns at once
                         server.await();
                         assertThat(server.waitsSolo()).isTrue();
@@ -216,12 +221,17 @@ class WakeServerTest {
 
         assertThat(waiting).succeedsWithin(LIMIT);
         assertThat(server.waitsSolo()).isFalse();
-        assertTimeoutPreemptively(
-                LIMIT, () -> assertThatThrownBy(caller::await).isInstanceOf(EOFException.class));
-        // A new caller is taken in by the selector and poked by its token.
+        assertThatThrownBy(caller::poke)
+                .as("its line closed: the caller sends its poke again on a fresh one")
+                .isInstanceOf(IOException.class);
         WakeConnection next = connect(server);
-        server.poke(next.token);
-        assertTimeoutPreemptively(LIMIT, next::await);
+        assertThat(server.tryLock()).isTrue();
+        try {
+            assertTimeoutPreemptively(LIMIT, () -> oneWait(server, next)); // the selector's
+            assertThat(server.waitsSolo()).isFalse();
+        } finally {
+            server.unlock();
+        }
     }
 
     @Test
@@ -229,16 +239,19 @@ class WakeServerTest {
         WakeServer server = start();
         WakeServer neighbour = start();
         WakeConnection caller = connect(server);
-        server.poke(caller.token);
-        caller.await();
+        assertThat(server.tryLock()).isTrue();
+        try {
+            assertTimeoutPreemptively(LIMIT, () -> oneWait(server, caller)); // taken in
+        } finally {
+            server.unlock();
+        }
 
         server.close();
 
         assertThat(server.tryLock()).isFalse();
         assertThat(server.socket).doesNotExist();
         assertThat(neighbour.socket).exists();
-        assertTimeoutPreemptively(
-                LIMIT, () -> assertThatThrownBy(caller::await).isInstanceOf(EOFException.class));
+        assertThatThrownBy(caller::poke).isInstanceOf(IOException.class);
         neighbour.close();
         assertThat(WakeServer.directory(file())).doesNotExist();
     }

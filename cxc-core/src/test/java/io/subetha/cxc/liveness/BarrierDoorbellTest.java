@@ -1,21 +1,14 @@
 package io.subetha.cxc.liveness;
 
-import static io.subetha.cxc.mmf.HeaderDescriptor.CHECKSUM_OFFSET;
-import static io.subetha.cxc.mmf.HeaderDescriptor.HEADER_LENGTH;
-import static io.subetha.cxc.mmf.HeaderDescriptor.LAYOUT_VERSION_OFFSET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.CxcTimeoutException;
-import io.subetha.cxc.mmf.FileHeader;
+import io.subetha.cxc.testing.RawHeader;
 import io.subetha.cxc.wake.DoorbellDescriptor;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,14 +109,7 @@ class BarrierDoorbellTest {
     void aFileOfTheLayoutBeforeTheDoorbellIsRefusedWithWhatToDo() throws Exception {
         close();
         handles.clear();
-        try (FileChannel channel =
-                FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-            channel.read(header, 0);
-            header.putInt(LAYOUT_VERSION_OFFSET, 2);
-            header.putInt(CHECKSUM_OFFSET, FileHeader.checksumOf(header));
-            channel.write(header.position(0), 0);
-        }
+        RawHeader.setLayoutVersion(path, 2);
         assertThatThrownBy(() -> EpochBarrier.open(path))
                 .isInstanceOf(CxcFormatException.class)
                 .hasMessageContaining("layout version 2, but this CXC reads version 3")

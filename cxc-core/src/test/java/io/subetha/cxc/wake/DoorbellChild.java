@@ -24,10 +24,18 @@ public final class DoorbellChild {
     /** In a raw doorbell file: the word a raw waiter waits for, after the region. */
     static final int FLAG = DoorbellDescriptor.LENGTH;
 
+    /** In a raw doorbell file of {@link DoorbellDescriptor#MAX_SLOTS}: its flag word. */
+    static final int WIDE_FLAG = DoorbellDescriptor.length(DoorbellDescriptor.MAX_SLOTS);
+
     private DoorbellChild() {}
 
     /** A file of a doorbell region and a flag word, mapped. */
     static AtomicBuffer mapRaw(Path path) throws java.io.IOException {
+        return mapRaw(path, FLAG);
+    }
+
+    /** A file of a doorbell region and a flag word at {@code flag}, mapped. */
+    static AtomicBuffer mapRaw(Path path, int flag) throws java.io.IOException {
         try (FileChannel channel =
                 FileChannel.open(
                         path,
@@ -35,7 +43,7 @@ public final class DoorbellChild {
                         StandardOpenOption.READ,
                         StandardOpenOption.WRITE)) {
             return new AtomicBuffer(
-                    channel.map(FileChannel.MapMode.READ_WRITE, 0, FLAG + 64)
+                    channel.map(FileChannel.MapMode.READ_WRITE, 0, flag + 64)
                             .order(ByteOrder.LITTLE_ENDIAN));
         }
     }
@@ -92,6 +100,37 @@ public final class DoorbellChild {
                                                                                     != 0,
                                                                     Duration.ofHours(1))));
                             return "waiting";
+                        })
+                .on(
+                        "wide-bell-wait",
+                        w -> {
+                            // A waiter of a 64-slot doorbell that first holds w[2] slots, so
+                            // that it sleeps past the default region's slots.
+                            AtomicBuffer raw = mapRaw(Path.of(w[1]), WIDE_FLAG);
+                            Doorbell doorbell =
+                                    new Doorbell(
+                                            raw, 0, DoorbellDescriptor.MAX_SLOTS, Path.of(w[1]));
+                            for (int i = Integer.parseInt(w[2]); i > 0; i--) {
+                                doorbell.waiter(WaitPhases.SLEEP_AT_ONCE).slot();
+                            }
+                            DoorbellWaiter waiter =
+                                    doorbell.waiter(
+                                            WaitPhases.SLEEP_AT_ONCE,
+                                            DoorbellProtocolTest.NEVER,
+                                            DoorbellProtocolTest.NEVER);
+                            int slot = waiter.slot();
+                            ChildServer.daemon(
+                                    "wide-waiter",
+                                    () ->
+                                            ChildServer.say(
+                                                    "waited "
+                                                            + waiter.await(
+                                                                    () ->
+                                                                            raw.getLongAcquire(
+                                                                                            WIDE_FLAG)
+                                                                                    != 0,
+                                                                    Duration.ofHours(1))));
+                            return "slot " + slot;
                         })
                 .on(
                         "freeze-ring",

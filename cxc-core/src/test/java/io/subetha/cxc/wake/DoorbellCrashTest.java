@@ -50,6 +50,13 @@ class DoorbellCrashTest {
         return child;
     }
 
+    /** A child that waits on a raw doorbell file: its one event is {@code waited}. */
+    ChildJvm rawWaiter(String name) {
+        return children.add(
+                ChildJvm.start(name, DoorbellChild.class)
+                        .eventsAre(line -> line.startsWith("waited")));
+    }
+
     static int sleepingReaders(EventStateLog<?, ?> log) {
         return (Integer) log.describe().get("sleepingReaders");
     }
@@ -69,10 +76,7 @@ class DoorbellCrashTest {
         Path path = dir.resolve("raw.bell");
         io.subetha.cxc.mmf.AtomicBuffer raw = DoorbellChild.mapRaw(path);
         Doorbell doorbell = new Doorbell(raw, 0, path);
-        ChildJvm waiter =
-                children.add(
-                        ChildJvm.start("raw-waiter", DoorbellChild.class)
-                                .eventsAre(line -> line.startsWith("waited")));
+        ChildJvm waiter = rawWaiter("raw-waiter");
         for (int round = 1; round <= 5; round++) {
             raw.setLongVolatile(DoorbellChild.FLAG, 0);
             waiter.ask("bell-wait " + path);
@@ -81,6 +85,37 @@ class DoorbellCrashTest {
             doorbell.ringIfAnnounced(); // its only way to wake: its safety look is an hour
             assertThat(waiter.awaitPrefixed("waited ", STEP)).isEqualTo("true");
         }
+    }
+
+    @Test
+    void aTargetedRingCrossesProcessesToASlotPastTheDefaultRegionAndAKilledWaitersSlotIsReused()
+            throws Exception {
+        Path path = dir.resolve("wide.bell");
+        io.subetha.cxc.mmf.AtomicBuffer raw = DoorbellChild.mapRaw(path, DoorbellChild.WIDE_FLAG);
+        Doorbell doorbell = new Doorbell(raw, 0, DoorbellDescriptor.MAX_SLOTS, path);
+        ChildJvm killed = rawWaiter("wide-killed");
+        int slot = Integer.parseInt(killed.ask("wide-bell-wait " + path + " 40").split(" ")[1]);
+        assertThat(slot).as("past the default region's slots").isEqualTo(40);
+        await().atMost(STEP).until(() -> doorbell.announcedCount() == 1);
+        killed.kill();
+        assertThat(doorbell.ringIfAnnounced(slot))
+                .as("a dead waiter's announcement: taken, its ring refused and dropped")
+                .isTrue();
+
+        ChildJvm waiter = rawWaiter("wide-waiter");
+        // 23 more fill the free slots: its waiter's slot is one the killed process held.
+        int again = Integer.parseInt(waiter.ask("wide-bell-wait " + path + " 23").split(" ")[1]);
+        assertThat(again).as("a dead waiter's slot, claimed again").isLessThanOrEqualTo(40);
+        await().atMost(STEP).until(() -> doorbell.announcedCount() == 1);
+        raw.setLongRelease(DoorbellChild.WIDE_FLAG, 1);
+        for (int other = 0; other < DoorbellDescriptor.MAX_SLOTS; other++) {
+            if (other != again) {
+                assertThat(doorbell.ringIfAnnounced(other)).isFalse();
+            }
+        }
+        assertThat(doorbell.announcedCount()).as("rung nobody else's slot").isEqualTo(1);
+        assertThat(doorbell.ringIfAnnounced(again)).isTrue(); // its only way: an hour's look
+        assertThat(waiter.awaitPrefixed("waited ", STEP)).isEqualTo("true");
     }
 
     @Test

@@ -11,32 +11,32 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a process sleeps until another process has work for it, and wakes it: one handle's end of the
- * wake-up channel over a mapped file. The file stays the data path; the bell carries nothing but
- * "look now".
+ * A registry handle's dispatcher bell: how its dispatcher sleeps until a caller of any process has
+ * a request for it, and how a caller wakes it. (Callers wait for their answers on the file's
+ * callers' doorbell, {@link io.subetha.cxc.wake.Doorbell}; what stays here is the dispatcher's own,
+ * for its speed: an untimed wait that becomes a blocking read of its only caller's connection.)
  *
  * <ol>
- *   <li><b>Announce, then look, then sleep.</b> A waiter about to sleep writes who it is into a
- *       word of the file by CAS ({@link #announce}), looks at the file once more, and only then
- *       sleeps: on this handle's own socket ({@link #sleep}, the listener's side), or on a line to
- *       another process's socket ({@link #lend}, a {@link WakeConnection}).
- *   <li><b>Publish, then ring.</b> A writer, after the CAS that publishes its work, reads the word;
- *       if a waiter is announced it takes the announcement by CAS ({@link #takeAnnouncement}: one
- *       ring per announcement) and rings it: through a line to the announced socket, or through
- *       this handle's socket to the announced line ({@link #ring}).
+ *   <li><b>Announce, then look, then sleep.</b> The dispatcher about to sleep writes its socket's
+ *       address into each entry it serves by CAS ({@link #announce}), looks at its mailboxes once
+ *       more, and only then sleeps on this handle's socket ({@link #sleep}).
+ *   <li><b>Publish, then ring.</b> A caller, after the CAS that publishes its request, reads the
+ *       entry's word; if the dispatcher is announced it takes the announcement by CAS ({@link
+ *       #takeAnnouncement}: one ring per announcement) and rings it through a pooled line ({@link
+ *       #ringAt}).
  * </ol>
  *
- * Both sides' steps are volatile or CAS, so either the waiter's last look sees the work or the
- * writer sees the announcement. A lost ring (a dead or closed socket, a token not yet known to the
- * socket, no Unix sockets here) is not a lost wake-up: whoever sleeps here is bounded by a safety
- * look that someone else runs (its user's ticker), and what it waits for is in the file.
+ * Both sides' steps are volatile or CAS, so either the dispatcher's last look sees the request or
+ * the caller sees the announcement. A lost ring (a dead or closed socket, no Unix sockets here) is
+ * not a lost wake-up: the sleep is bounded by a safety look that its {@link PassTicker} runs, and
+ * the request is in the file.
  *
  * <p>The sockets ({@link WakeServer}) live in one owner-only directory, named by their owner's PID
  * and start time, so a dead owner's socket is deleted by the next one to start. What the bell needs
  * is given to its constructor: the buffer its announcements live in, that directory, and the owning
  * process's identity.
  */
-final class Doorbell implements AutoCloseable {
+final class DispatcherBell implements AutoCloseable {
 
     private final AtomicBuffer buffer;
     private final Path directory;
@@ -63,7 +63,7 @@ final class Doorbell implements AutoCloseable {
      * @param pid the owning process
      * @param startTime its start time, as {@code /proc} tells it
      */
-    Doorbell(AtomicBuffer buffer, Path directory, long pid, long startTime) {
+    DispatcherBell(AtomicBuffer buffer, Path directory, long pid, long startTime) {
         this.buffer = buffer;
         this.directory = directory;
         this.pid = pid;
@@ -94,11 +94,6 @@ final class Doorbell implements AutoCloseable {
             return 0;
         }
         return who;
-    }
-
-    /** Puts back an announcement taken for the wrong waiter, unless a new one was made. */
-    void putBack(int offset, long who) {
-        buffer.compareAndSetLong(offset, 0, who);
     }
 
     // ------------------------------------------------------------------------- this handle's
@@ -162,14 +157,6 @@ final class Doorbell implements AutoCloseable {
         return s != null && s.waitsSolo();
     }
 
-    /** Rings the waiter whose line to this handle's socket announced {@code token}. */
-    void ring(long token) {
-        WakeServer s = server;
-        if (s != null) {
-            s.poke(token);
-        }
-    }
-
     private WakeServer serverHeld() {
         WakeServer s = server;
         if (s == null) {
@@ -184,7 +171,7 @@ final class Doorbell implements AutoCloseable {
      * A line to the socket at {@code address}: an idle one, or a new one; null if there is none (no
      * address, a socket gone or unreachable, closing).
      */
-    @Nullable WakeConnection lend(long address) {
+    private @Nullable WakeConnection lend(long address) {
         if (address == 0 || unreachable.contains(address) || !lending) {
             return null;
         }
@@ -209,7 +196,7 @@ final class Doorbell implements AutoCloseable {
     }
 
     /** Keeps a line for the next waiter; closes it once closing. */
-    void giveBack(WakeConnection line) {
+    private void giveBack(WakeConnection line) {
         if (!lending) {
             line.close();
             return;
@@ -217,17 +204,24 @@ final class Doorbell implements AutoCloseable {
         lines.computeIfAbsent(line.address, a -> new ConcurrentLinkedQueue<>()).offer(line);
     }
 
-    /** Rings the socket at {@code address} through an idle line (or a new one). */
+    /**
+     * Rings the socket at {@code address} through an idle line (or a new one). A line that fails
+     * (its dispatcher closed it to end a blocking read of it, or restarted) is closed and the ring
+     * sent once more on a fresh one, which the dispatcher's selector takes in.
+     */
     void ringAt(long address) {
-        WakeConnection line = lend(address);
-        if (line == null) {
-            return;
-        }
-        try {
-            line.poke();
-            giveBack(line);
-        } catch (IOException e) {
-            line.close();
+        for (int attempt = 0; attempt < 2; attempt++) {
+            WakeConnection line = lend(address);
+            if (line == null) {
+                return;
+            }
+            try {
+                line.poke();
+                giveBack(line);
+                return;
+            } catch (IOException e) {
+                line.close();
+            }
         }
     }
 
