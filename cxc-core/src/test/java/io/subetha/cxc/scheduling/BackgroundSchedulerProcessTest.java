@@ -135,7 +135,12 @@ class BackgroundSchedulerProcessTest {
                 BackgroundScheduler.TYPE.create(
                         path,
                         new BackgroundScheduler.Settings<>(
-                                16, FixedCodec.INT64, FixedCodec.INT64, Duration.ofMillis(200)),
+                                16,
+                                FixedCodec.INT64,
+                                FixedCodec.INT64,
+                                // Long enough that this process's own pauses between receives
+                                // (a loaded machine) never make its running jobs look silent.
+                                Duration.ofSeconds(1)),
                         CxcFileOptions.defaults())) {
             ChildJvm writer =
                     children.add(
@@ -153,7 +158,9 @@ class BackgroundSchedulerProcessTest {
                     s.submit(100 + j);
                 }
                 List<Long> received = new ArrayList<>();
-                await().atMost(STEP).until(() -> receiveInto(s, received) && received.size() == 10);
+                await().atMost(STEP)
+                        .pollInterval(Duration.ofMillis(5))
+                        .until(() -> receiveInto(s, received) && received.size() == 10);
                 assertThat(received)
                         .containsExactly(
                                 100L, 101L, 102L, 103L, 104L, 105L, 106L, 107L, 108L, 109L);
@@ -162,7 +169,9 @@ class BackgroundSchedulerProcessTest {
                 writer.send("go");
                 long lateId = Long.parseLong(writer.awaitPrefixed("submitted ", STEP));
                 // The stepped-over slot was never queued: its submit went again under a new id.
-                await().atMost(STEP).until(() -> receiveInto(s, received) && received.size() == 11);
+                await().atMost(STEP)
+                        .pollInterval(Duration.ofMillis(5))
+                        .until(() -> receiveInto(s, received) && received.size() == 11);
                 assertThat(received.get(10)).isEqualTo(99L);
                 assertThat(lateId).isGreaterThan(10);
                 assertThat(s.receive(PID)).isEmpty();
