@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcFormatException;
 import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.internal.Interleaving;
+import io.subetha.cxc.internal.Interleaving.Point;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.mmf.FileHeader;
@@ -22,7 +24,9 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +79,103 @@ class FanoutDoorbellTest {
             fanout.submit(3, 42L);
             assertThat(waiter.awaitPrefixed("took ", STEP)).isEqualTo("42 attempt 1");
             assertThat(fanout.depth(3)).isZero();
+        }
+    }
+
+    /** What {@link #writeWhileAnnounced} saw: whether the write rang, and what the taker took. */
+    record Outcome(boolean announcedFirst, boolean rung, FanoutClaim<Long> taken) {}
+
+    /**
+     * Runs {@code write} on this thread while a taker waiting on {@code waiting} is held right
+     * after it announced itself (before its last look), so the write must see the announcement;
+     * then lets the taker go. A taker that took an item before it ever announced itself (its own
+     * scan came due first) is not held: {@link Outcome#announcedFirst} false, and {@code write} not
+     * run.
+     */
+    static Outcome writeWhileAnnounced(PriorityFanout<Long> waiting, Runnable write)
+            throws Exception {
+        CountDownLatch announced = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicBoolean rung = new AtomicBoolean();
+        Thread writer = Thread.currentThread();
+        CompletableFuture<FanoutClaim<Long>> taken = new CompletableFuture<>();
+        Thread taker = new Thread(() -> taken.complete(waiting.claimHighest(1, STEP)), "taker");
+        try (Interleaving.Installed hold =
+                Interleaving.install(
+                        point -> {
+                            Thread t = Thread.currentThread();
+                            if (point == Point.DOORBELL_ANNOUNCED
+                                    && t == taker
+                                    && announced.getCount() > 0) {
+                                announced.countDown();
+                                try {
+                                    go.await();
+                                } catch (InterruptedException e) {
+                                    t.interrupt();
+                                }
+                            } else if (point == Point.DOORBELL_TAKEN && t == writer) {
+                                rung.set(true);
+                            }
+                        })) {
+            taker.start();
+            await().atMost(STEP).until(() -> announced.getCount() == 0 || taken.isDone());
+            if (announced.getCount() > 0) {
+                return new Outcome(false, false, taken.get());
+            }
+            write.run();
+            go.countDown();
+            return new Outcome(true, rung.get(), taken.get(STEP.toSeconds(), TimeUnit.SECONDS));
+        } finally {
+            go.countDown();
+            taker.join();
+        }
+    }
+
+    @Test
+    void aSubmitOrAReleaseRingsAnAnnouncedTaker() throws Exception {
+        try (PriorityFanout<Long> fanout = create(dir.resolve("fanout.cxc"))) {
+            Outcome outcome = writeWhileAnnounced(fanout, () -> fanout.submit(6, 61L));
+            assertThat(outcome.announcedFirst()).isTrue(); // nothing to take before the submit
+            assertThat(outcome.rung()).as("rung by the submit").isTrue();
+            assertThat(outcome.taken().items()).containsExactly(61L);
+
+            fanout.submit(1, 99L);
+            try (PriorityFanout<Long> other = create(dir.resolve("fanout.cxc"))) {
+                FanoutClaim<Long> claim = other.claimHighest(1);
+                Outcome released = writeWhileAnnounced(fanout, claim::release);
+                assertThat(released.announcedFirst()).isTrue();
+                assertThat(released.rung()).as("rung by the release").isTrue();
+                assertThat(released.taken().items()).containsExactly(99L);
+                assertThat(released.taken().attempt(0)).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void aScanThatReturnsAClaimRingsAnAnnouncedTaker() throws Exception {
+        Path path = dir.resolve("stale.cxc");
+        PriorityFanout.Settings<Long> settings =
+                new PriorityFanout.Settings<>(CAP, FixedCodec.INT64, Duration.ofNanos(1));
+        try (PriorityFanout<Long> holder = PriorityFanout.openOrCreate(path, settings);
+                PriorityFanout<Long> scanner = PriorityFanout.open(path, settings);
+                PriorityFanout<Long> waiting = PriorityFanout.open(path, settings)) {
+            for (long item = 10; ; item++) {
+                holder.submit(1, item);
+                waiting.scan(); // its own next scan is a scan interval away: the scanner's first
+                FanoutClaim<Long> held = holder.claimHighest(1);
+                // The holder is silent past its 1 ns grace at once: a scan returns its claim.
+                Outcome scanned = writeWhileAnnounced(waiting, scanner::scan);
+                assertThat(scanned.taken().items()).containsExactly(item);
+                assertThat(scanned.taken().attempt(0)).isEqualTo(2);
+                assertThat(held.ack()).isFalse();
+                scanned.taken().ack();
+                if (scanned.announcedFirst()) {
+                    assertThat(scanned.rung()).as("rung by the scan").isTrue();
+                    break;
+                }
+                // The taker's own scan came due first on a slow machine: again.
+                assertThat(item).as("rounds whose taker scanned first").isLessThan(30);
+            }
         }
     }
 
