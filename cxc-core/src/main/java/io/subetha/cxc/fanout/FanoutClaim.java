@@ -26,6 +26,16 @@ public final class FanoutClaim<T> {
         return items;
     }
 
+    /**
+     * How many times item {@code index} has been claimed, this claim included, by every process
+     * sharing the file: 1 the first time, and one more each time it was returned to its level
+     * (released, or its claimer died or went silent beyond the grace) and claimed again. Kept in
+     * the file beside the item, so a retry limit holds across processes and a handler's death.
+     */
+    public int attempt(int index) {
+        return (int) held.get(index)[3];
+    }
+
     /** The level they came from, or -1 for an empty claim. */
     public int priority() {
         return priority;

@@ -262,7 +262,7 @@ final class LevelTakes<T> {
             @Nullable LevelsAbove above) {
         T item;
         try {
-            item = c.read(body, slot + SLOT_WORD_LENGTH);
+            item = c.read(body, slot + PAYLOAD_OFFSET);
         } catch (RuntimeException e) {
             if (body.getLongVolatile(slot) == word) {
                 throw e;
@@ -290,7 +290,8 @@ final class LevelTakes<T> {
         }
         out.add(item);
         if (claim) {
-            held.add(new long[] {slot, next, lap});
+            // Ours by the CAS above: counted now, before any handler runs it (FanoutAttempts).
+            held.add(new long[] {slot, next, lap, FanoutAttempts.raise(body, slot, lap)});
         }
         return 1;
     }

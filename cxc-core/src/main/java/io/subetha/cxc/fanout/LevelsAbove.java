@@ -18,6 +18,9 @@ import io.subetha.cxc.mmf.AtomicBuffer;
  * interval leaves it as it was: returns follow only a consumer's death or silence, and such an item
  * may be overtaken by one take, as the fan-out's documentation says.
  *
+ * <p>A waiting taker uses the same words for every level ({@link #all}): a look that found nothing
+ * sleeps until one of them moves.
+ *
  * <p>One taker's, one take's: not shared between threads.
  */
 final class LevelsAbove {
@@ -45,6 +48,25 @@ final class LevelsAbove {
     /** Forgets every level, for a take that starts again from the top. */
     void clear() {
         count = 0;
+    }
+
+    /**
+     * Every level as it is now, for a taker about to look and then wait: any submit that commits an
+     * item at a head, any take or return changes one of these words, so the waiter's {@link
+     * #unchanged} turns false and it looks again.
+     */
+    static LevelsAbove all(FanoutLevels levels) {
+        LevelsAbove seen = new LevelsAbove();
+        for (int priority = 0; priority < MAX_PRIORITIES; priority++) {
+            int level = levelOffset(priority);
+            long head = levels.position(priority, HEAD_OFFSET, "head");
+            int headSlot = levels.slotOffset(priority, head);
+            long headWord = levels.body.getLongVolatile(headSlot);
+            long tail = levels.body.getLongVolatile(level + TAIL_OFFSET);
+            long hint = levels.body.getLongVolatile(level + RETURNED_OFFSET);
+            seen.add(level, headSlot, head, tail, headWord, hint);
+        }
+        return seen;
     }
 
     /** Whether every recorded level still holds the words it was seen with. */

@@ -16,11 +16,15 @@ import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
+import io.subetha.cxc.wait.Deadline;
+import io.subetha.cxc.wake.Doorbell;
+import io.subetha.cxc.wake.WaitPhases;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -86,6 +90,20 @@ import org.jspecify.annotations.Nullable;
  * an item returned since and not yet taken keeps it above that. (A return whose raise came before
  * the look read the hint and whose CAS came after the look passed its position is seen at the
  * hint's next change or the handle's next scan.)
+ *
+ * <p><b>Waiting for an item.</b> {@link #claimHighest(int, Duration)} sleeps on the file's {@link
+ * Doorbell} until there is something to take: it notes every level's head, tail, head slot word and
+ * returned-items hint, looks, and if it found nothing announces itself and sleeps until one of
+ * those words moves. A submit rings after the CAS that commits its item (with nobody announced, a
+ * fence and one read), and so do a scan that returned claims and a {@link FanoutClaim#release}. A
+ * ring lost (its ringer killed, a waiter killed while announced) costs a waiter one safety look:
+ * each sleep lasts at most {@link #SCAN_INTERVAL}, after which the waiter looks (and scans, so a
+ * dead claimer's items come back even while every process sleeps).
+ *
+ * <p><b>Attempts.</b> Each slot keeps how many claims of its item were made, in every process
+ * ({@link FanoutClaim#attempt}); the claimer raises it after its claim's CAS, keyed by the lap it
+ * claimed, so a claimer whose claim was returned meanwhile cannot touch a later item's count
+ * ({@link FanoutAttempts}).
  *
  * <p>Thread-safe: a handle's threads share its participant record.
  */
@@ -205,6 +223,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     private final ParticipantRecord participant;
     private final FanoutLevels levels;
     private final LevelTakes<T> takes;
+    private final Doorbell doorbell;
     private volatile long lastScan = System.nanoTime();
 
     private PriorityFanout(MappedFile file, Settings<T> settings) {
@@ -236,6 +255,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                         this::scan);
         this.levels = new FanoutLevels(body, capacity, stride, this::damaged);
         this.takes = new LevelTakes<>(levels, codec, participant);
+        this.doorbell = new Doorbell(body, DOORBELL_OFFSET, file.path());
     }
 
     private static @Nullable String bodyProblem(AtomicBuffer body) {
@@ -315,13 +335,15 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                 }
                 body.compareAndSetLong(level + TAIL_OFFSET, t, t + 1);
                 try {
-                    c.write(body, slot + SLOT_WORD_LENGTH, item);
+                    c.write(body, slot + PAYLOAD_OFFSET, item);
                 } catch (RuntimeException e) {
                     // Our own WRITING slot: step aside, or it would hold the level forever.
                     body.compareAndSetLong(slot, writing, pack(lap, ABANDONED, 0, 0));
+                    doorbell.ringIfAnnounced(); // the items behind it may be taken now
                     throw e;
                 }
                 body.compareAndSetLong(slot, writing, as(lap, FULL, me));
+                doorbell.ringIfAnnounced();
                 return true;
             }
             if (lapTag(word) == (lap & 0xFFFF_FFFFL)) {
@@ -395,6 +417,38 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         return new FanoutClaim<>(this, level, items, held);
     }
 
+    /**
+     * Claims up to {@code max} items from the highest non-empty level as {@link #claimHighest(int)}
+     * does, waiting up to {@code timeout} for one if every level is empty: asleep on the file's
+     * doorbell, woken by the submit or the return that gives it an item, in any process. An empty
+     * claim if none came within {@code timeout}, or the calling thread was interrupted (its flag
+     * stays set).
+     *
+     * @throws IllegalStateException if this handle is closed, or closes while waiting
+     */
+    public FanoutClaim<T> claimHighest(int max, Duration timeout) {
+        checkMax(max);
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be 0 or more, got " + timeout);
+        }
+        long deadline = System.nanoTime() + Deadline.nanos(timeout);
+        while (true) {
+            // Seen before the look: whatever makes an item takeable after it moves one of these.
+            LevelsAbove seen = LevelsAbove.all(levels);
+            FanoutClaim<T> claim = claimHighest(max);
+            long left = deadline - System.nanoTime();
+            if (!claim.isEmpty() || left <= 0 || Thread.currentThread().isInterrupted()) {
+                return claim;
+            }
+            // At most a scan interval: the next look scans, and returns a dead claimer's items.
+            doorbell.await(
+                    WaitPhases.DEFAULT,
+                    () -> isClosed() || !seen.unchanged(body),
+                    Duration.ofNanos(Math.min(left, SCAN_INTERVAL.toNanos())));
+        }
+    }
+
     /** Acknowledges what {@code claim} still holds; the count of items it no longer held. */
     int ack(List<long[]> held) {
         counters.increment(Op.ACK);
@@ -415,6 +469,9 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             if (levels.returnToLevel(level, (int) h[0], h[1], h[2])) {
                 returned++;
             }
+        }
+        if (returned > 0) {
+            doorbell.ringIfAnnounced();
         }
         return returned;
     }
@@ -443,7 +500,11 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                         (record, generation, isDead) ->
                                 sweep(record, generation, isDead, repaired));
         takes.forgetLooks(); // a look missed by a return racing it: look again
-        return new ScanReport(dead, repaired[0], repaired[1], repaired[2]);
+        ScanReport report = new ScanReport(dead, repaired[0], repaired[1], repaired[2]);
+        if (report.changedAnything()) {
+            doorbell.ringIfAnnounced(); // returned items, or a level no longer held up
+        }
+        return report;
     }
 
     private void sweep(int r, long key, boolean dead, int[] repaired) {
@@ -535,6 +596,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
                 "depth", total,
                 "depthByPriority", List.copyOf(depths),
                 "participants", held,
+                "waiters", doorbell.announcedCount(),
                 "graceMillis", Duration.ofNanos(graceNanos).toMillis());
     }
 
@@ -550,6 +612,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     public synchronized void close() {
         boolean wasOpen = !isClosed();
         super.close(); // first: an operation refused from here on is refused as closed
+        doorbell.close(); // ends this handle's waits; their next look is refused as closed
         if (wasOpen) {
             participant.leave(
                     (record, generation, dead) -> sweep(record, generation, dead, new int[3]));

@@ -3,11 +3,13 @@ package io.subetha.cxc.fanout;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.wake.DoorbellDescriptor;
 
 /**
  * Body layout of a {@link PriorityFanout} file. Offsets are relative to the body, which follows the
  * 64-byte common header. Little-endian. The header's capacity is the capacity of one level, its
- * slot size the stride of one slot (an 8-byte slot word and the payload, rounded up to 8).
+ * slot size the stride of one slot (an 8-byte slot word, an 8-byte attempts word and the payload,
+ * rounded up to 8).
  *
  * <pre>
  *  0                   1                   2                   3
@@ -31,8 +33,11 @@ import io.subetha.cxc.primitive.PrimitiveType;
  * |  an OwnerRecord (owner word PID|generation, identity,         |
  * |  heartbeat in CLOCK_MONOTONIC ns)                              |
  * +---------------------------------------------------------------+
- * |  Slots of level 0, capacity × slot stride:             9280   |
- * |    slot word (u64), then the payload                           |
+ * |  Doorbell region (DoorbellDescriptor, 1088 bytes):      9280   |
+ * |  takers asleep until a submit or a return rings             |
+ * +---------------------------------------------------------------+
+ * |  Slots of level 0, capacity × slot stride:            10368   |
+ * |    slot word (u64), attempts word (u64), then the payload     |
  * +---------------------------------------------------------------+
  * |  ... slots of levels 1 to MAX_PRIORITIES - 1                  |
  * +---------------------------------------------------------------+
@@ -55,16 +60,33 @@ import io.subetha.cxc.primitive.PrimitiveType;
  * A zeroed slot is {@code EMPTY} for lap 0. A slot names its owner by participant record and
  * generation, never by PID: the record (claimed through {@link OwnerRecord}) says who that is and
  * whether it is alive.
+ *
+ * <p><b>Attempts word</b> (one CAS'd u64 beside the slot word): how many claims of the item the
+ * slot holds have been made, in every process.
+ *
+ * <pre>
+ *  bits  0..31  claims of the item (a claim that ends in a process's death counts too)
+ *  bits 32..63  lap of the position those claims were of (low 32 bits)
+ * </pre>
+ *
+ * A word whose lap is not the slot's current lap counts 0: a new lap's item starts afresh without
+ * anyone writing the word at submit, and a claimer raises it only by a CAS from a word of its own
+ * lap or an older one ({@link FanoutAttempts}).
+ *
+ * <p><b>Doorbell</b>: where a taker waiting for an item ({@link PriorityFanout#claimHighest(int,
+ * java.time.Duration)}) announces itself; a submit that commits an item and a scan or release that
+ * returns one rings it ({@link io.subetha.cxc.wake.Doorbell}).
  */
 public final class PriorityFanoutDescriptor {
 
     public static final String MAGIC = "PRIOFAN1";
 
     /**
-     * 2: {@code TAKING} is a taker's reservation that anyone may undo back to {@code FULL} (in 1 it
-     * was a drain's half-taken slot that repair finished), so takers of the two would disagree.
+     * 3: a doorbell region before the slots and an attempts word in each slot (2 had neither, so
+     * its slots lie elsewhere). 2: {@code TAKING} is a taker's reservation that anyone may undo
+     * back to {@code FULL} (in 1 it was a drain's half-taken slot that repair finished).
      */
-    public static final int LAYOUT_VERSION = 2;
+    public static final int LAYOUT_VERSION = 3;
 
     public static final int GRACE_NANOS_OFFSET = 32;
 
@@ -82,10 +104,17 @@ public final class PriorityFanoutDescriptor {
 
     public static final int PARTICIPANTS_OFFSET = LEVELS_OFFSET + MAX_PRIORITIES * LEVEL_LENGTH;
     public static final int PARTICIPANT_STRIDE = 64;
-    public static final int SLOTS_OFFSET =
+    public static final int DOORBELL_OFFSET =
             PARTICIPANTS_OFFSET + MAX_PARTICIPANTS * PARTICIPANT_STRIDE;
+    public static final int SLOTS_OFFSET = DOORBELL_OFFSET + DoorbellDescriptor.LENGTH;
 
     public static final int SLOT_WORD_LENGTH = 8;
+
+    /** Within a slot: the attempts word, after the slot word. */
+    public static final int ATTEMPTS_OFFSET = SLOT_WORD_LENGTH;
+
+    /** Within a slot: the payload, after the slot word and the attempts word. */
+    public static final int PAYLOAD_OFFSET = ATTEMPTS_OFFSET + 8;
 
     /** Most slots one level may hold. */
     public static final int MAX_CAPACITY_PER_PRIORITY = 1 << 20;
@@ -118,14 +147,14 @@ public final class PriorityFanoutDescriptor {
                                     + " items, not "
                                     + capacity);
                 }
-                if (slotSize < SLOT_WORD_LENGTH + 8
-                        || slotSize > SLOT_WORD_LENGTH + MAX_PAYLOAD
+                if (slotSize < PAYLOAD_OFFSET + 8
+                        || slotSize > PAYLOAD_OFFSET + MAX_PAYLOAD
                         || slotSize % 8 != 0) {
                     throw new IllegalArgumentException(
                             "a slot is a multiple of 8 bytes in "
-                                    + (SLOT_WORD_LENGTH + 8)
+                                    + (PAYLOAD_OFFSET + 8)
                                     + ".."
-                                    + (SLOT_WORD_LENGTH + MAX_PAYLOAD)
+                                    + (PAYLOAD_OFFSET + MAX_PAYLOAD)
                                     + ", not "
                                     + slotSize);
                 }
@@ -135,7 +164,9 @@ public final class PriorityFanoutDescriptor {
 
     static {
         if (PrimitiveType.TYPED_BODY_START > GRACE_NANOS_OFFSET
-                || OwnerRecord.LENGTH > PARTICIPANT_STRIDE) {
+                || OwnerRecord.LENGTH > PARTICIPANT_STRIDE
+                || DOORBELL_OFFSET % 64 != 0
+                || SLOTS_OFFSET % 64 != 0) {
             throw new ExceptionInInitializerError("priority-fanout layout overlaps");
         }
     }
@@ -144,7 +175,7 @@ public final class PriorityFanoutDescriptor {
 
     /** The stride of a slot holding {@code payloadSize} bytes. */
     public static int slotStride(int payloadSize) {
-        return SLOT_WORD_LENGTH + ((Math.max(payloadSize, 1) + 7) & ~7);
+        return PAYLOAD_OFFSET + ((Math.max(payloadSize, 1) + 7) & ~7);
     }
 
     public static int levelOffset(int level) {

@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -26,7 +27,10 @@ import java.util.stream.Collectors;
  * churn PATH CAP PRODUCER LOG            running                   (until killed: submits two
  *                                                                   items, claims up to two, appends
  *                                                                   them to LOG, acks; repeats)
- * hold PATH CAP MAX                       claimed ITEM,...  then stdin "ack" answers "ack true|false"
+ * hold PATH CAP MAX                       claimed ITEM,...  then stdin "ack" answers "ack true|false",
+ *                                                           "attempts" answers "attempts N,..."
+ * wait PATH CAP                           ready             then stdin "take MILLIS" answers
+ *                                                           "took ITEM attempt N" or "took none"
  * </pre>
  */
 public final class FanoutChild {
@@ -164,6 +168,29 @@ public final class FanoutChild {
                                         .map(String::valueOf)
                                         .collect(Collectors.joining(",")));
                 commands.on("ack", w -> "ack " + c.ack());
+                commands.on(
+                        "attempts",
+                        w -> {
+                            StringBuilder a = new StringBuilder("attempts ");
+                            for (int i = 0; i < c.items().size(); i++) {
+                                a.append(i == 0 ? "" : ",").append(c.attempt(i));
+                            }
+                            return a.toString();
+                        });
+            }
+            case "wait" -> {
+                commands.on(
+                        "take",
+                        w -> {
+                            FanoutClaim<Long> c =
+                                    fanout.claimHighest(1, Duration.ofMillis(Long.parseLong(w[1])));
+                            if (c.isEmpty()) {
+                                return "took none";
+                            }
+                            c.ack();
+                            return "took " + c.items().get(0) + " attempt " + c.attempt(0);
+                        });
+                say("ready");
             }
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }

@@ -11,6 +11,7 @@ import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
+import io.subetha.cxc.wake.DoorbellDescriptor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,9 +92,11 @@ class FanoutParticipantsTest {
         PriorityFanout<Long> fanout = handles.get(0);
         fanout.submit(0, 1L);
         assertThat(fanout.drainPriority(0, 1)).containsExactly(1L);
-        // Slot 0 of level 0 lies right after the last record; its word is now lap 1's empty.
+        // The doorbell region lies right after the last record, slot 0 of level 0 right after
+        // it; the slot's word is now lap 1's empty.
         assertThat(raw.getLongVolatile(slot(0, 0))).isEqualTo(empty(1));
-        assertThat(participantOffset(MAX_PARTICIPANTS)).isEqualTo(slot(0, 0));
+        assertThat(participantOffset(MAX_PARTICIPANTS)).isEqualTo(DOORBELL_OFFSET);
+        assertThat(DOORBELL_OFFSET + DoorbellDescriptor.LENGTH).isEqualTo(slot(0, 0));
 
         assertThat(fanout.describe()).containsEntry("participants", 1);
     }

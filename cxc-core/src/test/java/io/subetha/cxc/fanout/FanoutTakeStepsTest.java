@@ -116,7 +116,7 @@ class FanoutTakeStepsTest {
         assertThat(claim.priority()).isEqualTo(-1);
         assertThat(fanout.drainPriority(0, 4)).containsExactly(1L); // asked for by name: taken
         // The write completes: both come out in order.
-        FixedCodec.INT64.write(raw, slot(5, 0) + SLOT_WORD_LENGTH, 49L);
+        FixedCodec.INT64.write(raw, slot(5, 0) + PAYLOAD_OFFSET, 49L);
         raw.setLongVolatile(slot(5, 0), mine(0, FULL));
         assertThat(fanout.drainHighest(4)).containsExactly(49L, 50L);
     }
@@ -270,9 +270,9 @@ class FanoutTakeStepsTest {
         assertThat(generation(word)).isEqualTo(5);
         assertThat(generationTag((1L << 22) + 5)).isEqualTo(5);
         assertThat(empty(0x1_0000_0002L)).isEqualTo(2);
-        assertThat(slotStride(1)).isEqualTo(16);
-        assertThat(slotStride(9)).isEqualTo(24);
-        assertThat(slotStride(0)).isEqualTo(16);
+        assertThat(slotStride(1)).isEqualTo(24);
+        assertThat(slotStride(9)).isEqualTo(32);
+        assertThat(slotStride(0)).isEqualTo(24);
         assertThat(STATE_NAMES[CLAIMED]).isEqualTo("CLAIMED");
     }
 

@@ -17,11 +17,12 @@ import org.apache.commons.logging.LogFactory;
  *
  * <p><b>Failure.</b> When {@link #handle} throws, the item is held for {@code
  * cxc.fanouts.<name>.retry.backoff} (doubled for each later attempt), then returned to its level,
- * where any process may take it again. Attempts are counted in this process, by the item's {@code
- * equals} (the fan-out's slots have no room for a count): the item this process's handler has
- * thrown on {@code retry.max-attempts} times is given to {@link #onDeadLetter} and acknowledged
- * instead. Each process counts its own attempts, so with N processes an item is tried at most N ×
- * max-attempts times.
+ * where any process may take it again. Attempts are counted in the fan-out's file, beside the item
+ * ({@link FanoutItem#attempt}): every process sees the same count, and an attempt whose process
+ * died mid-item counts too. The attempt numbered {@code retry.max-attempts} that throws, in
+ * whichever process, is given to {@link #onDeadLetter} and acknowledged instead, so an item is
+ * tried at most max-attempts times in all. (An attempt cut short by a shutdown counts as well.) The
+ * back-off is waited by the process whose handler threw, for the attempt the file counted.
  *
  * <p>The fan-out bean is opened with this bean's codec, so a handler that submits follow-up items
  * takes the fan-out as an {@code ObjectProvider} (or {@code @Lazy}), not as a constructor argument.
@@ -34,7 +35,7 @@ public interface FanoutHandler<T> extends FanoutCodec<T> {
     void handle(FanoutItem<T> item) throws Exception;
 
     /**
-     * An item whose handler threw {@code retry.max-attempts} times in this process: it is
+     * An item whose {@code retry.max-attempts}-th attempt threw, counted across processes: it is
      * acknowledged (removed from the fan-out) once this returns, or if this throws. Logs it at
      * ERROR unless overridden (keep it somewhere to run it again).
      */

@@ -270,14 +270,14 @@ public final class DeclaredProperties {
 
     /**
      * A declared fan-out's retry policy: an item whose handler throws is held for the back-off
-     * (doubled for each later attempt), then returned to its level; its last attempt in this
-     * process dead-letters it (FanoutHandler.onDeadLetter, then acknowledged).
+     * (doubled for each later attempt), then returned to its level; its last attempt, counted
+     * across every process, dead-letters it (FanoutHandler.onDeadLetter, then acknowledged).
      */
     public static class FanoutRetryPolicy {
 
         /**
-         * Attempts of one item in this process; the last failing one dead-letters it. Counted in
-         * this process (the fan-out's slots keep no count).
+         * Attempts of one item in all, by every process sharing the fan-out (counted in its file,
+         * an attempt whose process died included); the last failing one dead-letters it.
          */
         private int maxAttempts = 3;
 

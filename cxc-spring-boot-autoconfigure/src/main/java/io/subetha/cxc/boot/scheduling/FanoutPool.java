@@ -4,10 +4,11 @@ import io.subetha.cxc.boot.FanoutHandler;
 import io.subetha.cxc.boot.FanoutItem;
 import io.subetha.cxc.fanout.FanoutClaim;
 import io.subetha.cxc.fanout.PriorityFanout;
-import io.subetha.cxc.wait.Backoff;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,22 +19,23 @@ import org.apache.commons.logging.LogFactory;
  * One declared fan-out's worker threads in this process: each claims one item at a time from the
  * highest non-empty level, runs the handler, and acknowledges it; an item whose handler threw is
  * held for its back-off and returned to its level, or dead-lettered on its last attempt ({@link
- * FanoutRetry}). Idle, a worker parks with {@link Backoff} (a fan-out has no doorbell).
+ * FanoutRetry}), counted in the fan-out's file across processes ({@link FanoutClaim#attempt}).
+ *
+ * <p>Idle, a worker sleeps on the fan-out's doorbell ({@link PriorityFanout#claimHighest(int,
+ * Duration)}) and starts an item as soon as a submit in any process rings it. Stopping wakes the
+ * idle workers by interrupting them, and only them: a worker is interruptible just while it waits
+ * for an item (under the pool's lock on both edges), so a handler is never interrupted by a stop
+ * before its shutdown-timeout.
  */
 final class FanoutPool<T> {
 
     private static final Log logger = LogFactory.getLog(FanoutPool.class);
 
-    /** The longest an idle worker parks between two claims: how late it sees a new item. */
-    private static final long MAX_IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-
-    private static final long MIN_IDLE_PARK_NANOS = 20_000;
-
     /**
-     * Failing items whose count this process keeps: the oldest is forgotten past this (an item
-     * another process handled meanwhile is never seen here again).
+     * One wait of an idle worker; it waits again after it (a ring ends it at once, a stop by
+     * interruption).
      */
-    static final int MAX_COUNTED_ITEMS = 4096;
+    private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
 
     private final String name;
     private final PriorityFanout<T> fanout;
@@ -45,13 +47,8 @@ final class FanoutPool<T> {
     private final AtomicLong returned = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
-    private final Map<T, Integer> failures =
-            new LinkedHashMap<>() {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<T, Integer> eldest) {
-                    return size() > MAX_COUNTED_ITEMS;
-                }
-            };
+    // Workers waiting for an item: the ones a stop interrupts. Guarded by itself, with taking.
+    private final Set<Thread> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean taking;
     // Counted down when the pool stops taking: cuts short an item's back-off, so it returns at
     // once.
@@ -97,7 +94,10 @@ final class FanoutPool<T> {
     }
 
     void stopTaking() {
-        taking = false;
+        synchronized (waiting) {
+            taking = false;
+            waiting.forEach(Thread::interrupt); // waiting for an item, not handling one
+        }
         stopped.countDown();
     }
 
@@ -129,33 +129,49 @@ final class FanoutPool<T> {
     }
 
     private void work() {
-        Backoff idle = null;
-        while (taking) {
-            FanoutClaim<T> claim;
+        Thread me = Thread.currentThread();
+        while (true) {
+            synchronized (waiting) {
+                if (!taking) {
+                    return;
+                }
+                waiting.add(me);
+            }
+            FanoutClaim<T> claim = null;
+            RuntimeException failed = null;
             try {
-                claim = fanout.claimHighest(1);
+                claim = fanout.claimHighest(1, IDLE_WAIT);
             } catch (RuntimeException e) {
+                failed = e;
+            } finally {
+                synchronized (waiting) {
+                    waiting.remove(me);
+                    Thread.interrupted(); // a stop's, delivered only while waiting: never a
+                    // handler's
+                }
+            }
+            if (failed != null) {
                 if (fanout.isClosed()) {
                     return;
                 }
-                logger.error("cxc fan-out " + name + ": claim failed", e);
-                claim = null;
-            }
-            if (claim == null || claim.isEmpty()) {
-                if (idle == null) {
-                    idle = Backoff.parking(MIN_IDLE_PARK_NANOS, MAX_IDLE_PARK_NANOS);
-                }
-                idle.idle();
+                logger.error("cxc fan-out " + name + ": claim failed", failed);
+                pause(IDLE_WAIT); // not at once: a damaged file fails every claim
                 continue;
             }
-            idle = null;
+            if (claim.isEmpty()) {
+                continue;
+            }
+            if (!taking) {
+                claim.release(); // claimed as the stop came: the next process takes it at once
+                return;
+            }
             run(claim);
         }
     }
 
     private void run(FanoutClaim<T> claim) {
         T item = claim.items().get(0);
-        FanoutItem<T> given = new FanoutItem<>(item, claim.priority(), failuresOf(item) + 1);
+        FanoutItem<T> given = new FanoutItem<>(item, claim.priority(), claim.attempt(0));
         try {
             handler.handle(given);
         } catch (Exception e) {
@@ -175,13 +191,11 @@ final class FanoutPool<T> {
             failed(claim, given, e);
             return;
         }
-        forget(item);
         acknowledge(claim, handled);
     }
 
     private void failed(FanoutClaim<T> claim, FanoutItem<T> given, Exception e) {
         if (given.attempt() >= retry.maxAttempts()) {
-            forget(given.item());
             try {
                 handler.onDeadLetter(given, e);
             } catch (RuntimeException again) {
@@ -192,19 +206,22 @@ final class FanoutPool<T> {
             acknowledge(claim, deadLettered);
             return;
         }
-        synchronized (failures) {
-            failures.put(given.item(), given.attempt());
-        }
         Duration held = retry.backoffAfter(given.attempt());
         logger.debug("cxc fan-out " + name + ": " + given + " failed; returned after " + held, e);
+        // Held meanwhile, so no worker (here or elsewhere) runs it again before its back-off; a
+        // back-off is this process's wait, its length follows the attempts counted in the file.
+        pause(held);
+        claim.release();
+        returned.incrementAndGet();
+    }
+
+    /** Waits {@code time}, or until the pool stops taking. */
+    private void pause(Duration time) {
         try {
-            // Held meanwhile, so no worker (here or elsewhere) runs it again before its back-off.
-            stopped.await(held.toNanos(), TimeUnit.NANOSECONDS);
+            stopped.await(time.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
-        claim.release();
-        returned.incrementAndGet();
     }
 
     /** Acknowledges, counting under {@code outcome}; refused if it was returned meanwhile. */
@@ -214,18 +231,6 @@ final class FanoutPool<T> {
         } else {
             // This process was judged dead or silent meanwhile: the item is delivered elsewhere.
             refused.incrementAndGet();
-        }
-    }
-
-    private int failuresOf(T item) {
-        synchronized (failures) {
-            return failures.getOrDefault(item, 0);
-        }
-    }
-
-    private void forget(T item) {
-        synchronized (failures) {
-            failures.remove(item);
         }
     }
 }

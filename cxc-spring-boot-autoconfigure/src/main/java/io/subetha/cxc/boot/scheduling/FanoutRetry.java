@@ -6,10 +6,11 @@ import java.time.Duration;
 /**
  * What a declared fan-out's worker pool does with an item whose handler threw: holds it for {@code
  * backoff}, doubled for each later attempt (at most {@link #MAX_BACKOFF}), then returns it to its
- * level; on the {@code maxAttempts}-th failure in this process it dead-letters it instead. Its
- * constructor is the one place these limits are written.
+ * level; on the failure of its {@code maxAttempts}-th attempt, counted in the fan-out's file across
+ * every process, it dead-letters it instead. Its constructor is the one place these limits are
+ * written.
  *
- * @param maxAttempts attempts of one item in this process, the last one dead-letters it
+ * @param maxAttempts attempts of one item in all processes, the last one dead-letters it
  * @param backoff how long the item is held after its first failure before it is returned
  */
 public record FanoutRetry(int maxAttempts, Duration backoff) {

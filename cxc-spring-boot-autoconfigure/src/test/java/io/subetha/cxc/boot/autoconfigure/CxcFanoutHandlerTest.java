@@ -228,6 +228,29 @@ class CxcFanoutHandlerTest {
     }
 
     @Test
+    void idleWorkersSleepOnTheFanoutsDoorbellAndASubmitStartsTheirItem() {
+        Recording handler = new Recording();
+        runner().withBean(Recording.class, () -> handler)
+                .withPropertyValues("cxc.fanouts.work.capacity=64", "cxc.fanouts.work.workers=2")
+                .run(
+                        context -> {
+                            @SuppressWarnings("unchecked")
+                            PriorityFanout<Long> work =
+                                    context.getBean("work", PriorityFanout.class);
+                            // Both idle workers announced in the file: asleep until rung.
+                            org.awaitility.Awaitility.await()
+                                    .atMost(java.time.Duration.ofSeconds(30))
+                                    .until(() -> (int) work.describe().get("waiters") == 2);
+                            work.submit(5, 11L);
+                            org.awaitility.Awaitility.await()
+                                    .atMost(java.time.Duration.ofSeconds(30))
+                                    .until(() -> handler.handled.size() == 1);
+                            assertThat(handler.handled.get(0))
+                                    .isEqualTo(new FanoutItem<>(11L, 5, 1));
+                        });
+    }
+
+    @Test
     void anItemFailingOnEveryAttemptIsDeadLetteredOnItsLastAndAcknowledged() {
         Recording handler = new Recording();
         runner().withBean(Recording.class, () -> handler)

@@ -23,11 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two real Boot applications handle the items of one declared fan-out ({@code cxc.fanouts.work} and
  * a {@code FanoutHandler} bean, {@link FanoutWorkerApp}): each item is handled once, by one of
- * them; the one handling an item is SIGKILLed mid-item, and the other handles it.
+ * them; an item failing on every attempt is dead-lettered after exactly max-attempts attempts in
+ * all, however the two took turns (the count is kept in the file); the one handling an item is
+ * SIGKILLed mid-item, and the other handles it as the item's second attempt.
  */
 class FanoutProcessTest {
 
     private static final int ITEMS = 400;
+    private static final int MAX_ATTEMPTS = 6;
 
     @TempDir Path dir;
     private final ChildJvmGroup children = new ChildJvmGroup();
@@ -54,6 +57,7 @@ class FanoutProcessTest {
         Files.setPosixFilePermissions(cxc, PosixFilePermissions.fromString("rwx------"));
         Path handled = Files.createDirectory(dir.resolve("handled"));
         Path hangFile = dir.resolve("hanging");
+        Path attempts = Files.createDirectory(dir.resolve("attempts"));
         for (int i = 0; i < 2; i++) {
             apps.add(
                     children.add(
@@ -62,6 +66,9 @@ class FanoutProcessTest {
                                     FanoutWorkerApp.class,
                                     "--hang-file=" + hangFile,
                                     "--handled-dir=" + handled,
+                                    "--attempts-dir=" + attempts,
+                                    "--cxc.fanouts.work.retry.max-attempts=" + MAX_ATTEMPTS,
+                                    "--cxc.fanouts.work.retry.backoff=1ms",
                                     "--cxc.directory=" + cxc,
                                     "--cxc.fanouts.work.capacity=512",
                                     "--cxc.fanouts.work.workers=2",
@@ -85,6 +92,24 @@ class FanoutProcessTest {
                     .containsExactlyInAnyOrderElementsOf(
                             LongStream.range(0, ITEMS).boxed().toList());
 
+            // Fails on every attempt, in either app: tried exactly MAX_ATTEMPTS times in all.
+            work.submit(6, -2L);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(
+                            () ->
+                                    attemptLines(attempts).stream()
+                                            .anyMatch(l -> l.startsWith("dead")));
+            List<String> tries = attemptLines(attempts);
+            assertThat(tries.stream().filter(l -> l.startsWith("dead")))
+                    .containsExactly("dead -2 " + MAX_ATTEMPTS);
+            assertThat(tries.stream().filter(l -> l.startsWith("-2 ")).sorted())
+                    .containsExactlyElementsOf(
+                            LongStream.rangeClosed(1, MAX_ATTEMPTS)
+                                    .mapToObj(n -> "-2 " + n)
+                                    .sorted()
+                                    .toList());
+            assertThat(work.depth(6)).isZero();
+
             work.submit(7, -1L);
             ChildJvm holder = HangFile.awaitHolder(hangFile, apps);
             ChildJvm survivor = apps.get(0) == holder ? apps.get(1) : apps.get(0);
@@ -94,12 +119,26 @@ class FanoutProcessTest {
             await().atMost(Duration.ofSeconds(60)).until(() -> lines(survivors).contains(-1L));
             long recoveryMillis = (System.nanoTime() - killedAt) / 1_000_000;
             assertThat(handled(handled)).hasSize(ITEMS + 1).containsOnlyOnce(-1L);
+            // The killed handler's attempt counted: the survivor's was the second.
+            assertThat(attemptLines(attempts)).contains("-1 1", "-1 2").doesNotContain("-1 3");
             assertThat(survivor.isAlive()).isTrue();
             System.out.printf(
                     "fan-out (Boot): %d items handled once each by two apps; the SIGKILLed"
                             + " handler's item handled by the other app %d ms after the kill%n",
                     ITEMS, recoveryMillis);
         }
+    }
+
+    /** Every complete attempt line either app recorded. */
+    private static List<String> attemptLines(Path dir) throws IOException {
+        List<String> all = new ArrayList<>();
+        try (var files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                String text = Files.readString(file);
+                text.substring(0, text.lastIndexOf('\n') + 1).lines().forEach(all::add);
+            }
+        }
+        return all;
     }
 
     /** Every item either app recorded, in one list (repeats kept). */
