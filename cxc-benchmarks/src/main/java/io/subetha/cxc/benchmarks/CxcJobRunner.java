@@ -10,10 +10,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * cxc's BackgroundScheduler on a file: two worker threads (this machine's cores) that receive,
- * run the probe, then {@code complete} it or {@code fail} it; the submitting thread collects the
+ * cxc's BackgroundScheduler on a file: two worker threads (this machine's cores) that receive
+ * (parking 20 µs while the queue is empty), run the probe, then {@code complete} it or {@code fail} it; the submitting thread collects the
  * results, which is when a job is done.
  */
 final class CxcJobRunner implements JobRunner {
@@ -58,7 +59,9 @@ final class CxcJobRunner implements JobRunner {
         while (!stop.get()) {
             Optional<Job<Long>> job = scheduler.receive(PID);
             if (job.isEmpty()) {
-                Thread.yield();
+                // Park, as the starter's idle pool does (20 µs, doubling there to 2 ms): on a
+                // loaded host a yielding worker is descheduled for a whole slice (PERFORMANCE.md).
+                LockSupport.parkNanos(20_000);
                 continue;
             }
             try {

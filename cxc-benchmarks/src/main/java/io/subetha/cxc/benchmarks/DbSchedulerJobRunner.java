@@ -120,11 +120,13 @@ final class DbSchedulerJobRunner implements JobRunner {
 
     @Override
     public double jobsPerSecond(int jobs) throws Exception {
+        long target = JobProbe.RAN.get() + jobs;
         long start = System.nanoTime();
         for (int j = 0; j < jobs; j++) {
             scheduler.schedule(task.instance("j" + ids.incrementAndGet(), 0L), Instant.now());
         }
-        JobProbe.await(() -> rows() == 0 ? 1 : 0, 600, name + "'s " + jobs + " jobs");
+        JobProbe.awaitRuns(target, name + "'s " + jobs + " jobs");
+        JobProbe.await(() -> rows() == 0 ? 1 : 0, 600, name + "'s jobs done", 1_000_000);
         return jobs * 1e9 / (System.nanoTime() - start);
     }
 
@@ -145,7 +147,7 @@ final class DbSchedulerJobRunner implements JobRunner {
         long submitted = System.nanoTime();
         scheduler.schedule(task.instance("j" + ids.incrementAndGet(), 0L), Instant.now());
         long started = JobProbe.await(JobProbe.LAST_START::get, 60, name + "'s lone job");
-        JobProbe.await(() -> rows() == 0 ? 1 : 0, 60, name + "'s lone job done");
+        JobProbe.await(() -> rows() == 0 ? 1 : 0, 60, name + "'s lone job done", 1_000_000);
         return started - submitted;
     }
 

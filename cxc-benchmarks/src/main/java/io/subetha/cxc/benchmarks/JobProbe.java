@@ -47,6 +47,11 @@ public final class JobProbe {
         }
     }
 
+    /** Waits until the probe has run {@code target} plain jobs in this process. */
+    static void awaitRuns(long target, String what) {
+        await(() -> RAN.get() >= target ? 1 : 0, 600, what, 1_000_000);
+    }
+
     static void reset() {
         LAST_START.set(0);
         FAILED_AT.set(0);
@@ -59,13 +64,22 @@ public final class JobProbe {
      * {@code value} is non-zero; its value.
      */
     static long await(LongSupplier value, long timeoutSeconds, String what) {
+        return await(value, timeoutSeconds, what, 20_000);
+    }
+
+    /**
+     * As {@link #await(LongSupplier, long, String)}, checking every {@code pollNanos}: a check
+     * that queries a runner's store waits 1 ms between queries so it does not load the store it
+     * measures.
+     */
+    static long await(LongSupplier value, long timeoutSeconds, String what, long pollNanos) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         long v;
         while ((v = value.getAsLong()) == 0) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(what + " did not happen in " + timeoutSeconds + " s");
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+            java.util.concurrent.locks.LockSupport.parkNanos(pollNanos);
         }
         return v;
     }

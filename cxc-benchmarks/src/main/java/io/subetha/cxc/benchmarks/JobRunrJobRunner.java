@@ -90,14 +90,17 @@ final class JobRunrJobRunner implements JobRunner {
     @Override
     public double jobsPerSecond(int jobs) {
         long before = storage.countJobs(StateName.SUCCEEDED);
+        long target = JobProbe.RAN.get() + jobs;
         long start = System.nanoTime();
         for (int j = 0; j < jobs; j++) {
             scheduler.enqueue(() -> JobProbe.handle(0L));
         }
+        JobProbe.awaitRuns(target, name + "'s " + jobs + " jobs");
         JobProbe.await(
                 () -> storage.countJobs(StateName.SUCCEEDED) - before >= jobs ? 1 : 0,
                 600,
-                name + "'s " + jobs + " jobs");
+                name + "'s jobs done",
+                1_000_000);
         return jobs * 1e9 / (System.nanoTime() - start);
     }
 
@@ -111,7 +114,8 @@ final class JobRunrJobRunner implements JobRunner {
         JobProbe.await(
                 () -> storage.countJobs(StateName.SUCCEEDED) > before ? 1 : 0,
                 60,
-                name + "'s lone job done");
+                name + "'s lone job done",
+                1_000_000);
         return started - submitted;
     }
 
