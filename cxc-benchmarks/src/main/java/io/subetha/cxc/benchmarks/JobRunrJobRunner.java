@@ -14,7 +14,7 @@ import org.jobrunr.utils.mapper.jackson3.Jackson3JsonMapper;
 import javax.sql.DataSource;
 
 /**
- * JobRunr 8.x configured through its fluent API (https://www.jobrunr.io/en/documentation/configuration/fluent/)
+ * JobRunr 8.x configured through its fluent API (jobrunr.io, Documentation → Configuration → Fluent)
  * with its default worker count and its minimum poll interval
  * ({@code BackgroundJobServerConfiguration.andPollInterval}: JobRunr refuses less than 200 ms on its
  * {@code InMemoryStorageProvider} and less than 5 s on a SQL store, "otherwise it will cause to much
