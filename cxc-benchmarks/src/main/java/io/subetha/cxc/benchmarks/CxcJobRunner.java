@@ -14,8 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * cxc's BackgroundScheduler on a file: two worker threads (this machine's cores) that receive
- * (parking 20 µs while the queue is empty), run the probe, then {@code complete} it or {@code fail} it; the submitting thread collects the
- * results, which is when a job is done.
+ * (parking 20 µs while the queue is empty), run the probe, then {@code complete} it or {@code fail}
+ * it; the submitting thread collects the results, which is when a job is done.
  */
 final class CxcJobRunner implements JobRunner {
 
@@ -45,7 +45,8 @@ final class CxcJobRunner implements JobRunner {
     public OptionalDouble deadWorkerMillis() throws Exception {
         // The existing two-JVM measurement: a child holds a job, is SIGKILLed, this process's
         // next receive past the watchdog's scan takes it.
-        OptionalDouble ms = OptionalDouble.of(SchedulerVsDbScheduler.cxcRecovery(dir.resolve("dead.sched")));
+        OptionalDouble ms =
+                OptionalDouble.of(SchedulerVsDbScheduler.cxcRecovery(dir.resolve("dead.sched")));
         for (int w = 0; w < 2; w++) {
             Thread t = new Thread(this::work, "cxc-worker-" + w);
             t.setDaemon(true);

@@ -3,7 +3,6 @@ package io.subetha.cxc.benchmarks;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerBuilder;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
-import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
@@ -18,16 +17,17 @@ import javax.sql.DataSource;
 
 /**
  * db-scheduler 16.x as its README's "Consider tuning" section recommends
- * (https://github.com/kagkarlsson/db-scheduler#consider-tuning): its default 10 threads
- * ({@code .threads(int)}, "Default 10"), {@code .enableImmediateExecution()} so a job scheduled
- * for now starts without waiting for a poll, and on PostgreSQL the {@code lock-and-fetch} polling
- * strategy at the README's high-throughput setting ({@code .pollUsingLockAndFetch(1.0, 4.0)}: "For
- * high throughput (i.e. keep threads busy), set to for example 1.0, 4.0"; "Currently supported by
- * postgres", so H2 keeps the default {@code fetch-and-lock-on-execute}). The polling interval (default
- * 10 s) and the heartbeat (default 5 min, 6 missed before a job is dead: a dead worker's job waits
- * 30 min) are set to the tightest the builder takes ({@link SchedulerVsDbScheduler#tight}), since
- * at the defaults the latency and dead-worker rows would measure the defaults, not the library.
- * A one-time job is done when its row is gone (db-scheduler deletes it after the handler returns).
+ * (https://github.com/kagkarlsson/db-scheduler#consider-tuning): its default 10 threads ({@code
+ * .threads(int)}, "Default 10"), {@code .enableImmediateExecution()} so a job scheduled for now
+ * starts without waiting for a poll, and on PostgreSQL the {@code lock-and-fetch} polling strategy
+ * at the README's high-throughput setting ({@code .pollUsingLockAndFetch(1.0, 4.0)}: "For high
+ * throughput (i.e. keep threads busy), set to for example 1.0, 4.0"; "Currently supported by
+ * postgres", so H2 keeps the default {@code fetch-and-lock-on-execute}). The polling interval
+ * (default 10 s) and the heartbeat (default 5 min, 6 missed before a job is dead: a dead worker's
+ * job waits 30 min) are set to the tightest the builder takes ({@link
+ * SchedulerVsDbScheduler#tight}), since at the defaults the latency and dead-worker rows would
+ * measure the defaults, not the library. A one-time job is done when its row is gone (db-scheduler
+ * deletes it after the handler returns).
  */
 final class DbSchedulerJobRunner implements JobRunner {
 
@@ -44,8 +44,7 @@ final class DbSchedulerJobRunner implements JobRunner {
      * @param ds this process's store
      * @param childUrl the same store as a child JVM reaches it
      */
-    DbSchedulerJobRunner(
-            String name, DataSource ds, String childUrl, String user, boolean postgres)
+    DbSchedulerJobRunner(String name, DataSource ds, String childUrl, String user, boolean postgres)
             throws SQLException {
         this.name = name;
         this.ds = ds;
@@ -77,7 +76,8 @@ final class DbSchedulerJobRunner implements JobRunner {
                 .execute((instance, context) -> JobProbe.handle(instance.getData()));
     }
 
-    static SchedulerBuilder configured(SchedulerBuilder builder, String name, boolean lockAndFetch) {
+    static SchedulerBuilder configured(
+            SchedulerBuilder builder, String name, boolean lockAndFetch) {
         SchedulerVsDbScheduler.tight(builder, name).enableImmediateExecution();
         return lockAndFetch ? builder.pollUsingLockAndFetch(1.0, 4.0) : builder;
     }

@@ -5,9 +5,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * The one job body every runner in {@link JobRunnerShootout} runs, so each row times the same
- * work: it notes when it started and counts its runs. Public with a public static method because
- * JobRunr stores a job as the static call its lambda makes and calls it by reflection.
+ * The one job body every runner in {@link JobRunnerShootout} runs, so each row times the same work:
+ * it notes when it started and counts its runs. Public with a public static method because JobRunr
+ * stores a job as the static call its lambda makes and calls it by reflection.
  */
 public final class JobProbe {
 
@@ -68,8 +68,8 @@ public final class JobProbe {
     }
 
     /**
-     * As {@link #await(LongSupplier, long, String)}, checking every {@code pollNanos}: a check
-     * that queries a runner's store waits 1 ms between queries so it does not load the store it
+     * As {@link #await(LongSupplier, long, String)}, checking every {@code pollNanos}: a check that
+     * queries a runner's store waits 1 ms between queries so it does not load the store it
      * measures.
      */
     static long await(LongSupplier value, long timeoutSeconds, String what, long pollNanos) {
@@ -77,7 +77,8 @@ public final class JobProbe {
         long v;
         while ((v = value.getAsLong()) == 0) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(what + " did not happen in " + timeoutSeconds + " s");
+                throw new IllegalStateException(
+                        what + " did not happen in " + timeoutSeconds + " s");
             }
             java.util.concurrent.locks.LockSupport.parkNanos(pollNanos);
         }

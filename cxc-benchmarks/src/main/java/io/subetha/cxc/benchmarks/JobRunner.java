@@ -6,8 +6,8 @@ import java.util.OptionalDouble;
 /**
  * One job runner as {@link JobRunnerShootout} measures it: every row is the same measurement for
  * every runner, each job running {@link JobProbe#handle}. The shootout calls {@link
- * #deadWorkerMillis} first, while the runner's own workers are not started yet, so a child JVM
- * can take the held job before this process's workers could.
+ * #deadWorkerMillis} first, while the runner's own workers are not started yet, so a child JVM can
+ * take the held job before this process's workers could.
  */
 interface JobRunner extends AutoCloseable {
 

@@ -16,16 +16,17 @@ import org.h2.tools.Server;
  * memory and on PostgreSQL at its minimum poll interval. Every runner runs the same {@link
  * JobProbe} body and is measured by the same {@link JobRunner} rows: jobs/s end to end (submit →
  * run → recorded done), submit-to-start latency of a lone job on an idle runner (p50/p99 over
- * {@code samples}, HdrHistogram), a SIGKILLed child JVM's held job started in this process, and
- * a failed job's retry after its 1 s backoff.
+ * {@code samples}, HdrHistogram), a SIGKILLed child JVM's held job started in this process, and a
+ * failed job's retry after its 1 s backoff.
  *
  * <p>PostgreSQL is Debian's server, started by the harness ({@link PostgresServer}: initdb and
  * pg_ctl into a temporary directory on a free port, stopped and deleted at the end); if it is not
  * installed, {@code apt-get install -y postgresql} (as root). Child JVMs are SIGKILLed and
  * PostgreSQL stopped in {@code finally}.
  *
- * <p>Run (on demand, not by {@code mvn verify}): {@code java -cp cxc-benchmarks/target/benchmarks.jar
- * io.subetha.cxc.benchmarks.JobRunnerShootout [cxcJobs anchorJobs samples]}.
+ * <p>Run (on demand, not by {@code mvn verify}): {@code java -cp
+ * cxc-benchmarks/target/benchmarks.jar io.subetha.cxc.benchmarks.JobRunnerShootout [cxcJobs
+ * anchorJobs samples]}.
  */
 public final class JobRunnerShootout {
 

@@ -2,6 +2,7 @@ package io.subetha.cxc.benchmarks;
 
 import java.time.Duration;
 import java.util.OptionalDouble;
+import javax.sql.DataSource;
 import org.jobrunr.configuration.JobRunr;
 import org.jobrunr.jobs.filters.RetryFilter;
 import org.jobrunr.jobs.states.StateName;
@@ -11,14 +12,13 @@ import org.jobrunr.storage.InMemoryStorageProvider;
 import org.jobrunr.storage.StorageProvider;
 import org.jobrunr.storage.sql.postgres.PostgresStorageProvider;
 import org.jobrunr.utils.mapper.jackson3.Jackson3JsonMapper;
-import javax.sql.DataSource;
 
 /**
- * JobRunr 8.x configured through its fluent API (jobrunr.io, Documentation → Configuration → Fluent)
- * with its default worker count and its minimum poll interval
- * ({@code BackgroundJobServerConfiguration.andPollInterval}: JobRunr refuses less than 200 ms on its
- * {@code InMemoryStorageProvider} and less than 5 s on a SQL store, "otherwise it will cause to much
- * load on your SQL/noSQL datastore"). Retries by its {@link RetryFilter} (docs: "Retries", the
+ * JobRunr 8.x configured through its fluent API (jobrunr.io, Documentation → Configuration →
+ * Fluent) with its default worker count and its minimum poll interval ({@code
+ * BackgroundJobServerConfiguration.andPollInterval}: JobRunr refuses less than 200 ms on its {@code
+ * InMemoryStorageProvider} and less than 5 s on a SQL store, "otherwise it will cause to much load
+ * on your SQL/noSQL datastore"). Retries by its {@link RetryFilter} (docs: "Retries", the
  * exponential back-off {@code seed^failures} seconds), seed 1 for a 1 s wait. A job is done when
  * the store counts it {@code SUCCEEDED}.
  */
@@ -48,7 +48,8 @@ final class JobRunrJobRunner implements JobRunner {
                 .useJsonMapper(new Jackson3JsonMapper())
                 .withJobFilter(new RetryFilter(RetryFilter.DEFAULT_NBR_OF_RETRIES, 1))
                 .useBackgroundJobServer(
-                        BackgroundJobServerConfiguration.usingStandardBackgroundJobServerConfiguration()
+                        BackgroundJobServerConfiguration
+                                .usingStandardBackgroundJobServerConfiguration()
                                 .andPollInterval(ds == null ? MEMORY_POLL : SQL_POLL))
                 .initialize()
                 .getJobScheduler();

@@ -47,10 +47,25 @@ final class PostgresServer implements AutoCloseable {
         }
         PostgresServer server = new PostgresServer(data, JobRunnerShootout.freePort(), asUser);
         try {
-            server.as(bin.resolve("initdb"), "-D", data.resolve("db").toString(), "-U", USER,
-                    "-A", "trust", "--no-sync", "-E", "UTF8");
-            server.as(bin.resolve("pg_ctl"), "-D", data.resolve("db").toString(), "-w", "-l",
-                    data.resolve("log").toString(), "-o",
+            server.as(
+                    bin.resolve("initdb"),
+                    "-D",
+                    data.resolve("db").toString(),
+                    "-U",
+                    USER,
+                    "-A",
+                    "trust",
+                    "--no-sync",
+                    "-E",
+                    "UTF8");
+            server.as(
+                    bin.resolve("pg_ctl"),
+                    "-D",
+                    data.resolve("db").toString(),
+                    "-w",
+                    "-l",
+                    data.resolve("log").toString(),
+                    "-o",
                     "-p " + server.port + " -k " + data + " -c listen_addresses=127.0.0.1",
                     "start");
             return server;
@@ -64,16 +79,18 @@ final class PostgresServer implements AutoCloseable {
         Path root = Path.of("/usr/lib/postgresql");
         if (Files.isDirectory(root)) {
             try (Stream<Path> versions = Files.list(root)) {
-                var found = versions.map(v -> v.resolve("bin"))
-                        .filter(b -> Files.isExecutable(b.resolve("pg_ctl")))
-                        .max(Comparator.naturalOrder());
+                var found =
+                        versions.map(v -> v.resolve("bin"))
+                                .filter(b -> Files.isExecutable(b.resolve("pg_ctl")))
+                                .max(Comparator.naturalOrder());
                 if (found.isPresent()) {
                     return found.get();
                 }
             }
         }
-        throw new IllegalStateException("no PostgreSQL server under /usr/lib/postgresql/*/bin:"
-                + " install Debian's (apt-get install -y postgresql) and run again");
+        throw new IllegalStateException(
+                "no PostgreSQL server under /usr/lib/postgresql/*/bin:"
+                        + " install Debian's (apt-get install -y postgresql) and run again");
     }
 
     /** A new empty database; its JDBC URL. */
@@ -118,8 +135,14 @@ final class PostgresServer implements AutoCloseable {
     public void close() {
         try {
             if (Files.exists(data.resolve("db/postmaster.pid"))) {
-                as(binaries().resolve("pg_ctl"), "-D", data.resolve("db").toString(), "-w",
-                        "-m", "immediate", "stop");
+                as(
+                        binaries().resolve("pg_ctl"),
+                        "-D",
+                        data.resolve("db").toString(),
+                        "-w",
+                        "-m",
+                        "immediate",
+                        "stop");
             }
         } catch (IOException | RuntimeException e) {
             System.err.println("PostgreSQL did not stop: " + e.getMessage());
