@@ -187,7 +187,7 @@ public final class SchedulerVsDbScheduler {
         }
     }
 
-    private static double cxcRecovery(Path path) throws Exception {
+    static double cxcRecovery(Path path) throws Exception {
         try (BackgroundScheduler<Long, Long> s =
                 BackgroundScheduler.TYPE.create(
                         path,
@@ -464,12 +464,17 @@ public final class SchedulerVsDbScheduler {
         }
 
         static Child start(String... args) throws IOException {
+            return start(SchedulerVsDbScheduler.class, args);
+        }
+
+        /** A child JVM running {@code main} with {@code args}. */
+        static Child start(Class<?> main, String... args) throws IOException {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.add("-Xmx256m");
             command.add("-cp");
             command.add(System.getProperty("java.class.path"));
-            command.add(SchedulerVsDbScheduler.class.getName());
+            command.add(main.getName());
             command.addAll(List.of(args));
             Process p =
                     new ProcessBuilder(command)
