@@ -482,24 +482,39 @@ final class Timetable {
 
     // -------------------------------------------------------------------------------- hint
 
-    /** Lowers the next-due hint to every entry's due time: a fired entry is due now. */
+    /**
+     * Lowers the next-due hint to every entry's due time: a fired entry is due now. Only a lowering
+     * to a time still ahead rings: after a look (or a scan) the word goes back to what is due and
+     * the looker did not fire (a kind it cannot read, a full ring); rung for that, sleepers in two
+     * processes would wake each other by their looks for as long as it stays so.
+     */
     void lowerNextDue() {
+        long now = System.currentTimeMillis();
         for (int i = 0; i < TIMETABLE_ENTRIES; i++) {
             int e = entryOffset(i);
             long word = body.getLongVolatile(e);
             switch (entryState(word)) {
-                case ARMED -> lowerNextDue(body.getLongAcquire(e + dueOffset(entryFire(word))));
-                case FIRED -> lowerNextDue(0);
+                case ARMED -> {
+                    long due = body.getLongAcquire(e + dueOffset(entryFire(word)));
+                    lowerNextDue(due, due > now);
+                }
+                case FIRED -> lowerNextDue(0, false);
                 default -> {}
             }
         }
     }
 
     private void lowerNextDue(long due) {
+        lowerNextDue(due, true);
+    }
+
+    private void lowerNextDue(long due, boolean ring) {
         long hint;
         while (due < (hint = body.getLongVolatile(NEXT_DUE_OFFSET))) {
             if (body.compareAndSetLong(NEXT_DUE_OFFSET, hint, due)) {
-                lowered.run();
+                if (ring) {
+                    lowered.run();
+                }
                 return;
             }
         }
