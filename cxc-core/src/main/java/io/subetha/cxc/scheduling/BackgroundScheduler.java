@@ -7,16 +7,13 @@ import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.MappedFile;
-import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
-import io.subetha.cxc.participant.LapTags;
 import io.subetha.cxc.participant.ParticipantRecord;
 import io.subetha.cxc.primitive.MappedPrimitive;
 import io.subetha.cxc.primitive.PrimitiveKinds;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.process.Pids;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * A job scheduler in one mapped file, its roles in any processes: submitters {@link #submit} jobs,
@@ -248,6 +246,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     private final Timetable timetable;
     private final SlotSweeper sweeper;
     private final JobCompletion<R> completion;
+    private final WorkerDoorbell workers;
 
     private BackgroundScheduler(MappedFile file, Settings<J, R> settings) {
         super(file, TYPE);
@@ -276,7 +275,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         }
         this.resultOffset = JOB_OFFSET + rounded(jobSize);
         this.graceNanos = body.getLongAcquire(GRACE_NANOS_OFFSET);
-        this.failures = new JobFailures(body, capacity, stride);
+        this.failures = new JobFailures(body, capacity, stride, this::wakeWorkers);
         this.listing = new JobListing(body, capacity, stride);
         this.participant =
                 new ParticipantRecord(
@@ -289,8 +288,16 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         this::requireOpen,
                         this::watchdogScan);
         this.ring = new JobRing(body, capacity, stride, this::damaged);
-        this.submitter = new RingSubmitter(ring, participant);
+        this.submitter = new RingSubmitter(ring, participant, this::wakeWorkers);
         this.dispatcher = new JobDispatcher<>(ring, jobCodec, participant);
+        this.workers =
+                new WorkerDoorbell(
+                        body,
+                        doorbellOffset(capacity, stride),
+                        file.path(),
+                        dispatcher,
+                        () -> lastScan + SCAN_INTERVAL.toNanos(),
+                        this::isClosed);
         this.timetable =
                 new Timetable(
                         ring,
@@ -299,8 +306,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         file.path(),
                         rounded(jobSize),
                         graceNanos,
-                        this::watchdogScan);
-        this.sweeper = new SlotSweeper(ring, timetable);
+                        this::watchdogScan,
+                        workers::ring);
+        this.sweeper = new SlotSweeper(ring, timetable, workers::ring);
         this.completion = new JobCompletion<>(ring, resultOffset, resultCodec, participant);
         this.collector =
                 new SlotCollector<>(
@@ -405,7 +413,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         counters.increment(Op.SUBMIT);
         Instant due = options.due();
         if (due != null && due.toEpochMilli() > System.currentTimeMillis()) {
-            byte[] payload = encoded(job); // before the entry is taken: a job that fails to encode
+            // Before the entry is taken: a job that fails to encode fails here.
+            byte[] payload = Timetable.encoded(jobCodec, jobSize, job);
             try {
                 timetable.schedule(
                         "",
@@ -460,7 +469,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         long first =
                 (options.due() != null ? options.due() : recurrence.next(Instant.now()))
                         .toEpochMilli();
-        byte[] encoded = encoded(payload);
+        byte[] encoded = Timetable.encoded(jobCodec, jobSize, payload);
         enter();
         try {
             counters.increment(Op.SCHEDULE);
@@ -515,17 +524,6 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         }
     }
 
-    /** {@code job} as the job codec writes it: a payload that fails to encode fails here. */
-    private byte[] encoded(J job) {
-        int size = rounded(jobSize);
-        AtomicBuffer scratch =
-                new AtomicBuffer(ByteBuffer.allocateDirect(size + 8).alignedSlice(8));
-        jobCodec.write(scratch, 0, job);
-        byte[] bytes = new byte[size];
-        scratch.getBytes(0, bytes);
-        return bytes;
-    }
-
     // ----------------------------------------------------------------------------- receive
 
     /**
@@ -535,15 +533,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      * @return the job, or empty if none is queued
      */
     public Optional<Job<J>> receive(long workerPid) {
-        if (workerPid != OWN_PID) {
-            Pids.requireValid(workerPid);
-            throw new IllegalArgumentException(
-                    "workerPid must be this process's PID "
-                            + OWN_PID
-                            + ", got "
-                            + workerPid
-                            + ": a worker receives jobs only for itself");
-        }
+        JobDispatcher.requireOwn(workerPid, OWN_PID);
         Optional<Job<J>> job;
         enter();
         try {
@@ -555,6 +545,32 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             counters.increment(Op.RECV); // an idle worker's polls are not receives
         }
         return job;
+    }
+
+    /**
+     * {@link #receive(long)}, waiting up to {@code timeout} for a job: between looks the worker
+     * sleeps on the scheduler's doorbell, which a submit, a fire, a re-queue or a rerun in any
+     * process rings, and wakes by itself when a retry's backoff ends, the timetable's next entry
+     * falls due or its handle's scan does.
+     *
+     * @return the job, or empty if none came within {@code timeout} (or on interruption or close)
+     */
+    public Optional<Job<J>> receive(long workerPid, Duration timeout) {
+        return receive(workerPid, timeout, () -> false);
+    }
+
+    /**
+     * {@link #receive(long, Duration)}, giving up as soon as {@code giveUp} says so: a pool's stop,
+     * which then calls {@link #wakeWorkers}. {@code giveUp} is asked after every wake-up.
+     */
+    public Optional<Job<J>> receive(long workerPid, Duration timeout, BooleanSupplier giveUp) {
+        JobDispatcher.requireOwn(workerPid, OWN_PID);
+        return workers.receive(() -> receive(workerPid), timeout, giveUp);
+    }
+
+    /** Wakes every worker asleep in a receive, in any process: each looks again. */
+    public void wakeWorkers() {
+        workers.ring();
     }
 
     private Optional<Job<J>> receiveEntered() {
@@ -653,11 +669,6 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         return collector;
     }
 
-    /** The full lap a 24-bit lap tag stands for, near {@code head}'s lap. */
-    static long fullLap(long head, long tag, int capacity) {
-        return LapTags.fullLap(head / capacity, tag, 24);
-    }
-
     // ---------------------------------------------------------------------------- watchdog
 
     /**
@@ -687,15 +698,6 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     /** Beats this handle's participant record; a worker running a long job calls it. */
     public void heartbeat() {
         participant.heartbeat();
-    }
-
-    static long as(long lap, int state, long self, long attempt) {
-        return pack(
-                lap,
-                state,
-                ParticipantRecord.indexOf(self),
-                ParticipantRecord.generationOf(self),
-                attempt);
     }
 
     // ------------------------------------------------------------------------------ reads
@@ -748,7 +750,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 "graceMillis", Duration.ofNanos(graceNanos).toMillis(),
                 "timetable", timetable.entries().stream().map(TimetableEntry::summary).toList(),
                 "timetableCapacity", TIMETABLE_ENTRIES,
-                "fires", timetable.fires());
+                "fires", timetable.fires(),
+                "sleepingWorkers", workers.sleeping());
     }
 
     /**
@@ -765,6 +768,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         boolean wasOpen = !isClosed();
         super.close(); // first: an operation refused from here on is refused as closed
         if (wasOpen) {
+            workers.close(); // its sleepers return
             participant.leave(
                     (record, generation, dead) -> {
                         List<Long> requeued = new ArrayList<>();

@@ -6,6 +6,7 @@ import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.primitive.PrimitiveType;
+import io.subetha.cxc.wake.DoorbellDescriptor;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -52,7 +53,17 @@ import org.jspecify.annotations.Nullable;
  * |   Timetable entries, TIMETABLE_ENTRIES × stride, from the     |
  * |   slots' end rounded up to 64 ({@link #timetableOffset})       |
  * +---------------------------------------------------------------+
+ * |   Doorbell region ({@link DoorbellDescriptor}), from the      |
+ * |   entries' end rounded up to 64 ({@link #doorbellOffset}):     |
+ * |   idle workers announce themselves there before they sleep    |
+ * +---------------------------------------------------------------+
  * </pre>
+ *
+ * <p><b>Doorbell.</b> A worker waiting for a job ({@link BackgroundScheduler#receive(long,
+ * Duration)}) sleeps on it; every write that makes a job receivable rings it: a submit's {@code
+ * QUEUED} CAS (a timetable fire's too), a retry's or a scan's re-queue, a rerun, and a lowered
+ * next-due word, so a sleeper bounds its sleep by the timetable's new next due (see {@link
+ * WorkerDoorbell}).
  *
  * <p><b>A job slot's header</b> (offsets within the slot). Every field but the slot word is written
  * only by the one who holds the slot in {@code WRITING} (the submitter) or {@code COMPLETING} (the
@@ -166,8 +177,11 @@ public final class BackgroundSchedulerDescriptor {
 
     public static final String MAGIC = "BGSCHED1";
 
-    /** 3: the timetable (the lock, next due and fires words, and the entries after the slots). */
-    public static final int LAYOUT_VERSION = 3;
+    /**
+     * 3: the timetable (the lock, next due and fires words, and the entries after the slots). 4:
+     * the doorbell region after the timetable entries.
+     */
+    public static final int LAYOUT_VERSION = 4;
 
     public static final int GRACE_NANOS_OFFSET = 32;
     public static final int TAIL_OFFSET = 64;
@@ -273,7 +287,8 @@ public final class BackgroundSchedulerDescriptor {
                                     + slotSize);
                 }
                 long slotsEnd = (SLOTS_OFFSET + (long) capacity * slotSize + 63) & ~63L;
-                return slotsEnd + (long) TIMETABLE_ENTRIES * slotSize;
+                long entriesEnd = (slotsEnd + (long) TIMETABLE_ENTRIES * slotSize + 63) & ~63L;
+                return entriesEnd + DoorbellDescriptor.LENGTH;
             };
 
     static {
@@ -324,6 +339,14 @@ public final class BackgroundSchedulerDescriptor {
      */
     public static int timetableOffset(int capacity, int slotSize) {
         return (int) ((SLOTS_OFFSET + (long) capacity * slotSize + 63) & ~63L);
+    }
+
+    /**
+     * Where the doorbell region starts: after the timetable's entries, rounded up to 64 (within a
+     * body whose length {@link #BODY_LAYOUT} checked).
+     */
+    public static int doorbellOffset(int capacity, int slotSize) {
+        return (timetableOffset(capacity, slotSize) + TIMETABLE_ENTRIES * slotSize + 63) & ~63;
     }
 
     public static long entryWord(int state, int participant, long generation, long fire) {

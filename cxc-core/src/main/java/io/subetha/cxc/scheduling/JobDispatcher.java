@@ -5,6 +5,7 @@ import static io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor.*;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.participant.ParticipantRecord;
+import io.subetha.cxc.process.Pids;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +40,19 @@ final class JobDispatcher<J> {
         this.participant = participant;
     }
 
+    /** Refuses a receive for another process: a worker receives only for itself. */
+    static void requireOwn(long workerPid, long ownPid) {
+        if (workerPid != ownPid) {
+            Pids.requireValid(workerPid);
+            throw new IllegalArgumentException(
+                    "workerPid must be this process's PID "
+                            + ownPid
+                            + ", got "
+                            + workerPid
+                            + ": a worker receives jobs only for itself");
+        }
+    }
+
     /** Looks behind the head at the next receive: a re-queue may have raced the last look. */
     void lookAgain() {
         emptyLookAt = -1;
@@ -56,8 +70,7 @@ final class JobDispatcher<J> {
     @Nullable Job<J> receive(long now) {
         long me = participant.tag();
         long hint = body.getLongVolatile(REQUEUED_HINT_OFFSET);
-        long dueAt = nextDueAt;
-        if (hint > 0 && (hint != emptyLookAt || (dueAt != Long.MAX_VALUE && now - dueAt >= 0))) {
+        if (requeuedToLookAt(hint, now)) {
             Job<J> requeued = receiveRequeued(codec, me, hint, now);
             if (requeued != null) {
                 return requeued;
@@ -93,7 +106,7 @@ final class JobDispatcher<J> {
                     return null;
                 case QUEUED:
                     long attempt = attempt(word) + 1;
-                    long running = BackgroundScheduler.as(lap, RUNNING, me, attempt);
+                    long running = JobRing.as(lap, RUNNING, me, attempt);
                     if (body.compareAndSetLong(slot, word, running)) {
                         body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
                         Job<J> job = copyIfStillHeld(codec, h, attempt, slot, running);
@@ -107,6 +120,42 @@ final class JobDispatcher<J> {
                     body.compareAndSetLong(HEAD_OFFSET, h, h + 1);
             }
         }
+    }
+
+    /** Whether a look behind the head is due: a re-queue since the last, or a retry now due. */
+    private boolean requeuedToLookAt(long hint, long now) {
+        long dueAt = nextDueAt;
+        return hint > 0 && (hint != emptyLookAt || (dueAt != Long.MAX_VALUE && now - dueAt >= 0));
+    }
+
+    /**
+     * Whether a receive at {@code now} may find a job: a re-queued one to look at, or one queued at
+     * the head (or a slot there to step over). Reads only: what a sleeping worker looks at.
+     */
+    boolean mayFind(long now) {
+        if (requeuedToLookAt(body.getLongVolatile(REQUEUED_HINT_OFFSET), now)) {
+            return true;
+        }
+        long h = body.getLongVolatile(HEAD_OFFSET);
+        if (h < 0) {
+            return true; // damage: the receive says so
+        }
+        long lap = h / capacity;
+        long word = body.getLongVolatile(slotOffset(h));
+        if (lapOf(word) == lapTag(lap - 1)) {
+            return false; // not yet submitted
+        }
+        int state = state(word);
+        // A job being written rings once queued.
+        return lapOf(word) != lapTag(lap) || (state != FREE && state != WRITING);
+    }
+
+    /**
+     * When the earliest re-queued job the last look skipped for its backoff is due ({@code
+     * System.nanoTime()}), or {@link Long#MAX_VALUE}.
+     */
+    long retryDueAt() {
+        return nextDueAt;
     }
 
     private @Nullable Job<J> receiveRequeued(FixedCodec<J> codec, long me, long hint, long now) {
@@ -129,7 +178,7 @@ final class JobDispatcher<J> {
                 continue;
             }
             long attempt = attempt(word) + 1;
-            long running = BackgroundScheduler.as(lap, RUNNING, me, attempt);
+            long running = JobRing.as(lap, RUNNING, me, attempt);
             if (body.compareAndSetLong(slot, word, running)) {
                 body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
                 Job<J> job = copyIfStillHeld(codec, id, attempt, slot, running);

@@ -17,10 +17,16 @@ final class JobFailures {
     private final int capacity;
     private final int stride;
 
-    JobFailures(AtomicBuffer body, int capacity, int stride) {
+    private final Runnable requeued;
+
+    /**
+     * @param requeued rings the doorbell: after a retry or a rerun is queued
+     */
+    JobFailures(AtomicBuffer body, int capacity, int stride, Runnable requeued) {
         this.body = body;
         this.capacity = capacity;
         this.stride = stride;
+        this.requeued = requeued;
     }
 
     /** A job's retry policy and flags, and a fresh run; written only while holding it WRITING. */
@@ -91,6 +97,9 @@ final class JobFailures {
             }
             return FailOutcome.REFUSED;
         }
+        if (outcome == FailOutcome.RETRYING) {
+            requeued.run(); // a sleeper bounds its sleep by the backoff once it has looked
+        }
         return outcome;
     }
 
@@ -103,6 +112,7 @@ final class JobFailures {
         body.getAndAddLong(REQUEUED_HINT_OFFSET, 1); // first: a crash leaves it high, never low
         long queued = pack(jobId / capacity, QUEUED, 0, 0, attempt(word));
         if (body.compareAndSetLong(slotOffset(jobId), word, queued)) {
+            requeued.run();
             return true;
         }
         body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);

@@ -3,6 +3,8 @@ package io.subetha.cxc.scheduling;
 import static io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor.*;
 
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.participant.LapTags;
+import io.subetha.cxc.participant.ParticipantRecord;
 import java.util.function.Function;
 
 /**
@@ -26,6 +28,21 @@ final class JobRing {
         this.capacity = capacity;
         this.stride = stride;
         this.damaged = damaged;
+    }
+
+    /** The full lap a 24-bit lap tag stands for, near {@code head}'s lap. */
+    static long fullLap(long head, long tag, int capacity) {
+        return LapTags.fullLap(head / capacity, tag, 24);
+    }
+
+    /** A slot word held by participant tag {@code self}. */
+    static long as(long lap, int state, long self, long attempt) {
+        return pack(
+                lap,
+                state,
+                ParticipantRecord.indexOf(self),
+                ParticipantRecord.generationOf(self),
+                attempt);
     }
 
     int slotOffset(long id) {

@@ -42,10 +42,16 @@ final class RingSubmitter {
     private final AtomicBuffer body;
     private final ParticipantRecord participant;
 
-    RingSubmitter(JobRing ring, ParticipantRecord participant) {
+    private final Runnable queued;
+
+    /**
+     * @param queued rings the doorbell: after each job queued
+     */
+    RingSubmitter(JobRing ring, ParticipantRecord participant, Runnable queued) {
         this.ring = ring;
         this.body = ring.body;
         this.participant = participant;
+        this.queued = queued;
     }
 
     /** Queues the job {@code writer} writes; its id, or -1 if the ring is full. */
@@ -60,7 +66,7 @@ final class RingSubmitter {
             long tag = lapOf(word);
             int state = state(word);
             if (tag == lapTag(lap) && state == FREE) {
-                long writing = BackgroundScheduler.as(lap, WRITING, me, 0);
+                long writing = JobRing.as(lap, WRITING, me, 0);
                 if (!body.compareAndSetLong(slot, word, writing)) {
                     continue;
                 }
@@ -76,6 +82,7 @@ final class RingSubmitter {
                     throw e;
                 }
                 if (body.compareAndSetLong(slot, writing, pack(lap, QUEUED, 0, 0, 0))) {
+                    queued.run();
                     return t;
                 }
                 // Judged silent between the two CASes (a GC, SIGSTOP), the slot was stepped over:

@@ -105,7 +105,7 @@ final class SlotCollector<R> implements ResultCollector<R> {
             int slot = SLOTS_OFFSET + i * stride;
             long word = d[2];
             R result = codec.read(body, slot + resultOffset);
-            long lap = BackgroundScheduler.fullLap(h, lapOf(word), capacity);
+            long lap = JobRing.fullLap(h, lapOf(word), capacity);
             if (lap < 0) {
                 throw damaged.apply(
                         "job slot "
@@ -118,7 +118,7 @@ final class SlotCollector<R> implements ResultCollector<R> {
             }
             // The winner of this CAS alone delivers the result, until it acknowledges it or is
             // judged dead or silent and a scan hands it back to DONE.
-            long collecting = BackgroundScheduler.as(lap, COLLECTING, me, attempt(word));
+            long collecting = JobRing.as(lap, COLLECTING, me, attempt(word));
             if (body.compareAndSetLong(slot, word, collecting)) {
                 out.add(new JobResult<>(lap * capacity + i, attempt(word), d[0], result));
             }
@@ -136,7 +136,7 @@ final class SlotCollector<R> implements ResultCollector<R> {
             long me = participant.heldTag();
             for (JobResult<R> r : results) {
                 long lap = r.jobId() / capacity;
-                long collecting = BackgroundScheduler.as(lap, COLLECTING, me, r.attempt());
+                long collecting = JobRing.as(lap, COLLECTING, me, r.attempt());
                 if (me >= 0
                         && body.compareAndSetLong(
                                 slotOffset(r.jobId()), collecting, pack(lap + 1, FREE, 0, 0, 0))) {

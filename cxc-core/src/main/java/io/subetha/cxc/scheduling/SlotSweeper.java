@@ -17,11 +17,17 @@ final class SlotSweeper {
     private final int capacity;
     private final Timetable timetable;
 
-    SlotSweeper(JobRing ring, Timetable timetable) {
+    private final Runnable requeued;
+
+    /**
+     * @param requeued rings the doorbell: after a job is put back in the queue
+     */
+    SlotSweeper(JobRing ring, Timetable timetable, Runnable requeued) {
         this.ring = ring;
         this.body = ring.body;
         this.capacity = ring.capacity;
         this.timetable = timetable;
+        this.requeued = requeued;
     }
 
     /**
@@ -46,7 +52,7 @@ final class SlotSweeper {
             if (participant(word) != r || generation(word) != gen) {
                 continue;
             }
-            long lap = BackgroundScheduler.fullLap(head, lapOf(word), capacity);
+            long lap = JobRing.fullLap(head, lapOf(word), capacity);
             if (state == COLLECTING) {
                 // Polled and not acknowledged by a collector dead, silent or closed: deliver again.
                 body.compareAndSetLong(slot, word, pack(lap, DONE, 0, 0, attempt(word)));
@@ -55,6 +61,7 @@ final class SlotSweeper {
                 body.getAndAddLong(REQUEUED_HINT_OFFSET, 1);
                 if (body.compareAndSetLong(slot, word, pack(lap, QUEUED, 0, 0, attempt(word)))) {
                     requeued.add(lap * capacity + i);
+                    this.requeued.run();
                 } else {
                     body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
                 }

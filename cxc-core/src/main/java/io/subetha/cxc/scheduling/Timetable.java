@@ -5,9 +5,11 @@ import static io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor.*;
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcTimeoutException;
 import io.subetha.cxc.claim.OwnerRecord;
+import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.Interleaving;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.participant.ParticipantRecord;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -67,7 +69,8 @@ import org.jspecify.annotations.Nullable;
  * before it costs that one read. A poll past it takes the look by CAS to "none", fires what is due
  * and lowers the word to every armed entry's due time; each arm lowers it too, after its entry's
  * CAS, so a look racing an arm leaves it low enough. A looker killed midway leaves it at "none":
- * the scheduler's scan lowers it again.
+ * the scheduler's scan lowers it again. Every lowering rings the scheduler's doorbell: a sleeping
+ * worker bounds its sleep by the word, and must learn of an earlier due time.
  */
 final class Timetable {
 
@@ -87,6 +90,7 @@ final class Timetable {
     private final int payloadLongs;
     private final long waitNanos;
     private final Runnable scan;
+    private final Runnable lowered;
     private final Map<String, Recurrence> parsed = new ConcurrentHashMap<>();
     private volatile long lastScan = System.nanoTime() - SCANS_EVERY;
 
@@ -95,6 +99,8 @@ final class Timetable {
      * @param graceNanos the scheduler's grace: how long a schedule waits for a silent lock holder
      *     or firer, beyond which it times out
      * @param scan the scheduler's scan, which repairs dead participants' entries and lock
+     * @param lowered rings the doorbell: after the next-due word is lowered, so that sleepers bound
+     *     their sleep by it
      */
     Timetable(
             JobRing ring,
@@ -103,7 +109,8 @@ final class Timetable {
             Path file,
             int payloadBytes,
             long graceNanos,
-            Runnable scan) {
+            Runnable scan,
+            Runnable lowered) {
         this.body = ring.body;
         this.ring = ring;
         this.submitter = submitter;
@@ -114,6 +121,7 @@ final class Timetable {
         this.payloadLongs = payloadBytes / 8;
         this.waitNanos = 2 * graceNanos + 1_000_000_000L;
         this.scan = scan;
+        this.lowered = lowered;
     }
 
     private int entryOffset(int entry) {
@@ -316,6 +324,17 @@ final class Timetable {
         return spec;
     }
 
+    /** {@code job} as {@code codec} writes it: a payload that fails to encode fails here. */
+    static <J> byte[] encoded(FixedCodec<J> codec, int jobSize, J job) {
+        int size = rounded(jobSize);
+        AtomicBuffer scratch =
+                new AtomicBuffer(ByteBuffer.allocateDirect(size + 8).alignedSlice(8));
+        codec.write(scratch, 0, job);
+        byte[] bytes = new byte[size];
+        scratch.getBytes(0, bytes);
+        return bytes;
+    }
+
     /** Writes an entry's run fields and payload, as a job slot keeps them (under the lock). */
     void writeRun(int e, byte[] payload, RetryPolicy policy, int flags) {
         body.setIntPlain(e + MAX_ATTEMPTS_OFFSET, policy.maxAttempts());
@@ -463,23 +482,39 @@ final class Timetable {
 
     // -------------------------------------------------------------------------------- hint
 
-    /** Lowers the next-due hint to every entry's due time: a fired entry is due now. */
+    /**
+     * Lowers the next-due hint to every entry's due time: a fired entry is due now. Only a lowering
+     * to a time still ahead rings: after a look (or a scan) the word goes back to what is due and
+     * the looker did not fire (a kind it cannot read, a full ring); rung for that, sleepers in two
+     * processes would wake each other by their looks for as long as it stays so.
+     */
     void lowerNextDue() {
+        long now = System.currentTimeMillis();
         for (int i = 0; i < TIMETABLE_ENTRIES; i++) {
             int e = entryOffset(i);
             long word = body.getLongVolatile(e);
             switch (entryState(word)) {
-                case ARMED -> lowerNextDue(body.getLongAcquire(e + dueOffset(entryFire(word))));
-                case FIRED -> lowerNextDue(0);
+                case ARMED -> {
+                    long due = body.getLongAcquire(e + dueOffset(entryFire(word)));
+                    lowerNextDue(due, due > now);
+                }
+                case FIRED -> lowerNextDue(0, false);
                 default -> {}
             }
         }
     }
 
     private void lowerNextDue(long due) {
+        lowerNextDue(due, true);
+    }
+
+    private void lowerNextDue(long due, boolean ring) {
         long hint;
         while (due < (hint = body.getLongVolatile(NEXT_DUE_OFFSET))) {
             if (body.compareAndSetLong(NEXT_DUE_OFFSET, hint, due)) {
+                if (ring) {
+                    lowered.run();
+                }
                 return;
             }
         }

@@ -25,6 +25,8 @@ import java.util.concurrent.CountDownLatch;
  *                             Interleaving POINT: parked POINT
  * schedule-at PATH CAP POINT NAME   schedules NAME (daily, payload 1) and parks for good at
  *                             POINT: parked POINT
+ * await PATH CAP            waiting, then receives jobs for good, each through a receive that
+ *                             waits an hour: received PAYLOAD (once its result is recorded)
  * fail PATH CAP N             receives N jobs one by one and reports each one's attempt failed
  *                             with an IllegalStateException: failed ID ATTEMPT OUTCOME NANOS
  *                             (NANOS: System.nanoTime() just before the report)
@@ -86,6 +88,20 @@ public final class SchedulerChild {
                         while (true) {
                             scheduler.fireDue();
                             Thread.yield();
+                        }
+                    });
+        } else if (args[0].equals("await")) {
+            ChildServer.daemon(
+                    "worker",
+                    () -> {
+                        say("waiting");
+                        while (true) {
+                            Optional<Job<Long>> job = scheduler.receive(pid, Duration.ofHours(1));
+                            if (job.isPresent()) {
+                                long payload = job.get().payload();
+                                scheduler.complete(job.get(), resultOf(payload));
+                                say("received " + payload);
+                            }
                         }
                     });
         } else if (args[0].equals("fail")) {

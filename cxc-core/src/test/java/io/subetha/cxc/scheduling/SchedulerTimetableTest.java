@@ -215,7 +215,7 @@ class SchedulerTimetableTest {
         }
         assertThatThrownBy(this::scheduler)
                 .isInstanceOf(CxcFormatException.class)
-                .hasMessageContaining("layout version 2, but this CXC reads version 3")
+                .hasMessageContaining("layout version 2, but this CXC reads version 4")
                 .hasMessageContaining("older CXC release");
     }
 }

@@ -39,7 +39,8 @@ import org.springframework.context.SmartLifecycle;
  * worker here is receiving); as a lifecycle bean it runs, per scheduler with a {@link JobHandler}
  * bean, a pool of {@code workers} threads: receive → handle → complete, or, when the handler
  * throws, {@code fail} by the job's retry policy (queued again after its backoff, or FAILED). Each
- * run's outcome is told to the {@link JobRunObserver}s (history, meters, observations).
+ * run's outcome is told to the {@link JobRunObserver}s (history, meters, observations). An idle
+ * thread sleeps in its receive on the scheduler's doorbell, which a submit in any process rings.
  *
  * <p><b>Shutdown</b>: the pools stop receiving, running jobs get {@code shutdown-timeout} to finish
  * and record their result; threads still running then are interrupted, and the scheduler bean's
@@ -51,7 +52,14 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
 
     private static final Log logger = LogFactory.getLog(SchedulerWorkers.class);
     private static final long PID = ProcessHandle.current().pid();
-    private static final long MAX_IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    /**
+     * How long an idle worker sleeps in one receive on the scheduler's doorbell: it wakes at once
+     * for a job (a submit in any process rings it), for a stop, and for the clock's work (a retry
+     * or timetable entry due, its scan); past it, it only loops to look at its pool again.
+     */
+    private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
+
     private static final long DAMAGED_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Map<String, BackgroundScheduler<?, ?>> schedulers;
@@ -284,7 +292,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
     @Override
     public synchronized void stop() {
         stopping = true;
-        pools.forEach(pool -> pool.receiving = false);
+        pools.forEach(Pool::stopReceiving);
         pools.forEach(Pool::awaitStopped);
         running = false;
     }
@@ -364,12 +372,19 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
             threads.start(workers, this::work);
         }
 
+        /** No more receives: the workers asleep on the doorbell are woken to see it. */
+        void stopReceiving() {
+            receiving = false;
+            if (!scheduler.isClosed()) {
+                scheduler.wakeWorkers();
+            }
+        }
+
         private void work() {
-            long idle = 0;
             while (receiving) {
                 Optional<Job<J>> job;
                 try {
-                    job = scheduler.receive(PID);
+                    job = scheduler.receive(PID, IDLE_WAIT, () -> !receiving);
                 } catch (RuntimeException e) {
                     if (scheduler.isClosed()) {
                         return;
@@ -383,19 +398,15 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                         continue;
                     }
                     logger.error("cxc scheduler " + name + ": receive failed", e);
-                    job = Optional.empty();
+                    LockSupport.parkNanos(DAMAGED_PARK_NANOS); // not a log line in a spin
+                    continue;
                 }
                 if (!damages.isEmpty()) {
                     damages.remove(name); // read again without damage
                 }
-                if (job.isEmpty()) {
-                    // Nothing queued: park a little longer each time (no wake-up across processes).
-                    idle = Math.min(Math.max(idle * 2, 20_000), MAX_IDLE_PARK_NANOS);
-                    LockSupport.parkNanos(idle);
-                    continue;
+                if (job.isPresent()) {
+                    run(job.get()); // else its wait timed out, or the pool stops
                 }
-                idle = 0;
-                run(job.get());
             }
         }
 

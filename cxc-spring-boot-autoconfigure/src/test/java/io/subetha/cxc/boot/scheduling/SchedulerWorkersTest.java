@@ -309,6 +309,29 @@ class SchedulerWorkersTest {
     }
 
     @Test
+    void anIdlePoolSleepsOnTheDoorbellUntilASubmitOfAnotherHandleWakesIt() {
+        Handler doubler = new Handler(j -> j.payload() * 2);
+        BackgroundScheduler<Long, Long> jobs = open(Duration.ofSeconds(2), List.of(doubler));
+        SchedulerWorkers workers = workers(jobs, 2, Duration.ofSeconds(30), List.of(doubler));
+        workers.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> sleepingWorkers(jobs) == 2);
+        try (BackgroundScheduler<Long, Long> elsewhere =
+                BackgroundScheduler.open(
+                        temp.resolve("jobs.scheduler"),
+                        new BackgroundScheduler.Settings<>(16, INT64, INT64))) {
+            elsewhere.submit(21L);
+        }
+        assertThat(results(jobs, 1)).extracting(JobResult::result).containsExactly(42L);
+        workers.stop(); // wakes the sleepers to see it
+        assertThat(poolThreads()).isZero();
+        assertThat(sleepingWorkers(jobs)).isZero();
+    }
+
+    private static int sleepingWorkers(BackgroundScheduler<?, ?> jobs) {
+        return (Integer) jobs.describe().get("sleepingWorkers");
+    }
+
+    @Test
     void aPoolStartedFromADaemonThreadStillRunsNonDaemonWorkersAndARestartMakesNoExtraOnes()
             throws Exception {
         Handler doubler = new Handler(j -> j.payload() * 2);

@@ -1,0 +1,131 @@
+package io.subetha.cxc.scheduling;
+
+import static io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor.NEXT_DUE_OFFSET;
+
+import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.wait.Deadline;
+import io.subetha.cxc.wake.Doorbell;
+import io.subetha.cxc.wake.WaitPhases;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * A {@link BackgroundScheduler}'s doorbell ({@link Doorbell}, its region in the file): idle workers
+ * of every process sleep on it, and every write that makes a job receivable rings it (a submit's or
+ * a fire's {@code QUEUED} CAS, a retry's, a scan's or a rerun's re-queue, a lowered next-due word).
+ * With nobody asleep a ring is one fence and one read.
+ *
+ * <p><b>What a sleeper wakes for</b> besides a ring: the clock. A retry waiting out its backoff,
+ * the timetable's next due time (one word) and the handle's next scan are times, not writes, so
+ * each sleep is bounded by the earliest of them; a ring for a lowered next-due word ends the sleep,
+ * and the next one is bounded by the new word. A timetable entry due but not fired by this
+ * process's look (a kind it cannot read, a full ring) wakes it again only once the word moves or a
+ * scan is due: no look is repeated in a spin.
+ */
+final class WorkerDoorbell implements AutoCloseable {
+
+    private static final long MILLI = 1_000_000;
+
+    private final Doorbell doorbell;
+    private final AtomicBuffer body;
+    private final JobDispatcher<?> dispatcher;
+    private final LongSupplier nextScanAt;
+    private final BooleanSupplier closed;
+
+    /**
+     * @param nextScanAt when the handle's next scan of its own is due, {@code System.nanoTime()}
+     * @param closed whether the handle is closed: its sleepers return
+     */
+    WorkerDoorbell(
+            AtomicBuffer body,
+            int region,
+            Path file,
+            JobDispatcher<?> dispatcher,
+            LongSupplier nextScanAt,
+            BooleanSupplier closed) {
+        this.doorbell = new Doorbell(body, region, file);
+        this.body = body;
+        this.dispatcher = dispatcher;
+        this.nextScanAt = nextScanAt;
+        this.closed = closed;
+    }
+
+    /** Wakes every announced sleeper; after a write that makes a job receivable. */
+    void ring() {
+        doorbell.ringIfAnnounced();
+    }
+
+    /**
+     * Looks for a job until one is found, {@code timeout} passes, {@code giveUp} says so, the
+     * handle closes or the thread is interrupted; sleeps on the doorbell between looks.
+     *
+     * @param look one receive: fires what the timetable has due, scans when due, claims a job
+     */
+    <J> Optional<Job<J>> receive(
+            Supplier<Optional<Job<J>>> look, Duration timeout, BooleanSupplier giveUp) {
+        long deadline = System.nanoTime() + Deadline.nanos(timeout);
+        WaitPhases phases = WaitPhases.DEFAULT; // the first sleep only: a peer's quick submit
+        while (true) {
+            Optional<Job<J>> job = look.get();
+            long now = System.nanoTime();
+            if (job.isPresent()
+                    || giveUp.getAsBoolean()
+                    || closed.getAsBoolean()
+                    || now - deadline >= 0
+                    || Thread.currentThread().isInterrupted()) {
+                return job;
+            }
+            long nextDue = body.getLongVolatile(NEXT_DUE_OFFSET);
+            long wakeAt = wakeAt(now, deadline, nextDue);
+            doorbell.await(
+                    phases,
+                    () ->
+                            closed.getAsBoolean()
+                                    || giveUp.getAsBoolean()
+                                    || body.getLongVolatile(NEXT_DUE_OFFSET) != nextDue
+                                    || dispatcher.mayFind(System.nanoTime())
+                                    || System.nanoTime() - wakeAt >= 0,
+                    Duration.ofNanos(deadline - now),
+                    Duration.ofNanos(Math.max(wakeAt - now, 0)));
+            if (closed.getAsBoolean()) {
+                return Optional.empty(); // closed while asleep: its jobs are re-queued, not ours
+            }
+            phases = WaitPhases.SLEEP_AT_ONCE;
+        }
+    }
+
+    /** The earliest clock a sleeper wakes for: its deadline, a scan, a retry, the next due. */
+    private long wakeAt(long now, long deadline, long nextDue) {
+        long wakeAt = earliest(deadline, nextScanAt.getAsLong());
+        long retry = dispatcher.retryDueAt();
+        if (retry != Long.MAX_VALUE) {
+            wakeAt = earliest(wakeAt, retry);
+        }
+        long untilDue = nextDue - System.currentTimeMillis();
+        if (nextDue != Long.MAX_VALUE && untilDue > 0 && untilDue < (wakeAt - now) / MILLI + 1) {
+            // Due but not fired by the look just made: left to the word's next move or the scan.
+            wakeAt = earliest(wakeAt, now + untilDue * MILLI);
+        }
+        return wakeAt;
+    }
+
+    private static long earliest(long a, long b) {
+        return a - b <= 0 ? a : b;
+    }
+
+    /** How many workers are announced on the doorbell: asleep, or about to be. */
+    int sleeping() {
+        return doorbell.announcedCount();
+    }
+
+    /** Frees the idle lent waiters' slots and sockets, and wakes this process's sleepers. */
+    @Override
+    public void close() {
+        doorbell.close();
+        doorbell.ringIfAnnounced(); // sleepers of this handle look at closed and return
+    }
+}
