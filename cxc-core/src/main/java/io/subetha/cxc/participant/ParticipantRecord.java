@@ -180,12 +180,17 @@ public final class ParticipantRecord {
     }
 
     /**
-     * Judges every held record: hands each dead or silent participant to {@code repair}, then frees
-     * a dead one's record (after its slots, so a judge killed midway leaves it for the next).
+     * Judges every held record, this handle's own beaten first: hands each dead or silent
+     * participant to {@code repair}, then frees a dead one's record (after its slots, so a judge
+     * killed midway leaves it for the next).
      *
      * @return how many dead participants' records this call freed
      */
     public int judgeAll(Repair repair) {
+        // The judge is alive: its own record is beaten first, or a handle that paused past the
+        // grace (a GC, a loaded machine) would take back what it holds itself and hand it out
+        // again.
+        beatIfDue();
         int freed = 0;
         for (int r = 0; r < count; r++) {
             int record = offsetOf.applyAsInt(r);
