@@ -1,0 +1,110 @@
+package io.subetha.cxc.zookeeper.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
+import io.subetha.cxc.shedlock.CxcLockProvider;
+import io.subetha.cxc.shedlock.boot.CxcShedLockAutoConfiguration;
+import io.subetha.cxc.zookeeper.GlobalLeases;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * The same auto-configured {@link CxcLockProvider}, switched to {@link GlobalLeases} by the
+ * existing backend property: its locks are then ZooKeeper's too, with ZooKeeper's tokens.
+ */
+class ZooKeeperLeaseBackendsTest {
+
+    @TempDir Path temp;
+
+    private TestingServer server;
+
+    @BeforeEach
+    void startServer() throws Exception {
+        server = new TestingServer(true);
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        server.close();
+    }
+
+    private ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withConfiguration(
+                        AutoConfigurations.of(
+                                CxcZooKeeperAutoConfiguration.class,
+                                CxcAutoConfiguration.class,
+                                CxcShedLockAutoConfiguration.class))
+                .withPropertyValues(
+                        "cxc.directory=" + temp.resolve("cxc"),
+                        "spring.application.name=zk-lease-test");
+    }
+
+    @Test
+    void theBackendPropertyPutsShedLockOnZooKeeperWithZooKeepersToken() throws Exception {
+        runner().withPropertyValues(
+                        "cxc.zookeeper.connect-string=" + server.getConnectString(),
+                        "cxc.leader.backend=zookeeper")
+                .run(
+                        context -> {
+                            assertThat(context).hasNotFailed();
+                            CxcLockProvider provider = context.getBean(CxcLockProvider.class);
+                            assertThat(provider.backend()).isInstanceOf(GlobalLeases.class);
+                            assertThat(provider.leases().file())
+                                    .isEqualTo(temp.resolve("cxc").resolve("shedlock.cxc"));
+
+                            SimpleLock lock = provider.lock(config("report")).orElseThrow();
+                            String parent = "/cxc/zk-lease-test/leases/shedlock/nreport";
+                            try (CuratorFramework zk = client()) {
+                                List<String> nodes = zk.getChildren().forPath(parent);
+                                assertThat(nodes).hasSize(1);
+                                Stat stat = zk.checkExists().forPath(parent + "/" + nodes.get(0));
+                                long token = CxcLockProvider.currentFencingToken().orElseThrow();
+                                assertThat(token).isEqualTo(stat.getCzxid());
+                                assertThat(provider.lock(config("report"))).isEmpty();
+                                lock.unlock();
+                                assertThat(zk.getChildren().forPath(parent)).isEmpty();
+                            }
+                            SimpleLock again = provider.lock(config("report")).orElseThrow();
+                            assertThat(CxcLockProvider.currentFencingToken().orElseThrow())
+                                    .as("ZooKeeper's token rises")
+                                    .isGreaterThan(0);
+                            again.unlock();
+                        });
+    }
+
+    @Test
+    void withoutTheBackendTheLocksStayOnTheHost() {
+        runner().run(
+                        context ->
+                                assertThat(context.getBean(CxcLockProvider.class).backend())
+                                        .isNotInstanceOf(GlobalLeases.class));
+    }
+
+    private CuratorFramework client() {
+        CuratorFramework zk =
+                CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
+        zk.start();
+        return zk;
+    }
+
+    private static LockConfiguration config(String name) {
+        return new LockConfiguration(Instant.now(), name, Duration.ofMinutes(1), Duration.ZERO);
+    }
+}
