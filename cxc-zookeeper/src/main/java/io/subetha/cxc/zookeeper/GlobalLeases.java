@@ -147,7 +147,6 @@ public final class GlobalLeases implements LeaseBackend, AutoCloseable {
     /** Raised by every SUSPENDED or LOST: leases taken under an older epoch are lost. */
     private volatile long epoch;
 
-    private volatile boolean connected;
     private long recordedSession;
 
     /**
@@ -199,11 +198,8 @@ public final class GlobalLeases implements LeaseBackend, AutoCloseable {
 
     private void stateChanged(ConnectionState state) {
         if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
-            connected = false;
             epoch++; // only Curator's event thread writes it
             logger.info("cxc: ZooKeeper connection {}: every global lease held is lost", state);
-        } else if (state.isConnected()) {
-            connected = true;
         }
     }
 
@@ -241,7 +237,9 @@ public final class GlobalLeases implements LeaseBackend, AutoCloseable {
 
     private Optional<Held> acquireNode(OwnerLease.Lease local) {
         long since = epoch;
-        if (!connected) {
+        // The client's own view, not a listener's flag: Curator tells listeners after
+        // blockUntilConnected returns. A loss told later still raises the epoch.
+        if (!client.getZookeeperClient().isConnected()) {
             return Optional.empty();
         }
         String parent = ZKPaths.makePath(settings.path(), element(local.name()));

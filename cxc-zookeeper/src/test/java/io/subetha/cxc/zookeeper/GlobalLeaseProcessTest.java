@@ -236,11 +236,13 @@ class GlobalLeaseProcessTest {
         return contender.holding().orElseThrow();
     }
 
-    /** SIGKILLs the holder; answers [the successor's token, ns from the kill to its holding]. */
+    /** SIGKILLs the holder; answers [the successor's token, ns from the signal to its holding]. */
     private long[] killAndAwaitSuccessor(Contender holder, long token) {
+        // Its holding ends when the signal is sent: a successor can only take the name once it is
+        // dead, which the machine's load may let this thread see much later.
+        holder.killedNanos = System.nanoTime();
         holder.jvm.process().destroyForcibly();
         holder.jvm.waitForExit(Duration.ofSeconds(30));
-        holder.killedNanos = System.nanoTime();
         long[] found = new long[2];
         await("a successor of token " + token)
                 .atMost(Duration.ofSeconds(20))

@@ -14,11 +14,11 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A process of one simulated host contending for one name through {@link GlobalLeases}: it tries
- * every 2 ms; once it holds the name it prints {@code held <token> <nanoTime>}, checks {@link
- * GlobalLeases#isHeld} every 0.2 ms, and after {@code holdMillis} (0: never; -1: never contends) or
- * on loss prints {@code free <token> <nanoTime> released|lost} before it releases. Exits when stdin
- * closes. Args: hostDirectory connectString path hostName sessionMillis connectionMillis name
- * holdMillis.
+ * every 10 ms (few ZooKeeper writes: the ensemble shares the test JVM); once it holds the name it
+ * prints {@code held <token> <nanoTime>}, checks {@link GlobalLeases#isHeld} every 0.2 ms, and
+ * after {@code holdMillis} (0: never; -1: never contends) or on loss prints {@code free <token>
+ * <nanoTime> released|lost} before it releases. Exits when stdin closes. Args: hostDirectory
+ * connectString path hostName sessionMillis connectionMillis name holdMillis.
  */
 public final class LeaseChild {
 
@@ -64,7 +64,7 @@ public final class LeaseChild {
         while (true) {
             Optional<LeaseBackend.Held> got = leases.tryAcquire(name, Duration.ofDays(1));
             if (got.isEmpty()) {
-                LockSupport.parkNanos(2_000_000);
+                LockSupport.parkNanos(10_000_000);
                 continue;
             }
             LeaseBackend.Held held = got.get();
