@@ -3,6 +3,9 @@ package io.subetha.cxc.zookeeper.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
+import io.subetha.cxc.integration.CxcLockRegistry;
+import io.subetha.cxc.integration.boot.CxcLockRegistryAutoConfiguration;
+import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.shedlock.CxcLockProvider;
 import io.subetha.cxc.shedlock.boot.CxcShedLockAutoConfiguration;
 import io.subetha.cxc.zookeeper.GlobalLeases;
@@ -10,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.apache.curator.framework.CuratorFramework;
@@ -26,7 +30,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * The same auto-configured {@link CxcLockProvider}, switched to {@link GlobalLeases} by the
- * existing backend property: its locks are then ZooKeeper's too, with ZooKeeper's tokens.
+ * existing backend property: its locks are then ZooKeeper's too, with ZooKeeper's tokens; and
+ * {@link CxcLockRegistry} likewise, two simulated hosts in one JVM.
  */
 class ZooKeeperLeaseBackendsTest {
 
@@ -50,7 +55,8 @@ class ZooKeeperLeaseBackendsTest {
                         AutoConfigurations.of(
                                 CxcZooKeeperAutoConfiguration.class,
                                 CxcAutoConfiguration.class,
-                                CxcShedLockAutoConfiguration.class))
+                                CxcShedLockAutoConfiguration.class,
+                                CxcLockRegistryAutoConfiguration.class))
                 .withPropertyValues(
                         "cxc.directory=" + temp.resolve("cxc"),
                         "spring.application.name=zk-lease-test");
@@ -66,6 +72,8 @@ class ZooKeeperLeaseBackendsTest {
                             assertThat(context).hasNotFailed();
                             CxcLockProvider provider = context.getBean(CxcLockProvider.class);
                             assertThat(provider.backend()).isInstanceOf(GlobalLeases.class);
+                            assertThat(context.getBean(CxcLockRegistry.class).backend())
+                                    .isInstanceOf(GlobalLeases.class);
                             assertThat(provider.leases().file())
                                     .isEqualTo(temp.resolve("cxc").resolve("shedlock.cxc"));
 
@@ -95,6 +103,45 @@ class ZooKeeperLeaseBackendsTest {
                         context ->
                                 assertThat(context.getBean(CxcLockProvider.class).backend())
                                         .isNotInstanceOf(GlobalLeases.class));
+    }
+
+    @Test
+    void aRegistryLockIsHeldAgainstAnotherHostUntilUnlocked() throws Exception {
+        try (OwnerLease tableA = table("host-a");
+                OwnerLease tableB = table("host-b");
+                GlobalLeases a = leases(tableA, "host-a");
+                GlobalLeases b = leases(tableB, "host-b")) {
+            CxcLockRegistry onA = new CxcLockRegistry(a, Duration.ofMinutes(1));
+            CxcLockRegistry onB = new CxcLockRegistry(b, Duration.ofMinutes(1));
+            CxcLockRegistry.CxcLock lockA = onA.obtain("order-42");
+            assertThat(lockA.tryLock()).isTrue();
+            long first = lockA.token();
+            CxcLockRegistry.CxcLock lockB = onB.obtain("order-42");
+            assertThat(lockB.tryLock()).as("held on the other host").isFalse();
+            lockA.unlock();
+            assertThat(lockB.tryLock(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(lockB.token())
+                    .as("ZooKeeper's token rises across hosts")
+                    .isGreaterThan(first);
+            lockB.unlock();
+        }
+    }
+
+    private OwnerLease table(String host) {
+        return OwnerLease.openOrCreate(
+                temp.resolve(host).resolve("locks.cxc"), new OwnerLease.Settings(16));
+    }
+
+    private GlobalLeases leases(OwnerLease table, String host) {
+        return new GlobalLeases(
+                table,
+                new GlobalLeases.Settings(
+                        server.getConnectString(),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(1),
+                        "/cxc/registry-test/leases/locks",
+                        temp.resolve(host),
+                        host));
     }
 
     private CuratorFramework client() {
