@@ -5,6 +5,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Runs the annotated method for every event of the event log declared by {@code
@@ -34,6 +35,8 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+// Called by reflection: a native image keeps each annotated method invocable.
+@Reflective
 public @interface CxcEventListener {
 
     /** The declared event log: {@code <log>} in {@code cxc.event-logs.<log>.*}. */

@@ -16,6 +16,7 @@ import java.beans.PropertyDescriptor;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.annotation.ReflectiveRuntimeHintsRegistrar;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.beans.factory.aot.AotServices;
 
@@ -49,6 +50,23 @@ class CxcRuntimeHintsTest {
                         RuntimeHintsPredicates.reflection()
                                 .onMethodInvocation(CxcEventListener.class.getMethod("log")))
                 .accepts(hints);
+    }
+
+    /** A bean of the application's, as AOT sees it. */
+    static class Tally {
+        @CxcEventListener(log = "orders")
+        void on(long event) {}
+    }
+
+    @Test
+    void aListenerMethodStaysInvocableInANativeImage() throws Exception {
+        RuntimeHints beanHints = new RuntimeHints();
+        new ReflectiveRuntimeHintsRegistrar().registerRuntimeHints(beanHints, Tally.class);
+        assertThat(
+                        RuntimeHintsPredicates.reflection()
+                                .onMethodInvocation(
+                                        Tally.class.getDeclaredMethod("on", long.class)))
+                .accepts(beanHints);
     }
 
     @Test
