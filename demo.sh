@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Three instances of the sample app on one host elect a leader through one shared directory; each
-# handles every request any of them served (an event-log listener); the leader is SIGKILLed and a
-# survivor takes over. Needs only Java 17+ and Maven; stops everything it
+# handles every request any of them served (an event-log listener); they share a job scheduler
+# (retries, a failed job, a recurring job fired once across them) and a fan-out; the leader is
+# SIGKILLed and a survivor takes over. Needs only Java 17+ and Maven; stops everything it
 # started, whatever happens. Ports: CXC_DEMO_PORTS="8081 8082 8083" (the default).
 set -euo pipefail
 
@@ -34,13 +35,14 @@ trap 'exit 143' TERM
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # GET a path (default /actuator/cxc) on a port: curl if there is one, else bash's own /dev/tcp.
-fetch() {
-    local path="${2:-/actuator/cxc}"
+fetch() { send GET "$1" "${2:-/actuator/cxc}"; }
+post() { send POST "$1" "$2"; }
+send() {
     if command -v curl >/dev/null; then
-        curl -sf --max-time 2 "http://127.0.0.1:$1$path" || true
+        curl -sf --max-time 2 -X "$1" "http://127.0.0.1:$2$3" || true
     else
-        { exec 3<>"/dev/tcp/127.0.0.1/$1" &&
-            printf 'GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n' "$path" >&3 &&
+        { exec 3<>"/dev/tcp/127.0.0.1/$2" &&
+            printf '%s %s HTTP/1.0\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n' "$1" "$3" >&3 &&
             sed '1,/^\r$/d' <&3; exec 3<&-; } 2>/dev/null || true
     fi
 }
@@ -67,6 +69,7 @@ echo "==> starting ${#PORTS[@]} instances sharing cxc.directory=$DIRECTORY"
 for port in "${PORTS[@]}"; do
     java -Xmx128m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$JAR" \
         --server.port="$port" --cxc.directory="$DIRECTORY" --sample.bookkeeping.interval=1s \
+        --cxc.schedulers.reports.recurring.tick.fixed-rate=1s \
         >"$WORK/instance-$port.log" 2>&1 &
     PIDS+=("$!")
     disown "$!" # no "Killed" notice from the shell when the leader is killed
@@ -117,6 +120,45 @@ for port in "${PORTS[@]}"; do
         sleep 0.1
     done
     printf '    %-6s %s\n' "$port" "${tally:-(no answer)}"
+done
+
+echo "==> background jobs, run by every instance's worker pool: the scheduler 'reports' (ReportJobs)"
+echo "    fires its recurring job 'tick' every second, once per due time across the instances; a flaky"
+echo "    job fails once and is retried, a broken one fails 3 attempts and is FAILED (/actuator/cxcjobs);"
+echo "    9 orders go into the fan-out 'orders' at priority 5, each shipped by one instance (OrderShipping):"
+post "${PORTS[0]}" /reports/flaky >/dev/null
+post "${PORTS[1 % ${#PORTS[@]}]}" /reports/broken >/dev/null
+post "${PORTS[2 % ${#PORTS[@]}]}" '/orders?count=9&priority=5' >/dev/null
+jobs_deadline=$(($(now_ms) + 30000))
+while :; do
+    reports=$(fetch "${PORTS[0]}" /reports)
+    fires=$(sed -n 's/^timetable: tick .*, fired \([0-9]*\) times$/\1/p' <<<"$reports")
+    ran=0
+    shipped=0
+    for port in "${PORTS[@]}"; do
+        n=$(fetch "$port" /reports | sed -n 's/.* ran tick \([0-9]*\) times.*/\1/p')
+        ran=$((ran + ${n:-0}))
+        n=$(fetch "$port" /orders | sed -n 's/.* shipped \([0-9]*\) orders.*/\1/p')
+        shipped=$((shipped + ${n:-0}))
+    done
+    if ((${fires:-0} >= 3 && ran == ${fires:-0} && shipped == 9)) &&
+        [[ "$reports" == *"flaky attempt 2 succeeded"* && "$reports" == *"failed: job"* ]]; then
+        break
+    fi
+    if (($(now_ms) > jobs_deadline)); then
+        echo "the jobs did not all run within 30 s; /reports of port ${PORTS[0]}:" >&2
+        echo "$reports" >&2
+        exit 1
+    fi
+    sleep 0.2
+done
+for port in "${PORTS[@]}"; do
+    printf '    %-6s %s\n' "$port" "$(fetch "$port" /reports | sed -n 's/^this instance (pid [0-9]*) //p')"
+done
+echo "    'tick' fired $fires times and ran $ran times in all"
+grep -e '^history: ' -e '^failed: ' <<<"$reports" | sed 's/^/    /'
+for port in "${PORTS[@]}"; do
+    printf '    %-6s %s\n' "$port" "$(fetch "$port" /orders | sed -n 's/^this instance (pid [0-9]*) //p')"
 done
 
 leader_port=""

@@ -1,15 +1,9 @@
 package io.subetha.cxc.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.testing.ChildJvm;
 import io.subetha.cxc.testing.ChildJvmGroup;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,8 +27,6 @@ class SampleEventListenerProcessTest {
     @TempDir Path temp;
 
     private final ChildJvmGroup children = new ChildJvmGroup();
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @AfterEach
     void stopChildren() {
@@ -42,19 +34,11 @@ class SampleEventListenerProcessTest {
     }
 
     private ChildJvm copy(Path directory, int port) {
-        ChildJvm child =
-                SampleCopies.start(
-                        children,
-                        "sample-" + port,
-                        port,
-                        directory,
-                        "--logging.level.io.subetha.cxc.sample.RequestTally=DEBUG");
-        await("/hello of " + child)
-                .atMost(STARTUP)
-                .pollInterval(Duration.ofMillis(250))
-                .failFast(() -> !child.isAlive())
-                .until(() -> get(port, "/actuator/health") != null);
-        return child;
+        return SampleCopies.startAnswering(
+                children,
+                port,
+                directory,
+                "--logging.level.io.subetha.cxc.sample.RequestTally=DEBUG");
     }
 
     @Test
@@ -66,7 +50,7 @@ class SampleEventListenerProcessTest {
             copies.add(copy(directory, port));
         }
         for (int i = 0; i < REQUESTS; i++) {
-            assertThat(get(ports[i % 3], "/hello")).startsWith("hello from pid");
+            assertThat(SampleCopies.get(ports[i % 3], "/hello")).startsWith("hello from pid");
         }
         for (ChildJvm copy : copies) {
             assertThat(handled(copy, REQUESTS)).containsExactlyElementsOf(sequences(0, REQUESTS));
@@ -74,7 +58,7 @@ class SampleEventListenerProcessTest {
 
         copies.get(2).kill();
         for (int i = REQUESTS; i < 2 * REQUESTS; i++) {
-            assertThat(get(ports[i % 2], "/hello")).startsWith("hello from pid");
+            assertThat(SampleCopies.get(ports[i % 2], "/hello")).startsWith("hello from pid");
         }
         for (ChildJvm copy : copies.subList(0, 2)) {
             assertThat(handled(copy, REQUESTS))
@@ -88,7 +72,8 @@ class SampleEventListenerProcessTest {
             resumed.remove(0);
         }
         assertThat(resumed).containsExactlyElementsOf(sequences(REQUESTS, 2 * REQUESTS));
-        assertThat(get(ports[2], "/requests")).contains("handled " + REQUESTS + " requests");
+        assertThat(SampleCopies.get(ports[2], "/requests"))
+                .contains("handled " + REQUESTS + " requests");
     }
 
     /** The sequences of the next {@code count} requests {@code copy} logged handling. */
@@ -109,20 +94,5 @@ class SampleEventListenerProcessTest {
             all.add(s);
         }
         return all;
-    }
-
-    /** GET a path, or null if the instance does not answer (yet). */
-    private String get(int port, String path) throws InterruptedException {
-        try {
-            HttpResponse<String> response =
-                    http.send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                                    .timeout(Duration.ofSeconds(10))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? response.body() : null;
-        } catch (IOException notUp) {
-            return null;
-        }
     }
 }

@@ -59,6 +59,9 @@ class ShutdownOverlapProcessTest {
                                 "--spring.main.web-application-type=none",
                                 "--spring.main.banner-mode=off",
                                 "--spring.application.name=slow",
+                                // Not the sample's application.properties: it declares primitives
+                                // whose handlers (ReportJobs, OrderShipping) this app lacks.
+                                "--spring.config.name=slow",
                                 "--cxc.directory=" + temp.resolve("cxc"),
                                 "--cxc.leader.shutdown-timeout=" + shutdownTimeout),
                         null));
