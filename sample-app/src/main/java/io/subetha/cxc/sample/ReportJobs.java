@@ -93,7 +93,10 @@ public class ReportJobs implements JobHandler<Long, Long> {
         return "submitted broken job " + reports.getObject().submit(BROKEN) + "\n";
     }
 
-    /** Nobody needs the results: take them, so their slots are free for the next jobs. */
+    /**
+     * Nobody needs the submitted jobs' results: take them, so their slots are free for the next
+     * jobs (the recurring job's are discarded as each run ends).
+     */
     @Scheduled(fixedDelay = 1000)
     void collect() {
         BackgroundScheduler<Long, Long> scheduler = reports.getIfAvailable();

@@ -42,7 +42,8 @@ public final class CxcRecurringJobsAutoConfiguration {
                                                                     job.getZone(),
                                                                     job.getFixedRate(),
                                                                     job.getFixedDelay(),
-                                                                    job.getPayload())));
+                                                                    job.getPayload(),
+                                                                    job.isKeepResult())));
                             if (!declared.getRecurring().isEmpty()
                                     && beans.containsBean(scheduler)) {
                                 schedulers.put(

@@ -110,8 +110,8 @@ public final class DeclaredProperties {
          * Recurring jobs by name: each is submitted once per due time across every copy of the
          * application, by whichever copy polls first, and is kept in the scheduler's file (it
          * survives every copy's restart). Every copy registers them at start: the same entry, not
-         * doubled. Settings per job (Recurring): cron (with zone), fixed-rate or fixed-delay, and
-         * payload.
+         * doubled. Settings per job (Recurring): cron (with zone), fixed-rate or fixed-delay,
+         * payload, and keep-result.
          */
         private Map<String, Recurring> recurring = new LinkedHashMap<>();
 
@@ -186,6 +186,13 @@ public final class DeclaredProperties {
              */
             private @Nullable String payload;
 
+            /**
+             * Whether each fire's result is kept until a collector takes it. By default it is
+             * discarded as the job completes (its run is in the history), so a recurring job nobody
+             * collects from never fills the scheduler.
+             */
+            private boolean keepResult;
+
             public @Nullable String getCron() {
                 return cron;
             }
@@ -224,6 +231,14 @@ public final class DeclaredProperties {
 
             public void setPayload(@Nullable String payload) {
                 this.payload = payload;
+            }
+
+            public boolean isKeepResult() {
+                return keepResult;
+            }
+
+            public void setKeepResult(boolean keepResult) {
+                this.keepResult = keepResult;
             }
         }
     }

@@ -15,9 +15,15 @@ import org.jspecify.annotations.Nullable;
  * @param recurrence when it is due
  * @param payload the job, as the property gives it (converted to the job type at registration)
  * @param property the job's property prefix, for messages
+ * @param keepResult whether each fire's result waits for a collector (else discarded as it ends)
  */
 public record RecurringJob(
-        String scheduler, String name, Recurrence recurrence, String payload, String property) {
+        String scheduler,
+        String name,
+        Recurrence recurrence,
+        String payload,
+        String property,
+        boolean keepResult) {
 
     /**
      * Checks one declaration: exactly one of {@code cron}, {@code fixed-rate} and {@code
@@ -32,7 +38,8 @@ public record RecurringJob(
             String zone,
             @Nullable Duration fixedRate,
             @Nullable Duration fixedDelay,
-            @Nullable String payload) {
+            @Nullable String payload,
+            boolean keepResult) {
         String property = "cxc.schedulers." + scheduler + ".recurring." + name;
         List<String> given = new ArrayList<>();
         if (cron != null) {
@@ -78,6 +85,6 @@ public record RecurringJob(
             throw new InvalidCxcPropertyException(
                     setting, value, e.getMessage(), "Correct " + setting + ".");
         }
-        return new RecurringJob(scheduler, name, recurrence, payload, property);
+        return new RecurringJob(scheduler, name, recurrence, payload, property, keepResult);
     }
 }

@@ -4,6 +4,7 @@ import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.SchedulerCodecs;
 import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
+import io.subetha.cxc.scheduling.JobOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -96,7 +97,11 @@ public final class RecurringJobs implements SmartInitializingSingleton, TickTask
                     "Set it to a " + type.getSimpleName() + ".");
         }
         try {
-            scheduler.schedule(job.name(), job.recurrence(), (J) payload);
+            scheduler.schedule(
+                    job.name(),
+                    job.recurrence(),
+                    (J) payload,
+                    job.keepResult() ? JobOptions.DEFAULT : JobOptions.fireAndForget());
         } catch (IllegalArgumentException e) {
             throw new InvalidCxcPropertyException(
                     job.property(), job.name(), e.getMessage(), "Declare it under a shorter name.");

@@ -49,6 +49,7 @@ class CxcRecurringJobsTest {
         runner().withPropertyValues(
                         "cxc.schedulers.jobs.recurring.beat.fixed-rate=50ms",
                         "cxc.schedulers.jobs.recurring.beat.payload=21",
+                        "cxc.schedulers.jobs.recurring.beat.keep-result=true",
                         "cxc.schedulers.jobs.recurring.nightly.cron=0 0 2 * * *",
                         "cxc.schedulers.jobs.recurring.nightly.zone=Europe/Paris",
                         "cxc.schedulers.jobs.recurring.nightly.payload=5")
@@ -77,6 +78,30 @@ class CxcRecurringJobsTest {
                                                 return results.size() >= 3;
                                             });
                             assertThat(results).extracting(JobResult::result).containsOnly(42L);
+                        });
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aRecurringJobsResultsAreDiscardedSoNoCollectorIsNeeded() {
+        runner().withPropertyValues(
+                        "cxc.schedulers.jobs.capacity=2",
+                        "cxc.schedulers.jobs.recurring.beat.fixed-rate=20ms",
+                        "cxc.schedulers.jobs.recurring.beat.payload=21")
+                .run(
+                        context -> {
+                            assertThat(context).hasNotFailed();
+                            BackgroundScheduler<Long, Long> jobs =
+                                    (BackgroundScheduler<Long, Long>) context.getBean("jobs");
+                            RecurringJobs recurring = context.getBean(RecurringJobs.class);
+                            // Five times the capacity: kept results would have filled it.
+                            await().atMost(Duration.ofSeconds(60))
+                                    .until(
+                                            () -> {
+                                                recurring.onTick();
+                                                return jobs.timetable().get(0).fires() >= 10;
+                                            });
+                            assertThat(jobs.collector().take(64)).isEmpty();
                         });
     }
 
