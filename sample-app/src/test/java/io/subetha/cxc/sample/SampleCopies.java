@@ -53,7 +53,11 @@ final class SampleCopies {
      */
     static ChildJvm startAnswering(
             ChildJvmGroup children, int port, Path directory, String... arguments) {
-        ChildJvm child = start(children, "sample-" + port, port, directory, arguments);
+        return awaitAnswering(start(children, "sample-" + port, port, directory, arguments), port);
+    }
+
+    /** Waits until {@code child}, started on {@code port}, answers {@code /actuator/health}. */
+    static ChildJvm awaitAnswering(ChildJvm child, int port) {
         await("/actuator/health of " + child)
                 .atMost(Duration.ofSeconds(100))
                 .pollInterval(Duration.ofMillis(250))
