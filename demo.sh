@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Three instances of the sample app on one host elect a leader through one shared directory; each
 # handles every request any of them served (an event-log listener); they share a job scheduler
-# (retries, a failed job, a recurring job fired once across them) and a fan-out; the leader is
-# SIGKILLed and a survivor takes over. Needs only Java 17+ and Maven; stops everything it
-# started, whatever happens. Ports: CXC_DEMO_PORTS="8081 8082 8083" (the default).
+# (retries, a failed job, a recurring job fired once across them), a fan-out and a pass handler
+# one of them owns; the leader is SIGKILLed and a survivor takes over (and the handler, if the
+# leader owned it). Needs only Java 17+ and Maven; stops everything it started, whatever happens.
+# Ports: CXC_DEMO_PORTS="8081 8082 8083" (the default).
 set -euo pipefail
 
 cd "$(dirname "$0")"
@@ -175,6 +176,14 @@ term=$(field term "$(fetch "$leader_port")")
 survivors=()
 for port in "${PORTS[@]}"; do [[ "$port" != "$leader_port" ]] && survivors+=("$port"); done
 
+echo "==> GET /quote?for=demo on each instance: the pass handler 'quote' (@PassId(1), QuoteDesk)"
+echo "    that every instance registers is run by its one owner, the others stand by:"
+for port in "${PORTS[@]}"; do
+    quote=$(fetch "$port" '/quote?for=demo')
+    printf '    %-6s %s\n' "$port" "$quote"
+done
+quote_owner=$(sed -n 's/.* by pid \([0-9]*\)$/\1/p' <<<"$quote")
+
 echo "==> leader: pid $leader_pid on port $leader_port, term $term; kill -9 $leader_pid"
 start=$(now_ms)
 kill -KILL "$leader_pid"
@@ -196,6 +205,25 @@ done
 echo "==> successor: pid $(sed -n 's/^{"pid":\([0-9]*\).*/\1/p' <<<"$json") on port $successor," \
     "term $(field term "$json")"
 echo "==> failover: ${failover} ms from SIGKILL to a survivor's /actuator/cxc saying \"self\": true"
+if [[ "$quote_owner" == "$leader_pid" ]]; then
+    echo "==> GET /quote?for=demo on the survivors: the killed leader owned 'quote';"
+    echo "    a standby took it over:"
+else
+    echo "==> GET /quote?for=demo on the survivors: 'quote' is still owned by pid $quote_owner"
+    echo "    (not the leader):"
+fi
+for port in "${survivors[@]}"; do
+    quote=""
+    until [[ "$quote" == *"by pid "* && "$quote" != *"by pid $leader_pid" ]]; do
+        if (($(now_ms) - start > 30000)); then
+            echo "no live owner answered /quote on port $port within 30 s:" \
+                "${quote:-(no answer)}" >&2
+            exit 1
+        fi
+        quote=$(fetch "$port" '/quote?for=demo')
+    done
+    printf '    %-6s %s\n' "$port" "$quote"
+done
 sleep 0.3 # a few ticks: a lower PID that was not first to notice takes over from the first
 echo "==> the survivors now (the lowest live PID leads):"
 show "${survivors[@]}"
