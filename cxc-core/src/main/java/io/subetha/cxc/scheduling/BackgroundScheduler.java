@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * A job scheduler in one mapped file, its roles in any processes: submitters {@link #submit} jobs,
@@ -622,12 +623,25 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (failure == null) {
             throw new IllegalArgumentException("failure must not be null");
         }
+        counters.increment(Op.FAIL);
+        return fenced(() -> failures.record(job, failure));
+    }
+
+    /**
+     * Gives {@code job} back unrun, queued again not before {@code wait}, this dispatch counting as
+     * no attempt (a concurrency limit's); fenced like {@link #fail}: REFUSED if it is not held.
+     */
+    public FailOutcome handBack(Job<J> job, Duration wait) {
+        return fenced(() -> failures.handBack(job, wait.toNanos()));
+    }
+
+    /** A step of a dispatched job's holder, inside this handle's participant record. */
+    private FailOutcome fenced(Supplier<FailOutcome> step) {
         if (!participant.enter()) {
             return FailOutcome.REFUSED; // closed: its close re-queued the job, or will as it leaves
         }
-        counters.increment(Op.FAIL);
         try {
-            FailOutcome outcome = failures.record(job, failure);
+            FailOutcome outcome = step.get();
             if (outcome != FailOutcome.REFUSED) {
                 participant.beatIfDue();
             }
@@ -686,9 +700,6 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         (record, generation, isDead) ->
                                 sweeper.sweep(record, generation, isDead, requeued, abandoned));
         timetable.lowerNextDue(); // after a looker killed midway, or a repaired fire
-        if (!requeued.isEmpty()) {
-            body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
-        }
         dispatcher.lookAgain(); // a look missed by a re-queue racing it: look again
         return new ReclaimReport(requeued, abandoned[0], dead);
     }
@@ -771,11 +782,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             workers.close(); // its sleepers return
             participant.leave(
                     (record, generation, dead) -> {
-                        List<Long> requeued = new ArrayList<>();
-                        sweeper.sweep(record, generation, dead, requeued, new int[1]);
-                        if (!requeued.isEmpty()) {
-                            body.getAndAddLong(RECLAIMED_OFFSET, requeued.size());
-                        }
+                        sweeper.sweep(record, generation, dead, new ArrayList<>(), new int[1]);
                     });
         }
     }

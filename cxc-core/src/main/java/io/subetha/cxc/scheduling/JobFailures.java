@@ -77,11 +77,7 @@ final class JobFailures {
                             body.getLongPlain(slot + INITIAL_BACKOFF_OFFSET),
                             Double.longBitsToDouble(body.getLongPlain(slot + MULTIPLIER_OFFSET)),
                             body.getLongPlain(slot + MAX_BACKOFF_OFFSET));
-            long notBefore = System.nanoTime() + Math.max(0, wait);
-            body.setLongRelease(slot + NOT_BEFORE_OFFSET, notBefore == 0 ? 1 : notBefore);
-            // Behind the head, like a job a scan re-queues: raise the hint first, a crash leaves it
-            // high, never low.
-            body.getAndAddLong(REQUEUED_HINT_OFFSET, 1);
+            queueBehindHead(slot, wait);
             outcome = FailOutcome.RETRYING;
             next = pack(lap, QUEUED, 0, 0, attempt);
         } else {
@@ -101,6 +97,44 @@ final class JobFailures {
             requeued.run(); // a sleeper bounds its sleep by the backoff once it has looked
         }
         return outcome;
+    }
+
+    /**
+     * Hands {@code job} back to the queue, not before {@code waitNanos}, without counting the
+     * dispatch as an attempt of its retry policy: {@code RUNNING → COMPLETING}, the run's base
+     * raised by one, then {@code → QUEUED} with the attempt kept (the fence). Killed in between, a
+     * scan re-queues it as a dead worker's, the run then one attempt more lenient. A job whose
+     * attempts reached {@link BackgroundSchedulerDescriptor#MAX_ATTEMPT} fails instead, as {@link
+     * #record} would: a fence must never wrap.
+     */
+    FailOutcome handBack(Job<?> job, long waitNanos) {
+        if (job.attempt() >= MAX_ATTEMPT) {
+            return record(job, new IllegalStateException("handed back " + MAX_ATTEMPT + " times"));
+        }
+        int slot = slotOffset(job.id());
+        long completing = withState(job.word, COMPLETING);
+        if (!body.compareAndSetLong(slot, job.word, completing)) {
+            return FailOutcome.REFUSED;
+        }
+        body.setLongRelease(slot + RUN_BASE_OFFSET, body.getLongPlain(slot + RUN_BASE_OFFSET) + 1);
+        queueBehindHead(slot, waitNanos);
+        long queued = pack(job.id() / capacity, QUEUED, 0, 0, job.attempt());
+        if (!body.compareAndSetLong(slot, completing, queued)) {
+            // As in record: not reached while this process lives.
+            body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);
+            return FailOutcome.REFUSED;
+        }
+        requeued.run();
+        return FailOutcome.RETRYING;
+    }
+
+    /** Not before {@code waitNanos} from now, and the re-queued hint raised; held COMPLETING. */
+    private void queueBehindHead(int slot, long waitNanos) {
+        long notBefore = System.nanoTime() + Math.max(0, waitNanos);
+        body.setLongRelease(slot + NOT_BEFORE_OFFSET, notBefore == 0 ? 1 : notBefore);
+        // Behind the head, like a job a scan re-queues: raise the hint first, a crash leaves it
+        // high, never low.
+        body.getAndAddLong(REQUEUED_HINT_OFFSET, 1);
     }
 
     /** {@code FAILED → QUEUED}, the attempt kept (the fence), the hint raised first. */

@@ -61,6 +61,7 @@ final class SlotSweeper {
                 body.getAndAddLong(REQUEUED_HINT_OFFSET, 1);
                 if (body.compareAndSetLong(slot, word, pack(lap, QUEUED, 0, 0, attempt(word)))) {
                     requeued.add(lap * capacity + i);
+                    body.getAndAddLong(RECLAIMED_OFFSET, 1);
                     this.requeued.run();
                 } else {
                     body.getAndAddLong(REQUEUED_HINT_OFFSET, -1);

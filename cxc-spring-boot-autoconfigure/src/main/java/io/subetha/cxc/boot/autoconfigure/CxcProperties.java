@@ -85,7 +85,8 @@ public class CxcProperties {
      * and every tick scans for dead or silent workers; a job whose handler throws is retried by its
      * retry policy, then FAILED. Settings per name (Scheduler): capacity, grace, workers,
      * shutdown-timeout, retry (retry.max-attempts, retry.initial-backoff, retry.multiplier,
-     * retry.max-backoff), history, trace-context, and recurring jobs by name (recurring).
+     * retry.max-backoff), history, trace-context, recurring jobs by name (recurring), and
+     * concurrency limits by job type across every process (limits).
      */
     private final Map<String, DeclaredProperties.Scheduler> schedulers = new LinkedHashMap<>();
 

@@ -14,6 +14,7 @@ import io.subetha.cxc.boot.eventlog.DeclaredEventLogs;
 import io.subetha.cxc.boot.liveness.WatchdogScanner;
 import io.subetha.cxc.boot.scheduling.FanoutRetry;
 import io.subetha.cxc.boot.scheduling.FanoutWorkers;
+import io.subetha.cxc.boot.scheduling.JobLimits;
 import io.subetha.cxc.boot.scheduling.SchedulerHistory;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
@@ -225,6 +226,21 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                     new SchedulerWorkers(schedulers, pools, codecs(beans));
                             declarations.forEach(
                                     (name, declared) -> {
+                                        Map<String, Integer> limits =
+                                                declared.properties().getLimits();
+                                        if (!limits.isEmpty()) {
+                                            BackgroundScheduler<?, ?> scheduler =
+                                                    schedulers.get(name);
+                                            workers.limit(
+                                                    name,
+                                                    JobLimits.open(
+                                                            name,
+                                                            scheduler.file(),
+                                                            limits,
+                                                            scheduler.grace(),
+                                                            beans.bean(CxcFileLocation.class)
+                                                                    .options()));
+                                        }
                                         int size = declared.properties().getHistory();
                                         if (size > 0) {
                                             workers.keepHistory(

@@ -115,6 +115,14 @@ public final class DeclaredProperties {
          */
         private Map<String, Recurring> recurring = new LinkedHashMap<>();
 
+        /**
+         * Concurrency limits by job type (the JobHandler's type(job)): at most this many jobs of
+         * the type run at once across every process, each holding a lease of
+         * {directory}/{name}.limits while it runs; a worker that gets none hands the job back to
+         * the queue, spending no attempt. 1 or more, 256 in all.
+         */
+        private Map<String, Integer> limits = new LinkedHashMap<>();
+
         public int getCapacity() {
             return capacity;
         }
@@ -157,6 +165,14 @@ public final class DeclaredProperties {
 
         public void setRecurring(Map<String, Recurring> recurring) {
             this.recurring = recurring;
+        }
+
+        public Map<String, Integer> getLimits() {
+            return limits;
+        }
+
+        public void setLimits(Map<String, Integer> limits) {
+            this.limits = limits;
         }
 
         /** A recurring job of a scheduler: one of cron, fixed-rate and fixed-delay, and payload. */

@@ -6,6 +6,7 @@ import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.JobHandler;
 import io.subetha.cxc.boot.SchedulerCodecs;
 import io.subetha.cxc.boot.ticker.TickTask;
+import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor;
@@ -60,12 +61,19 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
      */
     private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
 
+    /**
+     * How long a job handed back at its type's limit waits in the queue before any worker receives
+     * it again: short against a job's run, long enough that the pools do not spin on it.
+     */
+    static final Duration HAND_BACK_WAIT = Duration.ofMillis(100);
+
     private static final long DAMAGED_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Map<String, BackgroundScheduler<?, ?>> schedulers;
     private final List<Pool<?, ?>> pools = new ArrayList<>();
     private final List<JobRunObserver> observers = new CopyOnWriteArrayList<>();
     private final Map<String, SchedulerHistory> histories = new ConcurrentHashMap<>();
+    private final Map<String, JobLimits> limits = new ConcurrentHashMap<>();
     private final Map<String, CxcFormatException> damages = new ConcurrentHashMap<>();
     private volatile boolean running;
     private volatile boolean stopping;
@@ -134,15 +142,34 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
         observe(history);
     }
 
+    /**
+     * Runs at most the declared number of {@code scheduler}'s jobs of each type of {@code limits}
+     * at once, across every process: set before {@link #start}.
+     */
+    public void limit(String scheduler, JobLimits limits) {
+        JobLimits before = this.limits.put(scheduler, limits);
+        if (before != null) {
+            before.close();
+        }
+        for (Pool<?, ?> pool : pools) {
+            if (pool.name.equals(scheduler)) {
+                pool.limits = limits;
+            }
+        }
+    }
+
     /** The history of {@code scheduler}, if it keeps one. */
     public Optional<SchedulerHistory> history(String scheduler) {
         return Optional.ofNullable(histories.get(scheduler));
     }
 
-    /** Closes the histories; the schedulers are their own beans, closed by the context. */
+    /**
+     * Closes the histories and limits; the schedulers are their own beans, closed by the context.
+     */
     @Override
     public void destroy() {
         histories.values().forEach(SchedulerHistory::close);
+        limits.values().forEach(JobLimits::close);
     }
 
     /** The damage a scan or a worker last found in {@code scheduler}'s file, if any. */
@@ -265,6 +292,18 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                 pool.scheduler.heartbeat(); // long jobs: this process is alive while it ticks
             }
         }
+        limits.forEach(
+                (name, limits) -> {
+                    for (String lost : limits.extendHeld()) {
+                        logger.warn(
+                                "cxc scheduler "
+                                        + name
+                                        + ": the lease "
+                                        + lost
+                                        + " of a running job was lost (this process was silent"
+                                        + " past the grace): another job of its type may run");
+                    }
+                });
         schedulers.forEach(
                 (name, scheduler) -> {
                     if (scheduler.isClosed()) {
@@ -344,6 +383,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
         final AtomicLong retried = new AtomicLong();
         final AtomicLong fenced = new AtomicLong();
         final AtomicLong held = new AtomicLong();
+        volatile @Nullable JobLimits limits;
         volatile boolean receiving;
 
         Pool(
@@ -405,8 +445,58 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                     damages.remove(name); // read again without damage
                 }
                 if (job.isPresent()) {
-                    run(job.get()); // else its wait timed out, or the pool stops
+                    runWithin(job.get()); // else its wait timed out, or the pool stops
                 }
+            }
+        }
+
+        /**
+         * Runs {@code job} holding one of its type's leases when its type is limited; with none
+         * free, hands it back to the queue unrun (no attempt spent), to be received again, by any
+         * process, once {@link #HAND_BACK_WAIT} has passed.
+         */
+        private void runWithin(Job<J> job) {
+            JobLimits limits = this.limits;
+            String type = limits == null ? null : typeOf(job);
+            if (type == null || !limits.limits(type)) {
+                run(job);
+                return;
+            }
+            Optional<OwnerLease.Lease> lease = limits.tryEnter(type);
+            if (lease.isEmpty()) {
+                handBack(job);
+                return;
+            }
+            try {
+                run(job);
+            } finally {
+                limits.leave(lease.get());
+            }
+        }
+
+        private @Nullable String typeOf(Job<J> job) {
+            try {
+                return handler.type(job);
+            } catch (RuntimeException e) {
+                logger.error("cxc scheduler " + name + ": the handler's type() threw", e);
+                return null; // run unlimited: a job whose type is unknown is not stuck
+            }
+        }
+
+        private void handBack(Job<J> job) {
+            FailOutcome outcome;
+            try {
+                outcome = scheduler.handBack(job, HAND_BACK_WAIT);
+            } catch (RuntimeException e) {
+                hold(job, "its type's limit is reached, and it could not be handed back", e);
+                return;
+            }
+            if (outcome == FailOutcome.REFUSED) {
+                fenced.incrementAndGet();
+            } else if (outcome == FailOutcome.FAILED) {
+                failed.incrementAndGet();
+                logger.warn(
+                        "cxc scheduler " + name + ": " + job + " FAILED, handed back 2^19 times");
             }
         }
 

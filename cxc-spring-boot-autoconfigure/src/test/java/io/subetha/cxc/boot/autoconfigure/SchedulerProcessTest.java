@@ -59,16 +59,12 @@ class SchedulerProcessTest {
         for (int i = 0; i < 2; i++) {
             apps.add(
                     children.add(
-                            ChildJvm.start(
+                            SchedulerWorkerApp.start(
                                     "scheduler-app-" + i,
-                                    SchedulerWorkerApp.class,
-                                    "--hang-file=" + hangFile,
-                                    "--cxc.directory=" + cxc,
+                                    hangFile,
+                                    cxc,
                                     "--cxc.schedulers.jobs.capacity=1024",
-                                    "--cxc.schedulers.jobs.workers=1",
-                                    "--spring.main.banner-mode=off",
-                                    "--spring.main.web-application-type=none",
-                                    "--logging.level.root=WARN")));
+                                    "--cxc.schedulers.jobs.workers=1")));
         }
         for (ChildJvm app : apps) {
             app.awaitPrefixed("started ", Duration.ofSeconds(90));

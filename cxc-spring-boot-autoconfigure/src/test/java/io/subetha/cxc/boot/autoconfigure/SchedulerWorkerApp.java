@@ -4,8 +4,11 @@ import io.subetha.cxc.boot.JobHandler;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.scheduling.Job;
+import io.subetha.cxc.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -26,6 +29,21 @@ public class SchedulerWorkerApp {
         SpringApplication.run(SchedulerWorkerApp.class, args);
         System.out.println("started " + Pids.current());
         System.out.flush();
+    }
+
+    /**
+     * Starts this app as a child JVM over {@code directory}, quiet, without a web server, its
+     * settings {@code more} ({@code --cxc.schedulers.jobs.workers=1}, ...) after those.
+     */
+    static ChildJvm start(String name, Path hangFile, Path directory, String... more) {
+        List<String> args = new ArrayList<>();
+        args.add("--hang-file=" + hangFile);
+        args.add("--cxc.directory=" + directory);
+        args.addAll(List.of(more));
+        args.add("--spring.main.banner-mode=off");
+        args.add("--spring.main.web-application-type=none");
+        args.add("--logging.level.root=WARN");
+        return ChildJvm.start(name, SchedulerWorkerApp.class, args.toArray(String[]::new));
     }
 
     @Bean
