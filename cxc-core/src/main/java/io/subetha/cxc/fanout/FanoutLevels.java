@@ -84,6 +84,21 @@ final class FanoutLevels {
     }
 
     /**
+     * The returned items waiting behind {@code head} in level {@code priority}: {@code FULL} slots
+     * of their lap.
+     */
+    long returnedBehind(int priority, long head) {
+        long count = 0;
+        for (long p = Math.max(0, head - capacity); p < head; p++) {
+            long word = body.getLongVolatile(slotOffset(priority, p));
+            if (state(word) == FULL && lapTag(word) == ((p / capacity) & 0xFFFF_FFFFL)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
      * Puts a claimed item back in its slot, behind the head: the returned-items hint is raised
      * before the CAS and lowered again if it fails, so a crash can only leave it too high.
      */

@@ -568,8 +568,11 @@ public final class PriorityFanout<T> extends MappedPrimitive {
         int level = levelOffset(priority);
         long head = body.getLongVolatile(level + HEAD_OFFSET);
         long tail = body.getLongVolatile(level + TAIL_OFFSET);
-        long returned = body.getLongVolatile(level + RETURNED_OFFSET);
-        return Math.max(0, tail - head) + Math.max(0, returned);
+        // The returned-items hint may be left too high by a crash (it costs takers a look, never an
+        // item): when it says there are any, count the returned items themselves.
+        long hint = body.getLongVolatile(level + RETURNED_OFFSET);
+        long returned = hint > 0 ? levels.returnedBehind(priority, head) : 0;
+        return Math.max(0, tail - head) + returned;
     }
 
     public int capacityPerPriority() {
