@@ -1,9 +1,9 @@
 package io.subetha.cxc.integration;
 
-import io.subetha.cxc.lease.LeaseBackend;
-import io.subetha.cxc.lease.LeaseBackend.Held;
 import io.subetha.cxc.lease.OwnerLease;
+import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.lease.OwnerLeaseDescriptor;
+import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ConcurrentModificationException;
@@ -59,8 +59,9 @@ public final class CxcLockRegistry
     /** The longest sleep of a waiting acquirer between two looks, unless a release rings. */
     public static final Duration MAX_POLL = Duration.ofMillis(5);
 
-    private final LeaseBackend leases;
+    private final OwnerLease leases;
     private final Duration defaultTtl;
+    private final long pid = Pids.current();
 
     /** The lock objects, least recently obtained first; guarded by itself. */
     private final Map<String, CxcLock> locks = new LinkedHashMap<>(16, 0.75f, true);
@@ -83,29 +84,13 @@ public final class CxcLockRegistry
      *     OwnerLease#MAX_AT_MOST}
      */
     public CxcLockRegistry(OwnerLease leases, Duration defaultTtl) {
-        this(LeaseBackend.local(leases), defaultTtl);
-    }
-
-    /**
-     * A registry in {@code leases}: host-local, or across hosts with cxc-zookeeper's {@code
-     * GlobalLeases} (the caller closes them).
-     *
-     * @param defaultTtl how long a lock holds unless unlocked or renewed, up to {@link
-     *     OwnerLease#MAX_AT_MOST}
-     */
-    public CxcLockRegistry(LeaseBackend leases, Duration defaultTtl) {
         requireTtl(defaultTtl);
         this.leases = leases;
         this.defaultTtl = defaultTtl;
     }
 
-    /** The host-local lease table the locks live in (under ZooKeeper's, across hosts). */
+    /** The lease table the locks live in. */
     public OwnerLease leases() {
-        return leases.local();
-    }
-
-    /** The leases the locks are taken in: host-local, or across hosts. */
-    public LeaseBackend backend() {
         return leases;
     }
 
@@ -201,7 +186,7 @@ public final class CxcLockRegistry
         }
         if (lock == null || !lock.local.isHeldByCurrentThread()) {
             throw new IllegalMonitorStateException(
-                    "the current thread does not hold the lock " + key + " of " + leases);
+                    "the current thread does not hold the lock " + key + " of " + leases.file());
         }
         if (!lock.renew(ttl)) {
             throw new IllegalStateException(
@@ -251,7 +236,7 @@ public final class CxcLockRegistry
         private final ReentrantLock local = new ReentrantLock();
 
         /** The lease of the outermost hold; read and written by the holding thread only. */
-        private @Nullable Held lease;
+        private @Nullable Lease lease;
 
         /** The renewal of the outermost hold's lease, if scheduled; holding thread only. */
         private @Nullable ScheduledFuture<?> renewal;
@@ -278,7 +263,7 @@ public final class CxcLockRegistry
          * @throws IllegalMonitorStateException if this thread does not hold the lock
          */
         public long token() {
-            Held held = lease;
+            Lease held = lease;
             if (!local.isHeldByCurrentThread() || held == null) {
                 throw new IllegalMonitorStateException(
                         "the current thread does not hold the lock " + key);
@@ -417,7 +402,7 @@ public final class CxcLockRegistry
         }
 
         private boolean acquire(Duration ttl) {
-            Optional<Held> acquired = leases.tryAcquire(key, ttl);
+            Optional<Lease> acquired = leases.tryAcquire(key, pid, ttl);
             if (acquired.isEmpty()) {
                 return false;
             }
@@ -430,7 +415,7 @@ public final class CxcLockRegistry
             return true;
         }
 
-        private ScheduledFuture<?> renewEvery(TaskScheduler scheduler, Held held, Duration ttl) {
+        private ScheduledFuture<?> renewEvery(TaskScheduler scheduler, Lease held, Duration ttl) {
             Duration period = ttl.dividedBy(3).isZero() ? Duration.ofMillis(1) : ttl.dividedBy(3);
             AtomicReference<@Nullable ScheduledFuture<?>> self = new AtomicReference<>();
             Runnable renew =
@@ -455,7 +440,7 @@ public final class CxcLockRegistry
         }
 
         private boolean renew(Duration ttl) {
-            Held held = lease;
+            Lease held = lease;
             return held != null && leases.extend(held, ttl);
         }
 
@@ -473,7 +458,7 @@ public final class CxcLockRegistry
                 local.unlock();
                 return;
             }
-            Held held = lease;
+            Lease held = lease;
             lease = null;
             stopRenewing();
             try {

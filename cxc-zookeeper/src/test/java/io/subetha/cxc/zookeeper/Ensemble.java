@@ -16,7 +16,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
-import org.apache.zookeeper.util.ServiceUtils;
 
 /**
  * A real 3-node ZooKeeper ensemble in the test JVM (curator-test's {@link TestingCluster}), with
@@ -40,11 +39,6 @@ final class Ensemble implements AutoCloseable {
     static Ensemble start(Path scratch) throws Exception {
         // curator-test writes a configuration file per server start into java.io.tmpdir.
         Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
-        // A restarted server whose election port is still held by its killed predecessor retries
-        // until the port is free, instead of giving up after 3 tries and exiting the test JVM
-        // (ZooKeeper calls System.exit(14) then); and no server ever exits the test JVM.
-        System.setProperty("zookeeper.electionPortBindRetry", "0");
-        ServiceUtils.setSystemExitProcedure(ServiceUtils.LOG_ONLY);
         InstanceSpec.reset();
         List<InstanceSpec> specs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {

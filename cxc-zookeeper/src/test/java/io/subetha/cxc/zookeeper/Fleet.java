@@ -168,20 +168,6 @@ final class Fleet implements AutoCloseable {
         Member member = new Member(host, jvm);
         hosts.computeIfAbsent(host, h -> new ArrayList<>()).add(member);
         everyone.add(member);
-        collect(
-                jvm,
-                text -> {
-                    synchronized (member) {
-                        member.lines.add(new Line(text, System.nanoTime()));
-                    }
-                });
-        return member;
-    }
-
-    /**
-     * Hands every stdout line of {@code jvm} to {@code sink}, on a daemon thread, until it exits.
-     */
-    static void collect(ChildJvm jvm, java.util.function.Consumer<String> sink) {
         Thread collector =
                 new Thread(
                         () -> {
@@ -195,12 +181,15 @@ final class Fleet implements AutoCloseable {
                                     }
                                     continue;
                                 }
-                                sink.accept(text);
+                                synchronized (member) {
+                                    member.lines.add(new Line(text, System.nanoTime()));
+                                }
                             }
                         },
                         "collect-" + jvm.name());
         collector.setDaemon(true);
         collector.start();
+        return member;
     }
 
     synchronized List<Member> alive() {

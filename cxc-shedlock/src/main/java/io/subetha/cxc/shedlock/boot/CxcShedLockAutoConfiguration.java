@@ -2,11 +2,9 @@ package io.subetha.cxc.shedlock.boot;
 
 import io.subetha.cxc.boot.CxcPrimitives;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
-import io.subetha.cxc.lease.LeaseBackend;
 import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.shedlock.CxcLockProvider;
 import net.javacrumbs.shedlock.core.LockProvider;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -20,8 +18,7 @@ import org.springframework.context.annotation.Bean;
  * <cxc.directory>/<cxc.shedlock.name>.cxc}, default {@code shedlock.cxc}), when ShedLock and the
  * cxc starter are on the classpath and the application defines no {@code LockProvider} of its own.
  * The file is opened through {@link CxcPrimitives}, so it shows in {@code /actuator/cxc} and {@code
- * cxc.ops}, and is closed with the context. With {@code cxc.leader.backend=zookeeper} (and
- * cxc-zookeeper on the classpath) each lock is also taken on ZooKeeper: across hosts.
+ * cxc.ops}, and is closed with the context.
  */
 @AutoConfiguration(after = CxcAutoConfiguration.class)
 @ConditionalOnClass({LockProvider.class, CxcPrimitives.class})
@@ -32,10 +29,7 @@ public class CxcShedLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(LockProvider.class)
-    CxcLockProvider cxcLockProvider(
-            CxcPrimitives primitives,
-            CxcShedLockProperties properties,
-            ObjectProvider<LeaseBackend.Factory> backends) {
+    CxcLockProvider cxcLockProvider(CxcPrimitives primitives, CxcShedLockProperties properties) {
         OwnerLease leases =
                 primitives.open(
                         properties.getName(),
@@ -44,8 +38,6 @@ public class CxcShedLockAutoConfiguration {
                                         file,
                                         new OwnerLease.Settings(properties.getCapacity()),
                                         options));
-        return new CxcLockProvider(
-                backends.getIfAvailable(() -> LeaseBackend.Factory.LOCAL)
-                        .over(leases, properties.getName()));
+        return new CxcLockProvider(leases);
     }
 }
