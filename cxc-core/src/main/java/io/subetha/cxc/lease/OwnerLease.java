@@ -176,7 +176,7 @@ public final class OwnerLease extends MappedPrimitive {
                     .construct((file, settings, options) -> new OwnerLease(file, settings));
 
     /** A held lease, as its acquirer got it: pass it back to extend or release it. */
-    public static final class Lease {
+    public static final class Lease implements LeaseBackend.Held {
         private final String name;
         private final int slot;
         private final long ownerWord;

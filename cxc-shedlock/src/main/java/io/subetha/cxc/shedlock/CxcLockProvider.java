@@ -1,8 +1,8 @@
 package io.subetha.cxc.shedlock;
 
+import io.subetha.cxc.lease.LeaseBackend;
+import io.subetha.cxc.lease.LeaseBackend.Held;
 import io.subetha.cxc.lease.OwnerLease;
-import io.subetha.cxc.lease.OwnerLease.Lease;
-import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Deque;
@@ -48,32 +48,47 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
     private static final ThreadLocal<Deque<Acquisition>> HELD =
             ThreadLocal.withInitial(ConcurrentLinkedDeque::new);
 
-    private final OwnerLease leases;
-    private final long pid;
+    private final LeaseBackend leases;
     private final Duration longestLease;
 
     /** A provider acquiring for this process in {@code leases} (which the caller closes). */
     public CxcLockProvider(OwnerLease leases) {
+        this(LeaseBackend.local(leases));
+    }
+
+    /**
+     * A provider acquiring for this process in {@code leases}: host-local, or across hosts with
+     * cxc-zookeeper's {@code GlobalLeases} (the caller closes them).
+     */
+    public CxcLockProvider(LeaseBackend leases) {
         this(leases, OwnerLease.MAX_AT_MOST);
     }
 
     /** With leases of at most {@code longestLease}, renewed beyond: lets a test stretch quickly. */
     CxcLockProvider(OwnerLease leases, Duration longestLease) {
+        this(LeaseBackend.local(leases), longestLease);
+    }
+
+    CxcLockProvider(LeaseBackend leases, Duration longestLease) {
         this.leases = leases;
-        this.pid = Pids.current();
         this.longestLease = longestLease;
     }
 
-    /** The lease table the locks live in. */
+    /** The host-local lease table the locks live in (under ZooKeeper's, across hosts). */
     public OwnerLease leases() {
+        return leases.local();
+    }
+
+    /** The leases the locks are taken in: host-local, or across hosts. */
+    public LeaseBackend backend() {
         return leases;
     }
 
     @Override
     public Optional<SimpleLock> lock(LockConfiguration configuration) {
         Duration atMost = fromNow(configuration.getLockAtMostUntil());
-        Optional<Lease> lease =
-                leases.tryAcquire(configuration.getName(), pid, shortest(atMost, longestLease));
+        Optional<Held> lease =
+                leases.tryAcquire(configuration.getName(), shortest(atMost, longestLease));
         return lease.map(
                 held ->
                         new CxcLock(
@@ -122,15 +137,15 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
      * the thread's nested locks), left by whichever thread ends it.
      */
     private static final class Acquisition {
-        private final Lease lease;
+        private final Held lease;
         private final Deque<Acquisition> held;
 
-        private Acquisition(Lease lease, Deque<Acquisition> held) {
+        private Acquisition(Held lease, Deque<Acquisition> held) {
             this.lease = lease;
             this.held = held;
         }
 
-        static Acquisition onThisThread(Lease lease) {
+        static Acquisition onThisThread(Held lease) {
             Acquisition acquisition = new Acquisition(lease, HELD.get());
             acquisition.held.addLast(acquisition);
             return acquisition;
@@ -144,7 +159,7 @@ public final class CxcLockProvider implements ExtensibleLockProvider {
     /** One acquisition: ShedLock's validity checks (unlock or extend once) come with the base. */
     private final class CxcLock extends AbstractSimpleLock {
         private final Acquisition acquisition;
-        private final Lease lease;
+        private final Held lease;
 
         /** When {@code lockAtLeastFor} starts: the acquisition, or the extension. */
         private final long sinceNanos;

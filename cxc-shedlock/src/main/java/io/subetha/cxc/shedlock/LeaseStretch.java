@@ -1,7 +1,8 @@
 package io.subetha.cxc.shedlock;
 
+import io.subetha.cxc.lease.LeaseBackend;
+import io.subetha.cxc.lease.LeaseBackend.Held;
 import io.subetha.cxc.lease.OwnerLease;
-import io.subetha.cxc.lease.OwnerLease.Lease;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,7 +26,7 @@ final class LeaseStretch {
      * Renews {@code lease} until {@code endNanos} ({@link System#nanoTime()}), each renewal for at
      * most {@code longest}; cancel the answer when the lock ends.
      */
-    static Future<?> until(OwnerLease leases, Lease lease, long endNanos, Duration longest) {
+    static Future<?> until(LeaseBackend leases, Held lease, long endNanos, Duration longest) {
         long period = Math.max(1, longest.toNanos() / 2);
         Runnable renew =
                 () -> {

@@ -1,9 +1,9 @@
 package io.subetha.cxc.integration;
 
+import io.subetha.cxc.lease.LeaseBackend;
+import io.subetha.cxc.lease.LeaseBackend.Held;
 import io.subetha.cxc.lease.OwnerLease;
-import io.subetha.cxc.lease.OwnerLease.Lease;
 import io.subetha.cxc.lease.OwnerLeaseDescriptor;
-import io.subetha.cxc.process.Pids;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ConcurrentModificationException;
@@ -59,9 +59,8 @@ public final class CxcLockRegistry
     /** The longest sleep of a waiting acquirer between two looks, unless a release rings. */
     public static final Duration MAX_POLL = Duration.ofMillis(5);
 
-    private final OwnerLease leases;
+    private final LeaseBackend leases;
     private final Duration defaultTtl;
-    private final long pid = Pids.current();
 
     /** The lock objects, least recently obtained first; guarded by itself. */
     private final Map<String, CxcLock> locks = new LinkedHashMap<>(16, 0.75f, true);
@@ -84,13 +83,29 @@ public final class CxcLockRegistry
      *     OwnerLease#MAX_AT_MOST}
      */
     public CxcLockRegistry(OwnerLease leases, Duration defaultTtl) {
+        this(LeaseBackend.local(leases), defaultTtl);
+    }
+
+    /**
+     * A registry in {@code leases}: host-local, or across hosts with cxc-zookeeper's {@code
+     * GlobalLeases} (the caller closes them).
+     *
+     * @param defaultTtl how long a lock holds unless unlocked or renewed, up to {@link
+     *     OwnerLease#MAX_AT_MOST}
+     */
+    public CxcLockRegistry(LeaseBackend leases, Duration defaultTtl) {
         requireTtl(defaultTtl);
         this.leases = leases;
         this.defaultTtl = defaultTtl;
     }
 
-    /** The lease table the locks live in. */
+    /** The host-local lease table the locks live in (under ZooKeeper's, across hosts). */
     public OwnerLease leases() {
+        return leases.local();
+    }
+
+    /** The leases the locks are taken in: host-local, or across hosts. */
+    public LeaseBackend backend() {
         return leases;
     }
 
@@ -186,7 +201,7 @@ public final class CxcLockRegistry
         }
         if (lock == null || !lock.local.isHeldByCurrentThread()) {
             throw new IllegalMonitorStateException(
-                    "the current thread does not hold the lock " + key + " of " + leases.file());
+                    "the current thread does not hold the lock " + key + " of " + leases);
         }
         if (!lock.renew(ttl)) {
             throw new IllegalStateException(
@@ -236,7 +251,7 @@ public final class CxcLockRegistry
         private final ReentrantLock local = new ReentrantLock();
 
         /** The lease of the outermost hold; read and written by the holding thread only. */
-        private @Nullable Lease lease;
+        private @Nullable Held lease;
 
         /** The renewal of the outermost hold's lease, if scheduled; holding thread only. */
         private @Nullable ScheduledFuture<?> renewal;
@@ -263,7 +278,7 @@ public final class CxcLockRegistry
          * @throws IllegalMonitorStateException if this thread does not hold the lock
          */
         public long token() {
-            Lease held = lease;
+            Held held = lease;
             if (!local.isHeldByCurrentThread() || held == null) {
                 throw new IllegalMonitorStateException(
                         "the current thread does not hold the lock " + key);
@@ -289,7 +304,7 @@ public final class CxcLockRegistry
                         boolean acquired = acquire(ttl);
                         while (!acquired) {
                             // woken by a release; a holder's death or expiry by MAX_POLL
-                            acquired = leases.awaitRelease(() -> acquire(ttl), MAX_POLL);
+                            acquired = leases.awaitRelease(key, () -> acquire(ttl), MAX_POLL);
                             interrupted |= Thread.interrupted();
                         }
                         if (interrupted) {
@@ -384,7 +399,7 @@ public final class CxcLockRegistry
                         deadline == Long.MAX_VALUE
                                 ? MAX_POLL.toNanos()
                                 : Math.min(left, MAX_POLL.toNanos());
-                if (leases.awaitRelease(look, Duration.ofNanos(sleep))) {
+                if (leases.awaitRelease(key, look, Duration.ofNanos(sleep))) {
                     return true;
                 }
             }
@@ -402,7 +417,7 @@ public final class CxcLockRegistry
         }
 
         private boolean acquire(Duration ttl) {
-            Optional<Lease> acquired = leases.tryAcquire(key, pid, ttl);
+            Optional<Held> acquired = leases.tryAcquire(key, ttl);
             if (acquired.isEmpty()) {
                 return false;
             }
@@ -415,7 +430,7 @@ public final class CxcLockRegistry
             return true;
         }
 
-        private ScheduledFuture<?> renewEvery(TaskScheduler scheduler, Lease held, Duration ttl) {
+        private ScheduledFuture<?> renewEvery(TaskScheduler scheduler, Held held, Duration ttl) {
             Duration period = ttl.dividedBy(3).isZero() ? Duration.ofMillis(1) : ttl.dividedBy(3);
             AtomicReference<@Nullable ScheduledFuture<?>> self = new AtomicReference<>();
             Runnable renew =
@@ -440,7 +455,7 @@ public final class CxcLockRegistry
         }
 
         private boolean renew(Duration ttl) {
-            Lease held = lease;
+            Held held = lease;
             return held != null && leases.extend(held, ttl);
         }
 
@@ -458,7 +473,7 @@ public final class CxcLockRegistry
                 local.unlock();
                 return;
             }
-            Lease held = lease;
+            Held held = lease;
             lease = null;
             stopRenewing();
             try {

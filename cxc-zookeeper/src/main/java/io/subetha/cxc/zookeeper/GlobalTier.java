@@ -15,11 +15,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -304,13 +302,7 @@ public final class GlobalTier implements AutoCloseable {
     }
 
     private void open() {
-        CuratorFramework c =
-                CuratorFrameworkFactory.builder()
-                        .connectString(settings.connectString())
-                        .sessionTimeoutMs((int) settings.sessionTimeout().toMillis())
-                        .connectionTimeoutMs((int) settings.connectionTimeout().toMillis())
-                        .retryPolicy(new ExponentialBackoffRetry(100, 3, 1000))
-                        .build();
+        CuratorFramework c = settings.newClient();
         c.getConnectionStateListenable().addListener((cf, s) -> stateChanged(cf, s));
         client = c;
         recorded = false;

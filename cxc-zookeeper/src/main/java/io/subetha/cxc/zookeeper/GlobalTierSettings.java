@@ -3,6 +3,9 @@ package io.subetha.cxc.zookeeper;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.common.PathUtils;
 
 /**
@@ -75,5 +78,22 @@ public record GlobalTierSettings(
                 electionFile.resolveSibling(name + ".zookeeper"),
                 electionFile.resolveSibling(name + ".zookeeper-deletions"),
                 hostName);
+    }
+
+    /**
+     * A client (not started) of this tier's ensemble with its timeouts: the leader's latch and the
+     * leases connect alike.
+     */
+    public CuratorFramework newClient() {
+        return newClient(connectString, sessionTimeout, connectionTimeout);
+    }
+
+    static CuratorFramework newClient(String connectString, Duration session, Duration connection) {
+        return CuratorFrameworkFactory.builder()
+                .connectString(connectString)
+                .sessionTimeoutMs((int) session.toMillis())
+                .connectionTimeoutMs((int) connection.toMillis())
+                .retryPolicy(new ExponentialBackoffRetry(100, 3, 1000))
+                .build();
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,10 +13,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
+import org.apache.zookeeper.util.ServiceUtils;
 
 /**
  * A real 3-node ZooKeeper ensemble in the test JVM (curator-test's {@link TestingCluster}), with
@@ -39,15 +42,69 @@ final class Ensemble implements AutoCloseable {
     static Ensemble start(Path scratch) throws Exception {
         // curator-test writes a configuration file per server start into java.io.tmpdir.
         Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
+        // A restarted server whose election port is still held by its killed predecessor retries
+        // until the port is free, instead of giving up after 3 tries and exiting the test JVM
+        // (ZooKeeper calls System.exit(14) then); and no server ever exits the test JVM.
+        System.setProperty("zookeeper.electionPortBindRetry", "0");
+        ServiceUtils.setSystemExitProcedure(ServiceUtils.LOG_ONLY);
         InstanceSpec.reset();
         List<InstanceSpec> specs = new ArrayList<>();
+        int[] ports = freePortsBelowEphemeralRange(9);
         for (int i = 0; i < 3; i++) {
             Path data = Files.createDirectories(scratch.resolve("zk-" + i));
-            specs.add(new InstanceSpec(data.toFile(), -1, -1, -1, true, -1, 100, -1));
+            specs.add(
+                    new InstanceSpec(
+                            data.toFile(),
+                            ports[3 * i],
+                            ports[3 * i + 1],
+                            ports[3 * i + 2],
+                            true,
+                            -1,
+                            100,
+                            -1));
         }
         TestingCluster cluster = new TestingCluster(specs);
         cluster.start();
         return new Ensemble(cluster, specs);
+    }
+
+    /**
+     * Distinct free ports below the kernel's ephemeral range. curator-test's own picks come from
+     * that range, where any outgoing connection (a client retrying, a peer's election attempt) may
+     * take a killed server's port before the server restarts: the restarted server then cannot bind
+     * it, and the quorum never comes back.
+     */
+    private static int[] freePortsBelowEphemeralRange(int count) throws IOException {
+        int ephemeralLow = 32_768;
+        Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        if (Files.isReadable(range)) {
+            // read as a stream: /proc reports a size of 0
+            try (InputStream in = Files.newInputStream(range)) {
+                String text = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+                ephemeralLow = Integer.parseInt(text.trim().split("\\s+")[0]);
+            }
+        }
+        int low = 10_000;
+        if (ephemeralLow - low < 1_000) {
+            throw new IllegalStateException(
+                    "no port range below the ephemeral one: " + ephemeralLow);
+        }
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            while (held.size() < count) {
+                int port = low + ThreadLocalRandom.current().nextInt(ephemeralLow - low);
+                try {
+                    held.add(new ServerSocket(port));
+                } catch (IOException taken) {
+                    // another process's: pick again
+                }
+            }
+            return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+        } finally {
+            for (ServerSocket socket : held) {
+                socket.close();
+            }
+        }
     }
 
     String connectString() {

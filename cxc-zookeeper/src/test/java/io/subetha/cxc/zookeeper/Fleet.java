@@ -168,6 +168,20 @@ final class Fleet implements AutoCloseable {
         Member member = new Member(host, jvm);
         hosts.computeIfAbsent(host, h -> new ArrayList<>()).add(member);
         everyone.add(member);
+        collect(
+                jvm,
+                text -> {
+                    synchronized (member) {
+                        member.lines.add(new Line(text, System.nanoTime()));
+                    }
+                });
+        return member;
+    }
+
+    /**
+     * Hands every stdout line of {@code jvm} to {@code sink}, on a daemon thread, until it exits.
+     */
+    static void collect(ChildJvm jvm, java.util.function.Consumer<String> sink) {
         Thread collector =
                 new Thread(
                         () -> {
@@ -181,15 +195,12 @@ final class Fleet implements AutoCloseable {
                                     }
                                     continue;
                                 }
-                                synchronized (member) {
-                                    member.lines.add(new Line(text, System.nanoTime()));
-                                }
+                                sink.accept(text);
                             }
                         },
                         "collect-" + jvm.name());
         collector.setDaemon(true);
         collector.start();
-        return member;
     }
 
     synchronized List<Member> alive() {

@@ -2,9 +2,11 @@ package io.subetha.cxc.shedlock.boot;
 
 import io.subetha.cxc.boot.CxcPrimitives;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
+import io.subetha.cxc.lease.LeaseBackend;
 import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.shedlock.CxcLockProvider;
 import net.javacrumbs.shedlock.core.LockProvider;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -18,7 +20,8 @@ import org.springframework.context.annotation.Bean;
  * <cxc.directory>/<cxc.shedlock.name>.cxc}, default {@code shedlock.cxc}), when ShedLock and the
  * cxc starter are on the classpath and the application defines no {@code LockProvider} of its own.
  * The file is opened through {@link CxcPrimitives}, so it shows in {@code /actuator/cxc} and {@code
- * cxc.ops}, and is closed with the context.
+ * cxc.ops}, and is closed with the context. With {@code cxc.leader.backend=zookeeper} (and
+ * cxc-zookeeper on the classpath) each lock is also taken on ZooKeeper: across hosts.
  */
 @AutoConfiguration(after = CxcAutoConfiguration.class)
 @ConditionalOnClass({LockProvider.class, CxcPrimitives.class})
@@ -29,7 +32,10 @@ public class CxcShedLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(LockProvider.class)
-    CxcLockProvider cxcLockProvider(CxcPrimitives primitives, CxcShedLockProperties properties) {
+    CxcLockProvider cxcLockProvider(
+            CxcPrimitives primitives,
+            CxcShedLockProperties properties,
+            ObjectProvider<LeaseBackend.Factory> backends) {
         OwnerLease leases =
                 primitives.open(
                         properties.getName(),
@@ -38,6 +44,8 @@ public class CxcShedLockAutoConfiguration {
                                         file,
                                         new OwnerLease.Settings(properties.getCapacity()),
                                         options));
-        return new CxcLockProvider(leases);
+        return new CxcLockProvider(
+                backends.getIfAvailable(() -> LeaseBackend.Factory.LOCAL)
+                        .over(leases, properties.getName()));
     }
 }

@@ -7,11 +7,13 @@ import io.subetha.cxc.boot.LeadershipGainedEvent;
 import io.subetha.cxc.boot.LeadershipLostEvent;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
 import io.subetha.cxc.election.SharedLeaderElection;
+import io.subetha.cxc.lease.LeaseBackend;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.zookeeper.GlobalTier;
 import io.subetha.cxc.zookeeper.GlobalTierSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -61,7 +63,7 @@ public final class CxcZooKeeperAutoConfiguration {
                 CxcZooKeeperProperties properties,
                 Environment environment,
                 ApplicationEventPublisher publisher) {
-            GlobalTierSettings settings = settings(election, properties, environment);
+            GlobalTierSettings settings = settings(election.file(), properties, environment);
             long pid = Pids.current();
             Object[] source = new Object[1];
             GlobalTier tier =
@@ -138,10 +140,23 @@ public final class CxcZooKeeperAutoConfiguration {
         }
     }
 
+    /**
+     * The lock providers' leases across hosts ({@code CxcLockProvider}, {@code CxcLockRegistry}):
+     * each lease table's names also locked on ZooKeeper, under {@code <path's
+     * parent>/leases/<table>}.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(LeaseBackend.Factory.class)
+    ZooKeeperLeaseBackends cxcLeaseBackendFactory(
+            CxcZooKeeperProperties properties, Environment environment) {
+        return new ZooKeeperLeaseBackends(local -> settings(local.file(), properties, environment));
+    }
+
+    /**
+     * @param cxcFile a file in this host's cxc directory (the election's, a lease table's)
+     */
     static GlobalTierSettings settings(
-            SharedLeaderElection election,
-            CxcZooKeeperProperties properties,
-            Environment environment) {
+            Path cxcFile, CxcZooKeeperProperties properties, Environment environment) {
         String connect = properties.getConnectString();
         if (connect == null || connect.isBlank()) {
             throw new InvalidCxcPropertyException(
@@ -198,10 +213,9 @@ public final class CxcZooKeeperAutoConfiguration {
         }
         String host = properties.getHostName();
         if (host == null || host.isBlank()) {
-            host = machineName() + ":" + election.file().getParent();
+            host = machineName() + ":" + cxcFile.getParent();
         }
-        return GlobalTierSettings.beside(
-                election.file(), connect.trim(), session, connection, path, host);
+        return GlobalTierSettings.beside(cxcFile, connect.trim(), session, connection, path, host);
     }
 
     private static String machineName() {
