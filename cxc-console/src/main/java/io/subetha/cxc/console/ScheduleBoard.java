@@ -79,7 +79,8 @@ public final class ScheduleBoard {
      * A page of a history, newest run first.
      *
      * @param kept the runs the history keeps (0: the scheduler keeps none)
-     * @param totals every run ever recorded, by outcome; null without a history
+     * @param totals the runs folded into the history's totals so far (a run is folded some time
+     *     after it is recorded, and stays listed a while after), by outcome; null without a history
      */
     public record HistoryPage(
             String scheduler,

@@ -112,6 +112,7 @@ class ConsoleBrowserTest {
                             });
             assertThat(browser.findElements(By.id("rerun-" + broken))).as("actions off").isEmpty();
             assertThat(browser.findElements(By.cssSelector("#schedulers button"))).isEmpty();
+            saveScreenshot(browser, "console-jobs.png");
             tab(page, "overview");
 
             long firstTerm =
@@ -154,7 +155,7 @@ class ConsoleBrowserTest {
             assertThat(browser.findElement(By.id("freshness")).getText()).startsWith("live");
             assertThat(browser.findElements(By.id("step-down"))).as("actions are off").isEmpty();
 
-            saveScreenshot(browser);
+            saveScreenshot(browser, "console.png");
             List<String> errors = new ArrayList<>();
             for (LogEntry entry : browser.manage().logs().get(LogType.BROWSER)) {
                 if (entry.getLevel().intValue() >= Level.SEVERE.intValue()) {
@@ -260,24 +261,20 @@ class ConsoleBrowserTest {
     }
 
     /**
-     * Saves the page as {@code target/console.png}; with {@code -Dcxc.console.screenshot=docs} it
-     * also replaces the README's {@code docs/console.png}, so an ordinary build leaves the checkout
-     * as it found it.
+     * Saves the page as {@code target/<name>}; with {@code -Dcxc.console.screenshot=docs} it also
+     * replaces the README's {@code docs/<name>} if there is one, so an ordinary build leaves the
+     * checkout as it found it.
      */
-    private static void saveScreenshot(ChromeDriver browser) throws IOException {
+    private static void saveScreenshot(ChromeDriver browser, String name) throws IOException {
         File shot = browser.getScreenshotAs(OutputType.FILE);
         Path module = Path.of(System.getProperty("basedir", "."));
         Path target = module.resolve("target");
         Files.createDirectories(target);
-        Files.copy(
-                shot.toPath(), target.resolve("console.png"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(shot.toPath(), target.resolve(name), StandardCopyOption.REPLACE_EXISTING);
         Path docs = module.resolve("../docs").normalize();
         if ("docs".equals(System.getProperty("cxc.console.screenshot"))
-                && Files.isDirectory(docs)) {
-            Files.copy(
-                    shot.toPath(),
-                    docs.resolve("console.png"),
-                    StandardCopyOption.REPLACE_EXISTING);
+                && Files.exists(docs.resolve(name))) {
+            Files.copy(shot.toPath(), docs.resolve(name), StandardCopyOption.REPLACE_EXISTING);
         }
     }
 

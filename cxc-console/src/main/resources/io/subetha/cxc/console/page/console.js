@@ -291,7 +291,7 @@
 
   var historyPager = Pager("history", "/api/history", "outcome", "runs", function (p) {
     $("history-totals").textContent = p.totals
-      ? "(last " + p.kept + " kept; ever: " + p.totals.succeeded + " succeeded, " + p.totals.retried + " retried, " + p.totals.failed + " failed)"
+      ? "(last " + p.kept + " kept; folded into the totals so far: " + p.totals.succeeded + " succeeded, " + p.totals.retried + " retried, " + p.totals.failed + " failed)"
       : "(this scheduler keeps no history)";
     return p.runs;
   }, function (row, run) {
