@@ -5,7 +5,9 @@ import io.subetha.cxc.observe.ObservedPrimitive;
 import io.subetha.cxc.observe.PrimitiveRegistry;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.JobEntry;
+import io.subetha.cxc.scheduling.JobFailure;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,39 +22,54 @@ import org.jspecify.annotations.Nullable;
 public final class JobBoard {
 
     /** The most jobs one page holds. */
-    public static final int MAX_PAGE_SIZE = 200;
+    public static final int MAX_PAGE_SIZE = PageWindow.MAX_SIZE;
 
     private final PrimitiveRegistry registry;
+    private final Schedulers schedulers;
     private final RunningSince runningSince;
 
     public JobBoard(PrimitiveRegistry registry, Clock clock) {
         this.registry = registry;
+        this.schedulers = new Schedulers(registry);
         this.runningSince = new RunningSince(clock);
     }
 
-    /** A scheduler's counts, a moment's view. */
+    /**
+     * A scheduler's counts, a moment's view.
+     *
+     * @param scheduled recurring and delayed entries in its timetable
+     * @param pausedSinceMillis when an operator paused its dispatch (in every process), else null
+     */
     public record SchedulerSummary(
             String name,
             int capacity,
             long queued,
             long running,
             long done,
+            long failed,
+            int scheduled,
             long reclaimed,
-            long collected) {}
+            long collected,
+            @Nullable Long pausedSinceMillis) {}
 
     /**
      * One job on a page.
      *
-     * @param state queued, running or done (not yet collected)
+     * @param state queued, running, done (not yet collected) or failed (not yet re-run or deleted)
      * @param pid the worker's PID while running, else null
+     * @param attempt the attempts it has had: a failed job's spent ones
      * @param runningForMillis how long this console has seen this attempt running, else null
+     * @param exceptionClass a failed job's last exception's class, else null
+     * @param message a failed job's last exception's message, else null
      */
     public record JobView(
             long id,
             String state,
             @Nullable Long pid,
             long attempt,
-            @Nullable Long runningForMillis) {}
+            @Nullable Long runningForMillis,
+            @Nullable String exceptionClass,
+            @Nullable String message) {}
 
     /**
      * A page of one scheduler's jobs, oldest first.
@@ -75,7 +92,7 @@ public final class JobBoard {
 
     public List<SchedulerSummary> schedulers() {
         List<SchedulerSummary> summaries = new ArrayList<>();
-        for (BackgroundScheduler<?, ?> scheduler : schedulerList()) {
+        for (BackgroundScheduler<?, ?> scheduler : schedulers.all()) {
             BackgroundScheduler.Counts counts = scheduler.counts();
             summaries.add(
                     new SchedulerSummary(
@@ -84,66 +101,43 @@ public final class JobBoard {
                             counts.queued(),
                             counts.running(),
                             counts.done(),
+                            counts.failed(),
+                            scheduler.timetable().size(),
                             counts.reclaimed(),
-                            counts.collected()));
+                            counts.collected(),
+                            scheduler
+                                    .dispatch()
+                                    .pausedSince()
+                                    .map(Instant::toEpochMilli)
+                                    .orElse(null)));
         }
         return summaries;
     }
 
     /**
-     * @param state "queued", "running", "done" or null for all
+     * @param state "queued", "running", "done", "failed" or null for all
      * @param page from 0
      * @throws io.subetha.cxc.console.ConsoleRequestException for an unknown scheduler or state, a
      *     page size outside 1..{@link #MAX_PAGE_SIZE}, or a page past the last
      */
     public JobPage page(String schedulerName, @Nullable String state, int page, int size) {
-        BackgroundScheduler<?, ?> scheduler =
-                schedulerList().stream()
-                        .filter(s -> s.name().equals(schedulerName))
-                        .findFirst()
-                        .orElseThrow(
-                                () ->
-                                        ConsoleRequestException.notFound(
-                                                "no scheduler named \""
-                                                        + schedulerName
-                                                        + "\"; the application has "
-                                                        + names(schedulerList())));
+        BackgroundScheduler<?, ?> scheduler = schedulers.require(schedulerName);
         JobEntry.State filter = state == null || state.isEmpty() ? null : parse(state);
-        if (size < 1 || size > MAX_PAGE_SIZE) {
-            throw ConsoleRequestException.badRequest(
-                    "size must be in 1.." + MAX_PAGE_SIZE + ", got " + size);
-        }
-        if (page < 0) {
-            throw ConsoleRequestException.badRequest("page must be 0 or more, got " + page);
-        }
+        PageWindow.requireValid(page, size); // before the scan
         List<JobEntry> all = scheduler.jobs();
         runningSince.keep(scheduler.name(), all);
         List<JobEntry> matching =
                 filter == null ? all : all.stream().filter(j -> j.state() == filter).toList();
-        int pages = Math.max(1, (matching.size() + size - 1) / size);
-        if (page >= pages) {
-            throw ConsoleRequestException.badRequest(
-                    "page "
-                            + page
-                            + " is past the last page, "
-                            + (pages - 1)
-                            + " ("
-                            + matching.size()
-                            + " jobs, "
-                            + size
-                            + " a page)");
-        }
+        PageWindow window = PageWindow.of(matching.size(), page, size, "jobs");
         List<JobView> jobs =
-                matching.subList(page * size, Math.min(matching.size(), (page + 1) * size)).stream()
-                        .map(j -> view(scheduler.name(), j))
-                        .toList();
+                window.of(matching).stream().map(j -> view(scheduler.name(), j)).toList();
         return new JobPage(
                 scheduler.name(),
                 filter == null ? null : lower(filter),
                 page,
                 size,
-                matching.size(),
-                pages,
+                window.total(),
+                window.pages(),
                 jobs);
     }
 
@@ -164,22 +158,15 @@ public final class JobBoard {
 
     private JobView view(String scheduler, JobEntry job) {
         boolean running = job.state() == JobEntry.State.RUNNING;
+        JobFailure failure = job.failure();
         return new JobView(
                 job.id(),
                 lower(job.state()),
                 running && job.pid() != 0 ? job.pid() : null,
                 job.attempt(),
-                running ? runningSince.millisRunning(scheduler, job) : null);
-    }
-
-    private List<BackgroundScheduler<?, ?>> schedulerList() {
-        List<BackgroundScheduler<?, ?>> schedulers = new ArrayList<>();
-        for (ObservedPrimitive primitive : registry.primitives()) {
-            if (primitive instanceof BackgroundScheduler<?, ?> scheduler && !scheduler.isClosed()) {
-                schedulers.add(scheduler);
-            }
-        }
-        return schedulers;
+                running ? runningSince.millisRunning(scheduler, job) : null,
+                failure == null ? null : failure.exceptionClass(),
+                failure == null ? null : failure.message());
     }
 
     private static JobEntry.State parse(String state) {
@@ -200,13 +187,5 @@ public final class JobBoard {
 
     private static String lower(JobEntry.State state) {
         return state.name().toLowerCase(Locale.ROOT);
-    }
-
-    private static String names(List<BackgroundScheduler<?, ?>> schedulers) {
-        return schedulers.isEmpty()
-                ? "none"
-                : schedulers.stream()
-                        .map(s -> "\"" + s.name() + "\"")
-                        .collect(Collectors.joining(", "));
     }
 }

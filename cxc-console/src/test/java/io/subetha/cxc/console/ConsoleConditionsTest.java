@@ -53,7 +53,12 @@ class ConsoleConditionsTest {
                             assertThat(context).hasSingleBean(ConsoleActions.class);
                             assertThat(context).hasSingleBean(StepDown.class);
                             assertThat(context.getBean(ConsoleOverview.class).read().actions())
-                                    .containsExactly("step-down");
+                                    .containsExactly(
+                                            "step-down",
+                                            "rerun-job",
+                                            "delete-job",
+                                            "pause-scheduler",
+                                            "resume-scheduler");
                         });
     }
 

@@ -248,6 +248,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     private final SlotSweeper sweeper;
     private final JobCompletion<R> completion;
     private final WorkerDoorbell workers;
+    private final SchedulerDispatch dispatch;
 
     private BackgroundScheduler(MappedFile file, Settings<J, R> settings) {
         super(file, TYPE);
@@ -259,20 +260,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         this.stride = file.header().slotSize();
         this.jobSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
         int resultSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET + 4);
-        if (jobSize < 0
-                || resultSize < 0
-                || jobSize > MAX_PAYLOAD
-                || resultSize > MAX_PAYLOAD
-                || slotStride(jobSize, resultSize) != stride) {
-            throw TYPE.corrupt(
-                    file.path(),
-                    "it declares "
-                            + Integer.toUnsignedString(jobSize)
-                            + "-byte jobs and "
-                            + Integer.toUnsignedString(resultSize)
-                            + "-byte results in "
-                            + stride
-                            + "-byte slots, which do not fit them");
+        String sizes = codecSizesProblem(jobSize, resultSize, stride);
+        if (sizes != null) {
+            throw TYPE.corrupt(file.path(), sizes);
         }
         this.resultOffset = JOB_OFFSET + rounded(jobSize);
         this.graceNanos = body.getLongAcquire(GRACE_NANOS_OFFSET);
@@ -310,6 +300,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         this::watchdogScan,
                         workers::ring);
         this.sweeper = new SlotSweeper(ring, timetable, workers::ring);
+        this.dispatch = new SchedulerDispatch(body, this::requireOpen, workers::ring);
         this.completion = new JobCompletion<>(ring, resultOffset, resultCodec, participant);
         this.collector =
                 new SlotCollector<>(
@@ -747,6 +738,11 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         return Duration.ofNanos(graceNanos);
     }
 
+    /** Pauses and resumes the dispatch of jobs in every process: an operator's switch. */
+    public SchedulerDispatch dispatch() {
+        return dispatch;
+    }
+
     @Override
     public Map<String, Object> describe() {
         Counts c = counts();
@@ -762,7 +758,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 "timetable", timetable.entries().stream().map(TimetableEntry::summary).toList(),
                 "timetableCapacity", TIMETABLE_ENTRIES,
                 "fires", timetable.fires(),
-                "sleepingWorkers", workers.sleeping());
+                "sleepingWorkers", workers.sleeping(),
+                "paused", dispatch.isPaused());
     }
 
     /**

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * |                  Grace, nanoseconds (u64)                32   |
  * +---------------------------------------------------------------+
- * |                  Reserved, zero                          40   |
+ * |   Dispatch paused: 0, or epoch ms it was paused at (u64)  40   |
  * +---------------------------------------------------------------+
  * |                  Tail: next job id (u64), own 64 bytes    64  |
  * +---------------------------------------------------------------+
@@ -184,6 +184,13 @@ public final class BackgroundSchedulerDescriptor {
     public static final int LAYOUT_VERSION = 4;
 
     public static final int GRACE_NANOS_OFFSET = 32;
+
+    /**
+     * The pause word ({@link SchedulerDispatch}): reserved and zero in every layout-4 file, so a
+     * file created before it dispatches, as it did.
+     */
+    public static final int PAUSED_OFFSET = 40;
+
     public static final int TAIL_OFFSET = 64;
     public static final int HEAD_OFFSET = 128;
     public static final int COMPLETIONS_OFFSET = 192;
@@ -305,6 +312,24 @@ public final class BackgroundSchedulerDescriptor {
         long grace = body.getLongAcquire(GRACE_NANOS_OFFSET);
         if (grace <= 0 || grace > Duration.ofDays(1).toNanos()) {
             return "it declares a grace of " + grace + " ns, outside 1 ns .. 1 day";
+        }
+        return null;
+    }
+
+    /** Why a file's codec sizes do not fit its slots' stride, or null if they do. */
+    static @Nullable String codecSizesProblem(int jobSize, int resultSize, int stride) {
+        if (jobSize < 0
+                || resultSize < 0
+                || jobSize > MAX_PAYLOAD
+                || resultSize > MAX_PAYLOAD
+                || slotStride(jobSize, resultSize) != stride) {
+            return "it declares "
+                    + Integer.toUnsignedString(jobSize)
+                    + "-byte jobs and "
+                    + Integer.toUnsignedString(resultSize)
+                    + "-byte results in "
+                    + stride
+                    + "-byte slots, which do not fit them";
         }
         return null;
     }

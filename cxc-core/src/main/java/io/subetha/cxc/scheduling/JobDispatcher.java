@@ -68,6 +68,9 @@ final class JobDispatcher<J> {
 
     /** The job claimed for this handle's worker, or null if none is queued (at {@code now} ns). */
     @Nullable Job<J> receive(long now) {
+        if (SchedulerDispatch.isPaused(body)) {
+            return null; // an operator paused dispatch: the queue waits for a resume
+        }
         long me = participant.tag();
         long hint = body.getLongVolatile(REQUEUED_HINT_OFFSET);
         if (requeuedToLookAt(hint, now)) {
@@ -130,9 +133,13 @@ final class JobDispatcher<J> {
 
     /**
      * Whether a receive at {@code now} may find a job: a re-queued one to look at, or one queued at
-     * the head (or a slot there to step over). Reads only: what a sleeping worker looks at.
+     * the head (or a slot there to step over), unless paused. Reads only: what a sleeping worker
+     * looks at.
      */
     boolean mayFind(long now) {
+        if (SchedulerDispatch.isPaused(body)) {
+            return false; // a resume rings
+        }
         if (requeuedToLookAt(body.getLongVolatile(REQUEUED_HINT_OFFSET), now)) {
             return true;
         }

@@ -27,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
  *                             POINT: parked POINT
  * await PATH CAP            waiting, then receives jobs for good, each through a receive that
  *                             waits an hour: received PAYLOAD (once its result is recorded)
+ * pause PATH CAP             pauses the scheduler's dispatch: paused (then waits to be killed)
  * fail PATH CAP N             receives N jobs one by one and reports each one's attempt failed
  *                             with an IllegalStateException: failed ID ATTEMPT OUTCOME NANOS
  *                             (NANOS: System.nanoTime() just before the report)
@@ -104,6 +105,8 @@ public final class SchedulerChild {
                             }
                         }
                     });
+        } else if (args[0].equals("pause")) {
+            say("paused " + scheduler.dispatch().pause());
         } else if (args[0].equals("fail")) {
             for (int n = Integer.parseInt(args[3]); n > 0; n--) {
                 Optional<Job<Long>> job;

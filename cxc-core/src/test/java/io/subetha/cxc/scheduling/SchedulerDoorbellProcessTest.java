@@ -17,7 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The scheduler's doorbell across real JVMs: a worker asleep in another JVM's receive is woken by a
  * submit here, and wakes by itself for a delayed job falling due that nobody else fires; a worker
- * SIGKILLed while announced leaves nothing that hangs a submit or the next worker.
+ * SIGKILLed while announced leaves nothing that hangs a submit or the next worker; a pause made by
+ * a JVM SIGKILLed since holds a sleeper's dispatch (it still fires the timetable), and a resume
+ * here wakes it.
  */
 class SchedulerDoorbellProcessTest {
 
@@ -106,5 +108,38 @@ class SchedulerDoorbellProcessTest {
         assertThat(next.awaitPrefixed("received ", STEP)).isEqualTo("5");
         here.submit(6L);
         assertThat(next.awaitPrefixed("received ", STEP)).isEqualTo("6");
+    }
+
+    @Test
+    void aPauseOutlivesItsKilledMakerAndAResumeElsewhereWakesTheWorkers() {
+        ChildJvm worker = sleepingWorker("worker", 1);
+        ChildJvm pauser =
+                children.add(
+                        ChildJvm.start(
+                                "pauser",
+                                SchedulerChild.class,
+                                "pause",
+                                path.toString(),
+                                String.valueOf(CAPACITY)));
+        assertThat(pauser.awaitPrefixed("paused ", STEP)).isEqualTo("true");
+        pauser.kill(); // SIGKILL: the pause is the file's setting, not its maker's
+        assertThat(pauser.waitForExit(STEP)).isTrue();
+
+        here.submit(42L);
+        here.schedule(
+                "tick",
+                Recurrence.fixedRate(Duration.ofMillis(100)),
+                7L,
+                JobOptions.at(Instant.now()));
+        // Only the worker polls the timetable: its fires show it looks, and takes nothing.
+        await().atMost(STEP).until(() -> here.timetable().get(0).fires() >= 3);
+        BackgroundScheduler.Counts counts = here.counts();
+        assertThat(counts.running() + counts.done()).as("dispatched while paused").isZero();
+        assertThat(counts.queued()).isGreaterThanOrEqualTo(4);
+
+        assertThat(here.dispatch().resume()).isTrue(); // rings the sleeper
+
+        assertThat(worker.awaitPrefixed("received ", STEP)).isEqualTo("42");
+        assertThat(worker.awaitPrefixed("received ", STEP)).isEqualTo("7");
     }
 }

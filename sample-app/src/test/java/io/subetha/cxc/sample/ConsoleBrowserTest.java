@@ -38,11 +38,13 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * The console in a real browser (headless Chromium, Debian's packages): three copies of the sample
- * share one directory; a survivor's console shows one leader and three live participants; the
- * leader is SIGKILLed and the same page, never reloaded, shows the new leader under a later term
- * and the killed one not alive; the browser logged no JavaScript error; once the page's own server
- * is killed too, the page calls its data stale. The screenshot in the README (docs/console.png) is
- * taken here: {@code -Dcxc.console.screenshot=docs} refreshes it.
+ * share one directory, one with actions on; a job that always throws is listed failed with its
+ * exception, re-run by a click on the page with actions on (it leaves the failed list), and listed
+ * failed again without a button on a page with actions off; a survivor's console shows one leader
+ * and three live participants; the leader is SIGKILLed and the same page, never reloaded, shows the
+ * new leader under a later term and the killed one not alive; the browser logged no JavaScript
+ * error; once the page's own server is killed too, the page calls its data stale. The screenshot in
+ * the README (docs/console.png) is taken here: {@code -Dcxc.console.screenshot=docs} refreshes it.
  */
 class ConsoleBrowserTest {
 
@@ -64,12 +66,55 @@ class ConsoleBrowserTest {
         try {
             Map<ChildJvm, Integer> ports = startCopies(children, temp.resolve("cxc"));
             ChildJvm leader = awaitOneLeader(ports);
+            ChildJvm operator = List.copyOf(ports.keySet()).get(2); // the one with actions on
             ChildJvm watcher =
-                    ports.keySet().stream().filter(c -> c != leader).findFirst().orElseThrow();
+                    ports.keySet().stream()
+                            .filter(c -> c != leader && c != operator)
+                            .findFirst()
+                            .orElseThrow();
+            String submitted = SampleCopies.post(ports.get(watcher), "/reports/broken");
+            long broken = Long.parseLong(submitted.replaceAll("\\D", ""));
 
             browser = chromium();
-            browser.get("http://127.0.0.1:" + ports.get(watcher) + "/cxc");
             ChromeDriver page = browser;
+            // Actions on: the failed job is re-run from the page and leaves the failed list.
+            browser.get("http://127.0.0.1:" + ports.get(operator) + "/cxc");
+            tab(page, "jobs");
+            WebElement failed = awaitFailed(page, broken);
+            assertThat(failed.getText())
+                    .contains("java.lang.IllegalStateException", "report service unavailable");
+            await("the re-run button clicked")
+                    .atMost(Duration.ofSeconds(30))
+                    .ignoreExceptions() // the row is redrawn at each poll: find it again
+                    .until(
+                            () -> {
+                                page.findElement(By.id("rerun-" + broken)).click();
+                                return true;
+                            });
+            await("the re-run job leaves the failed list")
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> failedRow(page, broken) == null);
+            assertThat(page.findElement(By.id("message")).getText())
+                    .contains("job " + broken, "queued again");
+
+            // Actions off: the same job, failed again after its new run, and no button for it.
+            browser.get("http://127.0.0.1:" + ports.get(watcher) + "/cxc");
+            tab(page, "jobs");
+            await("the re-run job failed again, its attempts counted on")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .ignoreExceptions() // the row is redrawn at each poll: find it again
+                    .until(
+                            () -> {
+                                WebElement row = failedRow(page, broken);
+                                return row != null && row.getText().contains(" 6 ");
+                            });
+            assertThat(browser.findElements(By.id("rerun-" + broken))).as("actions off").isEmpty();
+            assertThat(browser.findElements(By.cssSelector("#schedulers button"))).isEmpty();
+            saveScreenshot(browser, "console-jobs.png");
+            tab(page, "overview");
+
             long firstTerm =
                     await("the page shows the leader and three live participants")
                             .atMost(Duration.ofSeconds(60))
@@ -110,7 +155,7 @@ class ConsoleBrowserTest {
             assertThat(browser.findElement(By.id("freshness")).getText()).startsWith("live");
             assertThat(browser.findElements(By.id("step-down"))).as("actions are off").isEmpty();
 
-            saveScreenshot(browser);
+            saveScreenshot(browser, "console.png");
             List<String> errors = new ArrayList<>();
             for (LogEntry entry : browser.manage().logs().get(LogType.BROWSER)) {
                 if (entry.getLevel().intValue() >= Level.SEVERE.intValue()) {
@@ -135,6 +180,24 @@ class ConsoleBrowserTest {
             }
             children.close();
         }
+    }
+
+    private static void tab(ChromeDriver browser, String name) {
+        browser.findElement(By.cssSelector("nav button[data-tab='" + name + "']")).click();
+    }
+
+    /** The failed-jobs row of job {@code id}, or null while the page lists it not failed. */
+    private static WebElement failedRow(ChromeDriver browser, long id) {
+        List<WebElement> rows =
+                browser.findElements(By.cssSelector("#failed-rows tr[data-job='" + id + "']"));
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    private static WebElement awaitFailed(ChromeDriver browser, long id) {
+        return await("job " + id + " listed failed")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> failedRow(browser, id), row -> row != null);
     }
 
     /** What the page shows now. */
@@ -198,24 +261,20 @@ class ConsoleBrowserTest {
     }
 
     /**
-     * Saves the page as {@code target/console.png}; with {@code -Dcxc.console.screenshot=docs} it
-     * also replaces the README's {@code docs/console.png}, so an ordinary build leaves the checkout
-     * as it found it.
+     * Saves the page as {@code target/<name>}; with {@code -Dcxc.console.screenshot=docs} it also
+     * replaces the README's {@code docs/<name>} if there is one, so an ordinary build leaves the
+     * checkout as it found it.
      */
-    private static void saveScreenshot(ChromeDriver browser) throws IOException {
+    private static void saveScreenshot(ChromeDriver browser, String name) throws IOException {
         File shot = browser.getScreenshotAs(OutputType.FILE);
         Path module = Path.of(System.getProperty("basedir", "."));
         Path target = module.resolve("target");
         Files.createDirectories(target);
-        Files.copy(
-                shot.toPath(), target.resolve("console.png"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(shot.toPath(), target.resolve(name), StandardCopyOption.REPLACE_EXISTING);
         Path docs = module.resolve("../docs").normalize();
         if ("docs".equals(System.getProperty("cxc.console.screenshot"))
-                && Files.isDirectory(docs)) {
-            Files.copy(
-                    shot.toPath(),
-                    docs.resolve("console.png"),
-                    StandardCopyOption.REPLACE_EXISTING);
+                && Files.exists(docs.resolve(name))) {
+            Files.copy(shot.toPath(), docs.resolve(name), StandardCopyOption.REPLACE_EXISTING);
         }
     }
 
@@ -224,7 +283,14 @@ class ConsoleBrowserTest {
         Map<ChildJvm, Integer> ports = new LinkedHashMap<>();
         for (int i = 1; i <= 3; i++) {
             int port = SampleCopies.freePort();
-            ChildJvm child = SampleCopies.start(children, "sample-console-" + i, port, directory);
+            // The third copy offers actions; the others are read-only, as by default.
+            ChildJvm child =
+                    SampleCopies.start(
+                            children,
+                            "sample-console-" + i,
+                            port,
+                            directory,
+                            "--cxc.console.actions=" + (i == 3));
             ports.put(child, port);
         }
         for (Map.Entry<ChildJvm, Integer> entry : ports.entrySet()) {

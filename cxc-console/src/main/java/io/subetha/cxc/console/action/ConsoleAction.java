@@ -3,7 +3,7 @@ package io.subetha.cxc.console.action;
 /**
  * Something an operator may do from the console when {@code cxc.console.actions=true}: one bean per
  * action, found by its {@link #name()}, answered at {@code POST {path}/api/actions/{name}}. A new
- * action (re-run or delete a job, pause a scheduler) is one class implementing this and one bean.
+ * action is one class implementing this and one bean.
  */
 public interface ConsoleAction {
 

@@ -3,8 +3,10 @@ package io.subetha.cxc.console.autoconfigure;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.console.ConsoleOverview;
 import io.subetha.cxc.console.ConsoleProperties;
+import io.subetha.cxc.console.EventBoard;
 import io.subetha.cxc.console.JobBoard;
 import io.subetha.cxc.console.LeaseTables;
+import io.subetha.cxc.console.ScheduleBoard;
 import io.subetha.cxc.console.action.ConsoleAction;
 import io.subetha.cxc.console.web.ConsoleActions;
 import io.subetha.cxc.console.web.ConsoleApi;
@@ -40,8 +42,13 @@ class ConsoleWeb {
     }
 
     @Bean
-    ConsoleApi cxcConsoleApi(ConsoleOverview overview, LeaseTables leases, JobBoard jobs) {
-        return new ConsoleApi(overview, leases, jobs);
+    ConsoleApi cxcConsoleApi(
+            ConsoleOverview overview,
+            LeaseTables leases,
+            JobBoard jobs,
+            ScheduleBoard schedules,
+            EventBoard events) {
+        return new ConsoleApi(overview, leases, jobs, schedules, events);
     }
 
     @Bean

@@ -4,15 +4,22 @@ import io.subetha.cxc.boot.CxcPrimitives;
 import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.boot.autoconfigure.CxcAutoConfiguration;
 import io.subetha.cxc.boot.autoconfigure.CxcEndpointAutoConfiguration;
+import io.subetha.cxc.boot.eventlog.DeclaredEventLogs;
 import io.subetha.cxc.boot.liveness.CxcParticipants;
+import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.boot.ticker.LeadershipTier;
 import io.subetha.cxc.console.ConsoleOverview;
 import io.subetha.cxc.console.ConsoleProperties;
+import io.subetha.cxc.console.EventBoard;
 import io.subetha.cxc.console.JobBoard;
 import io.subetha.cxc.console.LeadershipHistory;
 import io.subetha.cxc.console.LeaseTables;
+import io.subetha.cxc.console.ScheduleBoard;
+import io.subetha.cxc.console.Schedulers;
 import io.subetha.cxc.console.action.ConsoleAction;
+import io.subetha.cxc.console.action.DispatchAction;
+import io.subetha.cxc.console.action.FailedJobAction;
 import io.subetha.cxc.console.action.StepDown;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.observe.PrimitiveRegistry;
@@ -66,6 +73,25 @@ public final class CxcConsoleAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    Schedulers cxcConsoleSchedulers(PrimitiveRegistry registry) {
+        return new Schedulers(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScheduleBoard cxcConsoleScheduleBoard(
+            Schedulers schedulers, ObjectProvider<SchedulerWorkers> workers) {
+        return new ScheduleBoard(schedulers, workers.getIfAvailable());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventBoard cxcConsoleEventBoard(ObjectProvider<DeclaredEventLogs> logs) {
+        return new EventBoard(logs.getIfAvailable());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     ConsoleOverview cxcConsoleOverview(
             PrimitiveRegistry registry,
             CxcPrimitives primitives,
@@ -105,7 +131,10 @@ public final class CxcConsoleAutoConfiguration {
     @Import(ConsoleWeb.class)
     static class OnTheApplicationsPort {}
 
-    /** With {@code cxc.console.actions=true}: the starter's actions. */
+    /**
+     * With {@code cxc.console.actions=true}: the console's actions (step down; re-run or delete a
+     * failed job; pause or resume a scheduler's dispatch).
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBooleanProperty(name = "cxc.console.actions")
     static class Actions {
@@ -115,6 +144,30 @@ public final class CxcConsoleAutoConfiguration {
         @ConditionalOnMissingBean
         StepDown cxcConsoleStepDown(LeaderTicker ticker) {
             return new StepDown(ticker);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "cxcConsoleRerunJob")
+        FailedJobAction cxcConsoleRerunJob(Schedulers schedulers) {
+            return FailedJobAction.rerun(schedulers);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "cxcConsoleDeleteJob")
+        FailedJobAction cxcConsoleDeleteJob(Schedulers schedulers) {
+            return FailedJobAction.delete(schedulers);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "cxcConsolePauseScheduler")
+        DispatchAction cxcConsolePauseScheduler(Schedulers schedulers) {
+            return DispatchAction.pause(schedulers);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "cxcConsoleResumeScheduler")
+        DispatchAction cxcConsoleResumeScheduler(Schedulers schedulers) {
+            return DispatchAction.resume(schedulers);
         }
     }
 }

@@ -13,7 +13,7 @@
   var lastError = "";
   var previousOps = {};
   var activeTab = "overview";
-  var jobQuery = { scheduler: "", state: "", page: 0, size: 50, pages: 1 };
+  var scheduler = "";
   var actions = [];
 
   function $(id) { return document.getElementById(id); }
@@ -78,8 +78,19 @@
       return response.json().then(function (answer) {
         show(response.ok ? answer.done : "refused: " + answer.message);
       }, function () { show("refused: HTTP " + response.status); });
-    }, function (error) { show("failed: " + error.message); });
+    }, function (error) { show("failed: " + error.message); }).then(refresh);
   }
+
+  function actionButton(id, label, name, args) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.id = id;
+    button.textContent = label;
+    button.addEventListener("click", function () { button.disabled = true; act(name, args); });
+    return button;
+  }
+
+  function offers(name) { return actions.indexOf(name) >= 0; }
 
   function show(text) {
     var message = $("message");
@@ -108,13 +119,8 @@
     }
     var leaderActions = $("actions-leader");
     leaderActions.replaceChildren();
-    if (leader && leader.self && actions.indexOf("step-down") >= 0) {
-      var button = document.createElement("button");
-      button.type = "button";
-      button.id = "step-down";
-      button.textContent = "Step down";
-      button.addEventListener("click", function () { act("step-down"); });
-      leaderActions.appendChild(button);
+    if (leader && leader.self && offers("step-down")) {
+      leaderActions.appendChild(actionButton("step-down", "Step down", "step-down"));
     }
     $("global").hidden = !cxc.global;
     if (cxc.global) {
@@ -160,49 +166,68 @@
     });
   }
 
-  function renderLeases(tables) {
-    var container = document.createDocumentFragment();
-    if (tables.length === 0) {
-      var none = document.createElement("p");
-      none.textContent = "The application has opened no lease table.";
-      container.appendChild(none);
+  // One titled table per item of a list (lease tables, event logs), or a sentence when there is none.
+  function titledTables(container, items, none, title, headers, rowsOf, render) {
+    var parts = document.createDocumentFragment();
+    if (items.length === 0) {
+      var sentence = document.createElement("p");
+      sentence.textContent = none;
+      parts.appendChild(sentence);
     }
-    tables.forEach(function (table) {
-      var title = document.createElement("h2");
-      title.textContent = table.name + " (" + table.held.length + " of " + table.capacity + " held)";
+    items.forEach(function (item) {
+      var heading = document.createElement("h2");
+      heading.textContent = title(item);
       var grid = document.createElement("table");
       var head = document.createElement("tr");
-      ["Name", "Holder PID", "Token", "Acquired", "Expires"].forEach(function (h) {
+      headers.forEach(function (h) {
         var th = document.createElement("th"); th.textContent = h; head.appendChild(th);
       });
       var thead = document.createElement("thead"); thead.appendChild(head);
       var tbody = document.createElement("tbody");
-      fill(tbody, table.held, function (row, lease) {
+      fill(tbody, rowsOf(item), render);
+      grid.appendChild(thead); grid.appendChild(tbody);
+      parts.appendChild(heading); parts.appendChild(grid);
+    });
+    container.replaceChildren(parts);
+  }
+
+  function renderLeases(tables) {
+    titledTables($("leases"), tables, "The application has opened no lease table.",
+      function (table) { return table.name + " (" + table.held.length + " of " + table.capacity + " held)"; },
+      ["Name", "Holder PID", "Token", "Acquired", "Expires"],
+      function (table) { return table.held; },
+      function (row, lease) {
         cell(row, lease.name);
         cell(row, lease.pid);
         cell(row, lease.token);
         cell(row, time(lease.acquiredAtMillis));
         cell(row, lease.expiresAtMillis === null ? "not yet published" : time(lease.expiresAtMillis) + (lease.lingering ? " (lingering)" : ""));
       });
-      grid.appendChild(thead); grid.appendChild(tbody);
-      container.appendChild(title); container.appendChild(grid);
-    });
-    $("leases").replaceChildren(container);
   }
 
   function renderQueues(queues) {
     fill($("schedulers"), queues.schedulers, function (row, s) {
-      [s.name, s.capacity, s.queued, s.running, s.done, s.reclaimed, s.collected].forEach(function (v) { cell(row, v); });
+      [s.name, s.capacity, s.queued, s.running, s.done, s.failed, s.scheduled].forEach(function (v) { cell(row, v); });
+      var paused = s.pausedSinceMillis !== null;
+      cell(row, paused ? "paused since " + time(s.pausedSinceMillis) : "dispatching", paused ? "late" : "");
+      var buttons = cell(row, "");
+      buttons.replaceChildren();
+      var verb = paused ? "resume" : "pause";
+      if (offers(verb + "-scheduler")) {
+        buttons.appendChild(actionButton(verb + "-" + s.name, paused ? "Resume" : "Pause", verb + "-scheduler", { scheduler: s.name }));
+      }
     });
     var select = $("job-scheduler");
     var names = queues.schedulers.map(function (s) { return s.name; });
-    if (select.options.length !== names.length) {
+    var listed = Array.prototype.map.call(select.options, function (o) { return o.value; });
+    if (listed.join("\n") !== names.join("\n")) {
       select.replaceChildren();
       names.forEach(function (name) {
         var option = document.createElement("option"); option.value = name; option.textContent = name; select.appendChild(option);
       });
+      if (names.indexOf(scheduler) >= 0) { select.value = scheduler; }
     }
-    if (!jobQuery.scheduler && names.length) { jobQuery.scheduler = names[0]; }
+    if (names.indexOf(scheduler) < 0) { scheduler = names.length ? names[0] : ""; }
     fill($("fanouts"), queues.fanouts, function (row, f) {
       cell(row, f.name);
       cell(row, f.capacityPerPriority);
@@ -210,31 +235,97 @@
     });
   }
 
-  function loadJobs() {
-    if (!jobQuery.scheduler) { $("jobs").replaceChildren(); $("job-position").textContent = "no scheduler"; return Promise.resolve(); }
-    var query = "?scheduler=" + encodeURIComponent(jobQuery.scheduler) + "&page=" + jobQuery.page +
-      "&size=" + jobQuery.size + (jobQuery.state ? "&state=" + encodeURIComponent(jobQuery.state) : "");
-    return getJson("/api/jobs" + query).then(function (page) {
-      jobQuery.pages = page.pages;
-      $("job-position").textContent = "page " + (page.page + 1) + " of " + page.pages + " (" + page.total + " jobs)";
-      fill($("jobs"), page.jobs, function (row, job) {
-        cell(row, job.id);
-        cell(row, job.state);
-        cell(row, job.pid);
-        cell(row, job.attempt);
-        cell(row, job.runningForMillis === null ? "–" : "at least " + duration(job.runningForMillis));
+  // A table the server pages and filters: {prefix}-rows, -prev, -next, -position and -filter.
+  function Pager(prefix, path, filterName, what, rowsOf, render) {
+    var pager = { page: 0, pages: 1, filter: "" };
+    pager.load = function () {
+      if (!scheduler) { $(prefix + "-rows").replaceChildren(); $(prefix + "-position").textContent = "no scheduler"; return Promise.resolve(); }
+      var query = "?scheduler=" + encodeURIComponent(scheduler) + "&page=" + pager.page + "&size=20" +
+        (pager.filter ? "&" + filterName + "=" + encodeURIComponent(pager.filter) : "");
+      return getJson(path + query).then(function (answer) {
+        pager.pages = answer.pages;
+        $(prefix + "-position").textContent = "page " + (answer.page + 1) + " of " + answer.pages + " (" + answer.total + " " + what + ")";
+        fill($(prefix + "-rows"), rowsOf(answer), render);
+        return answer;
+      }, function (error) {
+        // The list may have shrunk under us: go back to the first page.
+        if (pager.page > 0) { pager.page = 0; return pager.load(); }
+        throw error;
       });
-    }, function (error) {
-      // The page may have shrunk under us: go back to the first.
-      if (jobQuery.page > 0) { jobQuery.page = 0; return loadJobs(); }
-      throw error;
-    });
+    };
+    var filter = $(prefix + "-filter");
+    if (filter) { filter.addEventListener("change", function () { pager.filter = filter.value; pager.page = 0; refresh(); }); }
+    $(prefix + "-prev").addEventListener("click", function () { if (pager.page > 0) { pager.page--; refresh(); } });
+    $(prefix + "-next").addEventListener("click", function () { if (pager.page + 1 < pager.pages) { pager.page++; refresh(); } });
+    return pager;
+  }
+
+  var failedPager = Pager("failed", "/api/jobs", "state", "failed jobs", function (p) { return p.jobs; }, function (row, job) {
+    row.dataset.job = job.id;
+    cell(row, job.id);
+    cell(row, job.attempt);
+    cell(row, job.exceptionClass);
+    cell(row, job.message);
+    var buttons = cell(row, "");
+    buttons.replaceChildren();
+    if (offers("rerun-job")) { buttons.appendChild(actionButton("rerun-" + job.id, "Re-run", "rerun-job", { scheduler: scheduler, job: job.id })); }
+    if (offers("delete-job")) { buttons.appendChild(actionButton("delete-" + job.id, "Delete", "delete-job", { scheduler: scheduler, job: job.id })); }
+  });
+  failedPager.filter = "failed";
+
+  var jobsPager = Pager("jobs", "/api/jobs", "state", "jobs", function (p) { return p.jobs; }, function (row, job) {
+    cell(row, job.id);
+    cell(row, job.state);
+    cell(row, job.pid);
+    cell(row, job.attempt);
+    cell(row, job.runningForMillis === null ? "–" : "at least " + duration(job.runningForMillis));
+  });
+
+  var timetablePager = Pager("timetable", "/api/timetable", "kind", "entries", function (p) { return p.entries; }, function (row, e) {
+    cell(row, e.name);
+    cell(row, e.kind);
+    cell(row, e.recurrence);
+    cell(row, e.firing ? "firing now" : time(e.nextDueMillis));
+    cell(row, e.fires);
+  });
+
+  var historyPager = Pager("history", "/api/history", "outcome", "runs", function (p) {
+    $("history-totals").textContent = p.totals
+      ? "(last " + p.kept + " kept; folded into the totals so far: " + p.totals.succeeded + " succeeded, " + p.totals.retried + " retried, " + p.totals.failed + " failed)"
+      : "(this scheduler keeps no history)";
+    return p.runs;
+  }, function (row, run) {
+    cell(row, run.jobId);
+    cell(row, run.type);
+    cell(row, run.attempt);
+    cell(row, time(run.startedMillis));
+    cell(row, duration(run.tookMillis));
+    cell(row, run.outcome, run.outcome === "failed" ? "dead" : "");
+    cell(row, run.pid);
+  });
+
+  function loadJobs() {
+    return Promise.all([failedPager.load(), jobsPager.load(), timetablePager.load(), historyPager.load()]);
+  }
+
+  function renderEvents(logs) {
+    titledTables($("events"), logs, "The application declares no event log.",
+      function (log) { return log.name + " (" + log.published + " published, holds " + log.capacity + ")"; },
+      ["Reader", "PID", "Position", "Pending"],
+      function (log) { return log.readers; },
+      function (row, reader) {
+        cell(row, reader.name);
+        cell(row, reader.pid === null ? "nobody reads" : reader.pid);
+        cell(row, reader.position);
+        cell(row, reader.pending + (reader.overwritten ? " (some overwritten before read)" : ""), reader.overwritten ? "late" : "");
+      });
   }
 
   function refresh() {
     var work = [getJson("/api/overview").then(renderOverview)];
     if (activeTab === "leases") { work.push(getJson("/api/leases").then(renderLeases)); }
     if (activeTab === "jobs") { work.push(getJson("/api/queues").then(renderQueues).then(loadJobs)); }
+    if (activeTab === "events") { work.push(getJson("/api/events").then(renderEvents)); }
     return Promise.all(work).then(function () {
       lastAnswer = Date.now();
       lastError = "";
@@ -270,10 +361,11 @@
       refresh();
     });
   });
-  $("job-scheduler").addEventListener("change", function (e) { jobQuery.scheduler = e.target.value; jobQuery.page = 0; refresh(); });
-  $("job-state").addEventListener("change", function (e) { jobQuery.state = e.target.value; jobQuery.page = 0; refresh(); });
-  $("job-prev").addEventListener("click", function () { if (jobQuery.page > 0) { jobQuery.page--; refresh(); } });
-  $("job-next").addEventListener("click", function () { if (jobQuery.page + 1 < jobQuery.pages) { jobQuery.page++; refresh(); } });
+  $("job-scheduler").addEventListener("change", function (e) {
+    scheduler = e.target.value;
+    [failedPager, jobsPager, timetablePager, historyPager].forEach(function (p) { p.page = 0; });
+    refresh();
+  });
 
   setInterval(freshness, 250);
   loop();

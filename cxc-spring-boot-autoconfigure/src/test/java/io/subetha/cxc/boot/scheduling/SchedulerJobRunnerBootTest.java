@@ -219,6 +219,42 @@ class SchedulerJobRunnerBootTest {
     }
 
     @Test
+    void aSchedulersDispatchIsPausedAndResumedOverHttpForEveryProcess() throws Exception {
+        try {
+            assertThat(pause("jobs", true)).isEqualTo("true");
+            assertThat(pause("jobs", true)).as("paused already").isEqualTo("false");
+            assertThat(pause("no-such-scheduler", true)).isEqualTo("false");
+            assertThat(jobs.dispatch().isPaused()).isTrue();
+            assertThat(http("GET", "/actuator/cxcjobs/jobs")).contains("\"pausedSince\":\"");
+            long id = jobs.submit(2L);
+            assertThat(pause("jobs", false)).isEqualTo("true");
+            assertThat(result(id)).isEqualTo(4L);
+            assertThat(http("GET", "/actuator/cxcjobs/jobs")).contains("\"pausedSince\":null");
+        } finally {
+            jobs.dispatch().resume();
+        }
+    }
+
+    private String pause(String scheduler, boolean paused)
+            throws IOException, InterruptedException {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(
+                                        URI.create(
+                                                "http://localhost:"
+                                                        + port
+                                                        + "/actuator/cxcjobs/"
+                                                        + scheduler))
+                                .header("Content-Type", "application/json")
+                                .POST(
+                                        HttpRequest.BodyPublishers.ofString(
+                                                "{\"paused\":" + paused + "}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+    }
+
+    @Test
     @DirtiesContext
     void theSchedulersHealthIsUpWithItsCountsAndDownOnceItsPoolStops() throws Exception {
         String up = http("GET", "/actuator/health/cxcSchedulers/jobs");
