@@ -5,6 +5,8 @@ import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.FileHeader;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.wake.DoorbellDescriptor;
 import java.time.Duration;
@@ -13,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Body layout of a {@link BackgroundScheduler} file. Offsets are relative to the body, which
  * follows the 64-byte common header. Little-endian. The header's capacity is the number of job
- * slots, its slot size a slot's stride.
+ * slots and timetable entries together (the body's entries field splits it), its slot size a slot's
+ * and an entry's stride.
  *
  * <pre>
  *  0                   1                   2                   3
@@ -26,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * |                  Grace, nanoseconds (u64)                32   |
  * +---------------------------------------------------------------+
- * |                  Reserved, zero                          40   |
+ * |   Timetable entries (u32)      40 |   Reserved, zero      44   |
  * +---------------------------------------------------------------+
  * |                  Tail: next job id (u64), own 64 bytes    64  |
  * +---------------------------------------------------------------+
@@ -50,7 +53,7 @@ import org.jspecify.annotations.Nullable;
  * |     the slot's header (256 bytes, below), then the job        |
  * |     payload and the result payload (each rounded up to 8)     |
  * +---------------------------------------------------------------+
- * |   Timetable entries, TIMETABLE_ENTRIES × stride, from the     |
+ * |   Timetable entries, (entries field) × stride, from the       |
  * |   slots' end rounded up to 64 ({@link #timetableOffset})       |
  * +---------------------------------------------------------------+
  * |   Doorbell region ({@link DoorbellDescriptor}), from the      |
@@ -179,11 +182,13 @@ public final class BackgroundSchedulerDescriptor {
 
     /**
      * 3: the timetable (the lock, next due and fires words, and the entries after the slots). 4:
-     * the doorbell region after the timetable entries.
+     * the doorbell region after the timetable entries. 5: the timetable's size a setting, recorded
+     * at 40 and counted in the header's capacity.
      */
-    public static final int LAYOUT_VERSION = 4;
+    public static final int LAYOUT_VERSION = 5;
 
     public static final int GRACE_NANOS_OFFSET = 32;
+    public static final int TIMETABLE_ENTRIES_OFFSET = 40;
     public static final int TAIL_OFFSET = 64;
     public static final int HEAD_OFFSET = 128;
     public static final int COMPLETIONS_OFFSET = 192;
@@ -195,8 +200,14 @@ public final class BackgroundSchedulerDescriptor {
     public static final int NEXT_DUE_OFFSET = 232;
     public static final int FIRES_OFFSET = 240;
 
-    /** How many recurring and delayed jobs a scheduler's timetable holds. */
-    public static final int TIMETABLE_ENTRIES = 64;
+    /** How many recurring and delayed jobs a scheduler's timetable holds unless set. */
+    public static final int DEFAULT_TIMETABLE_ENTRIES = 64;
+
+    /**
+     * The most a timetable holds: every scan and every due look reads each entry's word, so the
+     * size bounds a scan's cost (4096 words, a few microseconds).
+     */
+    public static final int MAX_TIMETABLE_ENTRIES = 4096;
 
     public static final int ENTRY_WORD_OFFSET = 0;
     public static final int ENTRY_DUE_OFFSET = 8;
@@ -270,10 +281,16 @@ public final class BackgroundSchedulerDescriptor {
     private static final long GENERATION_MASK = (1L << 11) - 1;
 
     public static final BodyLayout BODY_LAYOUT =
-            (capacity, slotSize) -> {
-                if (capacity < 1 || capacity > MAX_CAPACITY) {
+            (slotsAndEntries, slotSize) -> {
+                if (slotsAndEntries < 2 || slotsAndEntries > MAX_CAPACITY + MAX_TIMETABLE_ENTRIES) {
                     throw new IllegalArgumentException(
-                            "a scheduler holds 1.." + MAX_CAPACITY + " jobs, not " + capacity);
+                            "a scheduler holds 1.."
+                                    + MAX_CAPACITY
+                                    + " jobs and 1.."
+                                    + MAX_TIMETABLE_ENTRIES
+                                    + " timetable entries, not "
+                                    + slotsAndEntries
+                                    + " in all");
                 }
                 if (slotSize < JOB_OFFSET + 16
                         || slotSize > JOB_OFFSET + 2 * MAX_PAYLOAD
@@ -286,9 +303,10 @@ public final class BackgroundSchedulerDescriptor {
                                     + ", not "
                                     + slotSize);
                 }
-                long slotsEnd = (SLOTS_OFFSET + (long) capacity * slotSize + 63) & ~63L;
-                long entriesEnd = (slotsEnd + (long) TIMETABLE_ENTRIES * slotSize + 63) & ~63L;
-                return entriesEnd + DoorbellDescriptor.LENGTH;
+                // 64 more than the slots and entries end rounded up: room for the rounding of the
+                // slots' end, wherever the header's count splits into slots and entries.
+                long entriesEnd = (SLOTS_OFFSET + (long) slotsAndEntries * slotSize + 63) & ~63L;
+                return entriesEnd + 64 + DoorbellDescriptor.LENGTH;
             };
 
     static {
@@ -307,6 +325,79 @@ public final class BackgroundSchedulerDescriptor {
             return "it declares a grace of " + grace + " ns, outside 1 ns .. 1 day";
         }
         return null;
+    }
+
+    /**
+     * Why the body's payload sizes do not give the header's stride, or its timetable size does not
+     * split the header's capacity; or null.
+     */
+    static @Nullable String shapeProblem(FileHeader header, AtomicBuffer body) {
+        int jobSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
+        int resultSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET + 4);
+        if (jobSize < 0
+                || resultSize < 0
+                || jobSize > MAX_PAYLOAD
+                || resultSize > MAX_PAYLOAD
+                || slotStride(jobSize, resultSize) != header.slotSize()) {
+            return "it declares "
+                    + Integer.toUnsignedString(jobSize)
+                    + "-byte jobs and "
+                    + Integer.toUnsignedString(resultSize)
+                    + "-byte results in "
+                    + header.slotSize()
+                    + "-byte slots, which do not fit them";
+        }
+        int entries = body.getIntAcquire(TIMETABLE_ENTRIES_OFFSET);
+        long jobs = (long) header.capacity() - entries;
+        if (entries < 1 || entries > MAX_TIMETABLE_ENTRIES || jobs < 1 || jobs > MAX_CAPACITY) {
+            return "it declares "
+                    + Integer.toUnsignedString(entries)
+                    + " timetable entries of its "
+                    + Integer.toUnsignedString(header.capacity())
+                    + " slots and entries, which leaves no 1.."
+                    + MAX_CAPACITY
+                    + " job slots (or is outside 1.."
+                    + MAX_TIMETABLE_ENTRIES
+                    + ")";
+        }
+        return null;
+    }
+
+    /** Refuses creation settings no file can have, naming the setting. */
+    static void requireSettings(
+            int capacity,
+            FixedCodec<?> jobCodec,
+            FixedCodec<?> resultCodec,
+            Duration grace,
+            int timetableEntries) {
+        CxcSettingsException.requireInRange("capacity", capacity, 1, MAX_CAPACITY, " jobs");
+        CxcSettingsException.requireInRange(
+                "timetableEntries",
+                timetableEntries,
+                1,
+                MAX_TIMETABLE_ENTRIES,
+                " recurring and delayed jobs");
+        requirePayloadSize("jobCodec", jobCodec);
+        requirePayloadSize("resultCodec", resultCodec);
+        CxcSettingsException.requireBodyFits(
+                "capacity",
+                "capacity "
+                        + capacity
+                        + " of "
+                        + jobCodec.size()
+                        + "-byte jobs and "
+                        + resultCodec.size()
+                        + "-byte results and "
+                        + timetableEntries
+                        + " timetable entries",
+                BODY_LAYOUT.bodyLength(
+                        capacity + timetableEntries,
+                        slotStride(jobCodec.size(), resultCodec.size())),
+                HeaderDescriptor.MAX_BODY_LENGTH);
+        if (grace.isNegative() || grace.isZero() || grace.compareTo(Duration.ofDays(1)) > 0) {
+            throw new CxcSettingsException(
+                    "grace", "grace must be more than 0 and at most 1 day, got " + grace);
+        }
     }
 
     /** Refuses a codec whose values a slot cannot hold. */
@@ -342,11 +433,11 @@ public final class BackgroundSchedulerDescriptor {
     }
 
     /**
-     * Where the doorbell region starts: after the timetable's entries, rounded up to 64 (within a
-     * body whose length {@link #BODY_LAYOUT} checked).
+     * Where the doorbell region starts: after the timetable's {@code entries}, rounded up to 64
+     * (within a body whose length {@link #BODY_LAYOUT} checked).
      */
-    public static int doorbellOffset(int capacity, int slotSize) {
-        return (timetableOffset(capacity, slotSize) + TIMETABLE_ENTRIES * slotSize + 63) & ~63;
+    public static int doorbellOffset(int capacity, int entries, int slotSize) {
+        return (timetableOffset(capacity, slotSize) + entries * slotSize + 63) & ~63;
     }
 
     public static long entryWord(int state, int participant, long generation, long fire) {

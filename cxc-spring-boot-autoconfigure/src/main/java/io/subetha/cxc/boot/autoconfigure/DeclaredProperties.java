@@ -86,6 +86,12 @@ public final class DeclaredProperties {
         private Duration grace = BackgroundScheduler.TYPE.defaults().grace();
 
         /**
+         * Recurring and delayed jobs the file's timetable holds (1..4096): a schedule or a delayed
+         * submit beyond it is refused. Fixed when the file is created.
+         */
+        private int timetableEntries = BackgroundScheduler.TYPE.defaults().timetableEntries();
+
+        /**
          * How a job whose handler throws is tried again: the policy of the jobs this process
          * submits (each job carries its own, so peers need not agree; a submit with JobOptions may
          * give another).
@@ -137,6 +143,14 @@ public final class DeclaredProperties {
 
         public void setGrace(Duration grace) {
             this.grace = grace;
+        }
+
+        public int getTimetableEntries() {
+            return timetableEntries;
+        }
+
+        public void setTimetableEntries(int timetableEntries) {
+            this.timetableEntries = timetableEntries;
         }
 
         public RetryProperties getRetry() {

@@ -272,7 +272,8 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                             codecs.resultCodec(),
                             declared.grace(),
                             declared.retry(),
-                            declared.fireAndForget());
+                            declared.fireAndForget(),
+                            declared.timetableEntries());
         } catch (CxcSettingsException e) {
             throw new InvalidCxcPropertyException(
                     "cxc.schedulers." + name,
