@@ -125,7 +125,8 @@ public final class DeclaredProperties {
          * Concurrency limits by job type (the JobHandler's type(job)): at most this many jobs of
          * the type run at once across every process, each holding a lease of
          * {directory}/{name}.limits while it runs; a worker that gets none hands the job back to
-         * the queue, spending no attempt. 1 or more, 256 in all.
+         * the queue, spending no attempt. 1 or more each, adding up to at most the leases the
+         * limits file is created with: as many as the limits then, at least 256, at most 65536.
          */
         private Map<String, Integer> limits = new LinkedHashMap<>();
 

@@ -158,6 +158,11 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
         }
     }
 
+    /** The limits of {@code scheduler}'s job types, if it declares any. */
+    public Optional<JobLimits> limits(String scheduler) {
+        return Optional.ofNullable(limits.get(scheduler));
+    }
+
     /** The history of {@code scheduler}, if it keeps one. */
     public Optional<SchedulerHistory> history(String scheduler) {
         return Optional.ofNullable(histories.get(scheduler));
@@ -492,7 +497,9 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                 hold(job, "its type's limit is reached, and it could not be handed back", e);
                 return;
             }
-            if (outcome == FailOutcome.REFUSED) {
+            if (outcome == FailOutcome.RETRYING) {
+                ended(job, Instant.now(), System.nanoTime(), JobRun.Outcome.HANDED_BACK);
+            } else if (outcome == FailOutcome.REFUSED) {
                 fenced.incrementAndGet();
             } else if (outcome == FailOutcome.FAILED) {
                 failed.incrementAndGet();
