@@ -186,16 +186,10 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             this(capacity, jobCodec, resultCodec, DEFAULT_GRACE);
         }
 
-        /** These settings with {@code policy} for the jobs submitted without one. */
-        public Settings<J, R> withRetry(RetryPolicy policy) {
+        /** These settings with {@code retry} for the jobs submitted without one. */
+        public Settings<J, R> withRetry(RetryPolicy retry) {
             return new Settings<>(
-                    capacity,
-                    jobCodec,
-                    resultCodec,
-                    grace,
-                    policy,
-                    fireAndForget,
-                    timetableEntries);
+                    capacity, jobCodec, resultCodec, grace, retry, fireAndForget, timetableEntries);
         }
 
         /** These settings with every job's result discarded (or kept) unless a submit says so. */
@@ -628,11 +622,19 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     /**
-     * Gives {@code job} back unrun, queued again not before {@code wait}, this dispatch counting as
-     * no attempt (a concurrency limit's); fenced like {@link #fail}: REFUSED if it is not held.
+     * Gives {@code job} back unrun, queued again not before {@code wait} or the next {@link
+     * #limitReleased}, this dispatch counting as no attempt (a concurrency limit's); fenced like
+     * {@link #fail}: REFUSED if it is not held.
      */
     public FailOutcome handBack(Job<J> job, Duration wait) {
         return fenced(() -> failures.handBack(job, wait.toNanos()));
+    }
+
+    /** Says a job-type limit's place was freed, in any process: handed-back jobs are due now. */
+    public void limitReleased() {
+        if (!isClosed()) { // a run ending as the pool stops: its job's close re-queued it
+            failures.limitReleased();
+        }
     }
 
     /** A step of a dispatched job's holder, inside this handle's participant record. */

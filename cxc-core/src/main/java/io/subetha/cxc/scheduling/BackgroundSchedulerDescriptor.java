@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * |                  Grace, nanoseconds (u64)                32   |
  * +---------------------------------------------------------------+
- * |   Timetable entries (u32)      40 |   Reserved, zero      44   |
+ * |   Timetable entries (u32)      40 |   Limits released (u32) 44 |
  * +---------------------------------------------------------------+
  * |                  Tail: next job id (u64), own 64 bytes    64  |
  * +---------------------------------------------------------------+
@@ -94,7 +94,7 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * |          Backoff multiplier (IEEE 754 double)             56  |
  * +---------------------------------------------------------------+
- * |   Failure length (u32)         64 |   Reserved, zero      68  |
+ * |   Failure length (u32)         64 |   Handed back at (u32) 68  |
  * +---------------------------------------------------------------+
  * |   Failure: UTF-8 "exception class\nmessage", at most      72  |
  * |   FAILURE_TEXT_MAX bytes, cut at a character's boundary        |
@@ -189,6 +189,14 @@ public final class BackgroundSchedulerDescriptor {
 
     public static final int GRACE_NANOS_OFFSET = 32;
     public static final int TIMETABLE_ENTRIES_OFFSET = 40;
+
+    /**
+     * Bumped each time a job-type limit's place is freed ({@link
+     * BackgroundScheduler#limitReleased}); a job handed back at a limit records it (at {@link
+     * #HANDED_BACK_AT_OFFSET}, as {@code 2 × value + 1}) and is due as soon as it moves.
+     */
+    public static final int LIMITS_RELEASED_OFFSET = 44;
+
     public static final int TAIL_OFFSET = 64;
     public static final int HEAD_OFFSET = 128;
     public static final int COMPLETIONS_OFFSET = 192;
@@ -246,6 +254,7 @@ public final class BackgroundSchedulerDescriptor {
     public static final int MULTIPLIER_OFFSET = 56;
     public static final int FAILURE_LENGTH_OFFSET = 64;
     public static final int FAILURE_TEXT_OFFSET = 72;
+    public static final int HANDED_BACK_AT_OFFSET = 68;
     public static final int JOB_OFFSET = 256;
 
     /** The most bytes of a failure's exception class and message a slot keeps. */

@@ -469,7 +469,7 @@ final class Timetable {
         for (int offset = MAX_ATTEMPTS_OFFSET; offset < ENTRY_JOB_FIRE_OFFSET; offset += 8) {
             body.setLongPlain(slot + offset, body.getLongPlain(e + offset));
         }
-        body.setIntPlain(slot + FAILURE_LENGTH_OFFSET, 0);
+        body.setLongPlain(slot + FAILURE_LENGTH_OFFSET, 0); // and no hand-back's mark
         for (int i = 0; i < payloadLongs; i++) {
             int offset = JOB_OFFSET + i * 8;
             body.setLongPlain(slot + offset, body.getLongPlain(e + offset));
