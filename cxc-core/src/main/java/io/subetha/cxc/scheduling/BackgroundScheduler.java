@@ -3,11 +3,9 @@ package io.subetha.cxc.scheduling;
 import static io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor.*;
 
 import io.subetha.cxc.CxcCapacityException;
-import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.MappedFile;
-import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.observe.OpKind;
 import io.subetha.cxc.participant.ParticipantRecord;
 import io.subetha.cxc.primitive.MappedPrimitive;
@@ -147,6 +145,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      *     own): each job carries its policy, so peers need not share it
      * @param fireAndForget whether the jobs this handle submits have their results discarded: a
      *     scheduler nobody collects from
+     * @param timetableEntries recurring and delayed jobs the file's timetable holds: 1..{@value
+     *     BackgroundSchedulerDescriptor#MAX_TIMETABLE_ENTRIES}, fixed at create
      */
     public record Settings<J, R>(
             int capacity,
@@ -154,27 +154,27 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             FixedCodec<R> resultCodec,
             Duration grace,
             RetryPolicy retry,
-            boolean fireAndForget) {
+            boolean fireAndForget,
+            int timetableEntries) {
         public Settings {
-            CxcSettingsException.requireInRange("capacity", capacity, 1, MAX_CAPACITY, " jobs");
-            requirePayloadSize("jobCodec", jobCodec);
-            requirePayloadSize("resultCodec", resultCodec);
-            CxcSettingsException.requireBodyFits(
-                    "capacity",
-                    "capacity "
-                            + capacity
-                            + " of "
-                            + jobCodec.size()
-                            + "-byte jobs and "
-                            + resultCodec.size()
-                            + "-byte results",
-                    BODY_LAYOUT.bodyLength(
-                            capacity, slotStride(jobCodec.size(), resultCodec.size())),
-                    HeaderDescriptor.MAX_BODY_LENGTH);
-            if (grace.isNegative() || grace.isZero() || grace.compareTo(Duration.ofDays(1)) > 0) {
-                throw new CxcSettingsException(
-                        "grace", "grace must be more than 0 and at most 1 day, got " + grace);
-            }
+            requireSettings(capacity, jobCodec, resultCodec, grace, timetableEntries);
+        }
+
+        public Settings(
+                int capacity,
+                FixedCodec<J> jobCodec,
+                FixedCodec<R> resultCodec,
+                Duration grace,
+                RetryPolicy retry,
+                boolean fireAndForget) {
+            this(
+                    capacity,
+                    jobCodec,
+                    resultCodec,
+                    grace,
+                    retry,
+                    fireAndForget,
+                    DEFAULT_TIMETABLE_ENTRIES);
         }
 
         public Settings(
@@ -186,14 +186,22 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             this(capacity, jobCodec, resultCodec, DEFAULT_GRACE);
         }
 
-        /** These settings with {@code policy} for the jobs submitted without one. */
-        public Settings<J, R> withRetry(RetryPolicy policy) {
-            return new Settings<>(capacity, jobCodec, resultCodec, grace, policy, fireAndForget);
+        /** These settings with {@code retry} for the jobs submitted without one. */
+        public Settings<J, R> withRetry(RetryPolicy retry) {
+            return new Settings<>(
+                    capacity, jobCodec, resultCodec, grace, retry, fireAndForget, timetableEntries);
         }
 
         /** These settings with every job's result discarded (or kept) unless a submit says so. */
         public Settings<J, R> withFireAndForget(boolean discard) {
-            return new Settings<>(capacity, jobCodec, resultCodec, grace, retry, discard);
+            return new Settings<>(
+                    capacity, jobCodec, resultCodec, grace, retry, discard, timetableEntries);
+        }
+
+        /** These settings with a timetable of {@code entries} recurring and delayed jobs. */
+        public Settings<J, R> withTimetableEntries(int entries) {
+            return new Settings<>(
+                    capacity, jobCodec, resultCodec, grace, retry, fireAndForget, entries);
         }
     }
 
@@ -208,17 +216,20 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                             .shape(
                                     s ->
                                             new PrimitiveType.Shape(
-                                                    s.capacity(),
+                                                    s.capacity() + s.timetableEntries(),
                                                     slotStride(
                                                             s.jobCodec().size(),
                                                             s.resultCodec().size())),
                                     BODY_LAYOUT)
                             .codecs(s -> List.of(s.jobCodec(), s.resultCodec()))
                             .initialiser(
-                                    (body, s) ->
-                                            body.setLongPlain(
-                                                    GRACE_NANOS_OFFSET, s.grace().toNanos()))
+                                    (body, s) -> {
+                                        body.setLongPlain(GRACE_NANOS_OFFSET, s.grace().toNanos());
+                                        body.setIntPlain(
+                                                TIMETABLE_ENTRIES_OFFSET, s.timetableEntries());
+                                    })
                             .bodyCheck(BackgroundSchedulerDescriptor::bodyProblem)
+                            .shapeCheck(BackgroundSchedulerDescriptor::shapeProblem)
                             .defaults(new Settings<>(1024, FixedCodec.INT64, FixedCodec.INT64))
                             .construct(
                                     (file, settings, options) ->
@@ -256,14 +267,12 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         this.resultCodec = settings.resultCodec();
         this.retry = settings.retry();
         this.fireAndForget = settings.fireAndForget();
-        this.capacity = file.header().capacity();
+        // shapeProblem() checked that the entries split the header's count, leaving 1.. slots,
+        // and that the payload sizes give its stride.
+        int entries = body.getIntAcquire(TIMETABLE_ENTRIES_OFFSET);
+        this.capacity = file.header().capacity() - entries;
         this.stride = file.header().slotSize();
         this.jobSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
-        int resultSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET + 4);
-        String sizes = codecSizesProblem(jobSize, resultSize, stride);
-        if (sizes != null) {
-            throw TYPE.corrupt(file.path(), sizes);
-        }
         this.resultOffset = JOB_OFFSET + rounded(jobSize);
         this.graceNanos = body.getLongAcquire(GRACE_NANOS_OFFSET);
         this.failures = new JobFailures(body, capacity, stride, this::wakeWorkers);
@@ -284,7 +293,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         this.workers =
                 new WorkerDoorbell(
                         body,
-                        doorbellOffset(capacity, stride),
+                        doorbellOffset(capacity, entries, stride),
                         file.path(),
                         dispatcher,
                         () -> lastScan + SCAN_INTERVAL.toNanos(),
@@ -296,6 +305,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         participant,
                         file.path(),
                         rounded(jobSize),
+                        entries,
                         graceNanos,
                         this::watchdogScan,
                         workers::ring);
@@ -357,12 +367,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     public long submit(J job, JobOptions options) {
         long id = trySubmit(job, options);
         if (id == -1 && options.due() != null) {
-            throw new CxcCapacityException(
-                    file.path()
-                            + "'s timetable is full: it holds "
-                            + TIMETABLE_ENTRIES
-                            + " recurring and delayed jobs; unschedule one, or wait for delayed"
-                            + " jobs to fire");
+            throw timetable.full();
         }
         if (id == -1) {
             throw new CxcCapacityException(
@@ -445,8 +450,8 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      * @param options the jobs' result handling and retry policy, and (its {@code due}) the first
      *     due time: else {@code recurrence}'s first after now
      * @return true if the name was new
-     * @throws CxcCapacityException if the timetable holds {@value
-     *     BackgroundSchedulerDescriptor#TIMETABLE_ENTRIES} entries already
+     * @throws CxcCapacityException if the timetable holds {@link Settings#timetableEntries()}
+     *     entries already
      * @throws IllegalArgumentException if the name or payload is not allowed, or {@code
      *     recurrence}'s spec does not read back (no {@link RecurrenceFormat} for its kind)
      */
@@ -619,11 +624,19 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     /**
-     * Gives {@code job} back unrun, queued again not before {@code wait}, this dispatch counting as
-     * no attempt (a concurrency limit's); fenced like {@link #fail}: REFUSED if it is not held.
+     * Gives {@code job} back unrun, queued again not before {@code wait} or the next {@link
+     * #limitReleased}, this dispatch counting as no attempt (a concurrency limit's); fenced like
+     * {@link #fail}: REFUSED if it is not held.
      */
     public FailOutcome handBack(Job<J> job, Duration wait) {
         return fenced(() -> failures.handBack(job, wait.toNanos()));
+    }
+
+    /** Says a job-type limit's place was freed, in any process: handed-back jobs are due now. */
+    public void limitReleased() {
+        if (!isClosed()) { // a run ending as the pool stops: its job's close re-queued it
+            failures.limitReleased();
+        }
     }
 
     /** A step of a dispatched job's holder, inside this handle's participant record. */
@@ -756,7 +769,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                 "failed", c.failed(),
                 "graceMillis", Duration.ofNanos(graceNanos).toMillis(),
                 "timetable", timetable.entries().stream().map(TimetableEntry::summary).toList(),
-                "timetableCapacity", TIMETABLE_ENTRIES,
+                "timetableCapacity", timetable.capacity(),
                 "fires", timetable.fires(),
                 "sleepingWorkers", workers.sleeping(),
                 "paused", dispatch.isPaused());

@@ -5,6 +5,8 @@ import io.subetha.cxc.claim.OwnerRecord;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.internal.BodyLayout;
 import io.subetha.cxc.mmf.AtomicBuffer;
+import io.subetha.cxc.mmf.FileHeader;
+import io.subetha.cxc.mmf.HeaderDescriptor;
 import io.subetha.cxc.primitive.PrimitiveType;
 import io.subetha.cxc.wake.DoorbellDescriptor;
 import java.time.Duration;
@@ -13,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Body layout of a {@link BackgroundScheduler} file. Offsets are relative to the body, which
  * follows the 64-byte common header. Little-endian. The header's capacity is the number of job
- * slots, its slot size a slot's stride.
+ * slots and timetable entries together (the body's entries field splits it), its slot size a slot's
+ * and an entry's stride.
  *
  * <pre>
  *  0                   1                   2                   3
@@ -26,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * |                  Grace, nanoseconds (u64)                32   |
  * +---------------------------------------------------------------+
- * |   Dispatch paused: 0, or epoch ms it was paused at (u64)  40   |
+ * |   Timetable entries (u32)      40 |   Limits released (u32) 44 |
  * +---------------------------------------------------------------+
  * |                  Tail: next job id (u64), own 64 bytes    64  |
  * +---------------------------------------------------------------+
@@ -41,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * |   Timetable fires total (u64)                             240  |
  * +---------------------------------------------------------------+
- * |   Reserved, zero                                          248  |
+ * |   Dispatch paused: 0, or epoch ms it was paused at (u64) 248  |
  * +---------------------------------------------------------------+
  * |   Participant records, 64 bytes each, MAX_PARTICIPANTS:   256  |
  * |   an OwnerRecord (PID|generation, identity, heartbeat ns)      |
@@ -50,7 +53,7 @@ import org.jspecify.annotations.Nullable;
  * |     the slot's header (256 bytes, below), then the job        |
  * |     payload and the result payload (each rounded up to 8)     |
  * +---------------------------------------------------------------+
- * |   Timetable entries, TIMETABLE_ENTRIES × stride, from the     |
+ * |   Timetable entries, (entries field) × stride, from the       |
  * |   slots' end rounded up to 64 ({@link #timetableOffset})       |
  * +---------------------------------------------------------------+
  * |   Doorbell region ({@link DoorbellDescriptor}), from the      |
@@ -91,7 +94,7 @@ import org.jspecify.annotations.Nullable;
  * +---------------------------------------------------------------+
  * |          Backoff multiplier (IEEE 754 double)             56  |
  * +---------------------------------------------------------------+
- * |   Failure length (u32)         64 |   Reserved, zero      68  |
+ * |   Failure length (u32)         64 |   Handed back at (u32) 68  |
  * +---------------------------------------------------------------+
  * |   Failure: UTF-8 "exception class\nmessage", at most      72  |
  * |   FAILURE_TEXT_MAX bytes, cut at a character's boundary        |
@@ -179,17 +182,20 @@ public final class BackgroundSchedulerDescriptor {
 
     /**
      * 3: the timetable (the lock, next due and fires words, and the entries after the slots). 4:
-     * the doorbell region after the timetable entries.
+     * the doorbell region after the timetable entries. 5: the timetable's size a setting, recorded
+     * at 40 and counted in the header's capacity.
      */
-    public static final int LAYOUT_VERSION = 4;
+    public static final int LAYOUT_VERSION = 5;
 
     public static final int GRACE_NANOS_OFFSET = 32;
+    public static final int TIMETABLE_ENTRIES_OFFSET = 40;
 
     /**
-     * The pause word ({@link SchedulerDispatch}): reserved and zero in every layout-4 file, so a
-     * file created before it dispatches, as it did.
+     * Bumped each time a job-type limit's place is freed ({@link
+     * BackgroundScheduler#limitReleased}); a job handed back at a limit records it (at {@link
+     * #HANDED_BACK_AT_OFFSET}, as {@code 2 × value + 1}) and is due as soon as it moves.
      */
-    public static final int PAUSED_OFFSET = 40;
+    public static final int LIMITS_RELEASED_OFFSET = 44;
 
     public static final int TAIL_OFFSET = 64;
     public static final int HEAD_OFFSET = 128;
@@ -202,8 +208,20 @@ public final class BackgroundSchedulerDescriptor {
     public static final int NEXT_DUE_OFFSET = 232;
     public static final int FIRES_OFFSET = 240;
 
-    /** How many recurring and delayed jobs a scheduler's timetable holds. */
-    public static final int TIMETABLE_ENTRIES = 64;
+    /**
+     * The pause word ({@link SchedulerDispatch}): an operator's setting, not a claim, so it
+     * outlives the process that paused; zero in a new file, which dispatches.
+     */
+    public static final int PAUSED_OFFSET = 248;
+
+    /** How many recurring and delayed jobs a scheduler's timetable holds unless set. */
+    public static final int DEFAULT_TIMETABLE_ENTRIES = 64;
+
+    /**
+     * The most a timetable holds: every scan and every due look reads each entry's word, so the
+     * size bounds a scan's cost (4096 words, a few microseconds).
+     */
+    public static final int MAX_TIMETABLE_ENTRIES = 4096;
 
     public static final int ENTRY_WORD_OFFSET = 0;
     public static final int ENTRY_DUE_OFFSET = 8;
@@ -242,6 +260,7 @@ public final class BackgroundSchedulerDescriptor {
     public static final int MULTIPLIER_OFFSET = 56;
     public static final int FAILURE_LENGTH_OFFSET = 64;
     public static final int FAILURE_TEXT_OFFSET = 72;
+    public static final int HANDED_BACK_AT_OFFSET = 68;
     public static final int JOB_OFFSET = 256;
 
     /** The most bytes of a failure's exception class and message a slot keeps. */
@@ -277,10 +296,16 @@ public final class BackgroundSchedulerDescriptor {
     private static final long GENERATION_MASK = (1L << 11) - 1;
 
     public static final BodyLayout BODY_LAYOUT =
-            (capacity, slotSize) -> {
-                if (capacity < 1 || capacity > MAX_CAPACITY) {
+            (slotsAndEntries, slotSize) -> {
+                if (slotsAndEntries < 2 || slotsAndEntries > MAX_CAPACITY + MAX_TIMETABLE_ENTRIES) {
                     throw new IllegalArgumentException(
-                            "a scheduler holds 1.." + MAX_CAPACITY + " jobs, not " + capacity);
+                            "a scheduler holds 1.."
+                                    + MAX_CAPACITY
+                                    + " jobs and 1.."
+                                    + MAX_TIMETABLE_ENTRIES
+                                    + " timetable entries, not "
+                                    + slotsAndEntries
+                                    + " in all");
                 }
                 if (slotSize < JOB_OFFSET + 16
                         || slotSize > JOB_OFFSET + 2 * MAX_PAYLOAD
@@ -293,9 +318,10 @@ public final class BackgroundSchedulerDescriptor {
                                     + ", not "
                                     + slotSize);
                 }
-                long slotsEnd = (SLOTS_OFFSET + (long) capacity * slotSize + 63) & ~63L;
-                long entriesEnd = (slotsEnd + (long) TIMETABLE_ENTRIES * slotSize + 63) & ~63L;
-                return entriesEnd + DoorbellDescriptor.LENGTH;
+                // 64 more than the slots and entries end rounded up: room for the rounding of the
+                // slots' end, wherever the header's count splits into slots and entries.
+                long entriesEnd = (SLOTS_OFFSET + (long) slotsAndEntries * slotSize + 63) & ~63L;
+                return entriesEnd + 64 + DoorbellDescriptor.LENGTH;
             };
 
     static {
@@ -316,22 +342,77 @@ public final class BackgroundSchedulerDescriptor {
         return null;
     }
 
-    /** Why a file's codec sizes do not fit its slots' stride, or null if they do. */
-    static @Nullable String codecSizesProblem(int jobSize, int resultSize, int stride) {
+    /**
+     * Why the body's payload sizes do not give the header's stride, or its timetable size does not
+     * split the header's capacity; or null.
+     */
+    static @Nullable String shapeProblem(FileHeader header, AtomicBuffer body) {
+        int jobSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET);
+        int resultSize = body.getIntAcquire(PrimitiveType.CODEC_SIZES_OFFSET + 4);
         if (jobSize < 0
                 || resultSize < 0
                 || jobSize > MAX_PAYLOAD
                 || resultSize > MAX_PAYLOAD
-                || slotStride(jobSize, resultSize) != stride) {
+                || slotStride(jobSize, resultSize) != header.slotSize()) {
             return "it declares "
                     + Integer.toUnsignedString(jobSize)
                     + "-byte jobs and "
                     + Integer.toUnsignedString(resultSize)
                     + "-byte results in "
-                    + stride
+                    + header.slotSize()
                     + "-byte slots, which do not fit them";
         }
+        int entries = body.getIntAcquire(TIMETABLE_ENTRIES_OFFSET);
+        long jobs = (long) header.capacity() - entries;
+        if (entries < 1 || entries > MAX_TIMETABLE_ENTRIES || jobs < 1 || jobs > MAX_CAPACITY) {
+            return "it declares "
+                    + Integer.toUnsignedString(entries)
+                    + " timetable entries of its "
+                    + Integer.toUnsignedString(header.capacity())
+                    + " slots and entries, which leaves no 1.."
+                    + MAX_CAPACITY
+                    + " job slots (or is outside 1.."
+                    + MAX_TIMETABLE_ENTRIES
+                    + ")";
+        }
         return null;
+    }
+
+    /** Refuses creation settings no file can have, naming the setting. */
+    static void requireSettings(
+            int capacity,
+            FixedCodec<?> jobCodec,
+            FixedCodec<?> resultCodec,
+            Duration grace,
+            int timetableEntries) {
+        CxcSettingsException.requireInRange("capacity", capacity, 1, MAX_CAPACITY, " jobs");
+        CxcSettingsException.requireInRange(
+                "timetableEntries",
+                timetableEntries,
+                1,
+                MAX_TIMETABLE_ENTRIES,
+                " recurring and delayed jobs");
+        requirePayloadSize("jobCodec", jobCodec);
+        requirePayloadSize("resultCodec", resultCodec);
+        CxcSettingsException.requireBodyFits(
+                "capacity",
+                "capacity "
+                        + capacity
+                        + " of "
+                        + jobCodec.size()
+                        + "-byte jobs and "
+                        + resultCodec.size()
+                        + "-byte results and "
+                        + timetableEntries
+                        + " timetable entries",
+                BODY_LAYOUT.bodyLength(
+                        capacity + timetableEntries,
+                        slotStride(jobCodec.size(), resultCodec.size())),
+                HeaderDescriptor.MAX_BODY_LENGTH);
+        if (grace.isNegative() || grace.isZero() || grace.compareTo(Duration.ofDays(1)) > 0) {
+            throw new CxcSettingsException(
+                    "grace", "grace must be more than 0 and at most 1 day, got " + grace);
+        }
     }
 
     /** Refuses a codec whose values a slot cannot hold. */
@@ -367,11 +448,11 @@ public final class BackgroundSchedulerDescriptor {
     }
 
     /**
-     * Where the doorbell region starts: after the timetable's entries, rounded up to 64 (within a
-     * body whose length {@link #BODY_LAYOUT} checked).
+     * Where the doorbell region starts: after the timetable's {@code entries}, rounded up to 64
+     * (within a body whose length {@link #BODY_LAYOUT} checked).
      */
-    public static int doorbellOffset(int capacity, int slotSize) {
-        return (timetableOffset(capacity, slotSize) + TIMETABLE_ENTRIES * slotSize + 63) & ~63;
+    public static int doorbellOffset(int capacity, int entries, int slotSize) {
+        return (timetableOffset(capacity, slotSize) + entries * slotSize + 63) & ~63;
     }
 
     public static long entryWord(int state, int participant, long generation, long fire) {

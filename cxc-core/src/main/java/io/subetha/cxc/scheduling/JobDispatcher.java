@@ -31,6 +31,8 @@ final class JobDispatcher<J> {
     // The earliest CLOCK_MONOTONIC time a re-queued job that look skipped for its backoff is due:
     // the handle looks again then, though no re-queue has moved the hint since.
     private volatile long nextDueAt = Long.MAX_VALUE;
+    // The limits-released word that look read: once it moves, jobs handed back at a limit are due.
+    private volatile int releasedAtLook;
 
     JobDispatcher(JobRing ring, FixedCodec<J> codec, ParticipantRecord participant) {
         this.ring = ring;
@@ -128,7 +130,10 @@ final class JobDispatcher<J> {
     /** Whether a look behind the head is due: a re-queue since the last, or a retry now due. */
     private boolean requeuedToLookAt(long hint, long now) {
         long dueAt = nextDueAt;
-        return hint > 0 && (hint != emptyLookAt || (dueAt != Long.MAX_VALUE && now - dueAt >= 0));
+        return hint > 0
+                && (hint != emptyLookAt
+                        || (dueAt != Long.MAX_VALUE && now - dueAt >= 0)
+                        || body.getIntVolatile(LIMITS_RELEASED_OFFSET) != releasedAtLook);
     }
 
     /**
@@ -168,6 +173,8 @@ final class JobDispatcher<J> {
     private @Nullable Job<J> receiveRequeued(FixedCodec<J> codec, long me, long hint, long now) {
         long h = position(HEAD_OFFSET, "head");
         long dueAt = Long.MAX_VALUE;
+        int released = body.getIntVolatile(LIMITS_RELEASED_OFFSET);
+        int releasedMark = JobFailures.handedBackMark(released);
         for (long id = Math.max(0, h - capacity); id < h; id++) {
             long lap = id / capacity;
             int slot = slotOffset(id);
@@ -178,7 +185,10 @@ final class JobDispatcher<J> {
             // Read after the word: a retry's wait is written before the CAS that queued it, and
             // the claim below fails if the slot moved on since.
             long notBefore = body.getLongAcquire(slot + NOT_BEFORE_OFFSET);
-            if (notBefore != 0 && now - notBefore < 0) {
+            int handedBackAt = body.getIntAcquire(slot + HANDED_BACK_AT_OFFSET);
+            if (notBefore != 0
+                    && now - notBefore < 0
+                    && (handedBackAt == 0 || handedBackAt == releasedMark)) {
                 if (dueAt == Long.MAX_VALUE || notBefore - dueAt < 0) {
                     dueAt = notBefore;
                 }
@@ -196,6 +206,7 @@ final class JobDispatcher<J> {
             }
         }
         nextDueAt = dueAt;
+        releasedAtLook = released;
         emptyLookAt = hint;
         return null;
     }

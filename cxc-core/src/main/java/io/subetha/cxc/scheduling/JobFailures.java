@@ -39,7 +39,7 @@ final class JobFailures {
         body.setLongPlain(slot + MAX_BACKOFF_OFFSET, policy.maxBackoff().toNanos());
         body.setLongPlain(
                 slot + MULTIPLIER_OFFSET, Double.doubleToRawLongBits(policy.multiplier()));
-        body.setIntPlain(slot + FAILURE_LENGTH_OFFSET, 0);
+        body.setLongPlain(slot + FAILURE_LENGTH_OFFSET, 0); // and no hand-back's mark
     }
 
     /**
@@ -77,6 +77,7 @@ final class JobFailures {
                             body.getLongPlain(slot + INITIAL_BACKOFF_OFFSET),
                             Double.longBitsToDouble(body.getLongPlain(slot + MULTIPLIER_OFFSET)),
                             body.getLongPlain(slot + MAX_BACKOFF_OFFSET));
+            body.setIntRelease(slot + HANDED_BACK_AT_OFFSET, 0); // a backoff no release cuts
             queueBehindHead(slot, wait);
             outcome = FailOutcome.RETRYING;
             next = pack(lap, QUEUED, 0, 0, attempt);
@@ -100,12 +101,13 @@ final class JobFailures {
     }
 
     /**
-     * Hands {@code job} back to the queue, not before {@code waitNanos}, without counting the
-     * dispatch as an attempt of its retry policy: {@code RUNNING → COMPLETING}, the run's base
-     * raised by one, then {@code → QUEUED} with the attempt kept (the fence). Killed in between, a
-     * scan re-queues it as a dead worker's, the run then one attempt more lenient. A job whose
-     * attempts reached {@link BackgroundSchedulerDescriptor#MAX_ATTEMPT} fails instead, as {@link
-     * #record} would: a fence must never wrap.
+     * Hands {@code job} back to the queue, not before {@code waitNanos} or the next {@link
+     * #limitReleased} (whichever is first), without counting the dispatch as an attempt of its
+     * retry policy: {@code RUNNING → COMPLETING}, the run's base raised by one, then {@code →
+     * QUEUED} with the attempt kept (the fence). Killed in between, a scan re-queues it as a dead
+     * worker's, the run then one attempt more lenient. A job whose attempts reached {@link
+     * BackgroundSchedulerDescriptor#MAX_ATTEMPT} fails instead, as {@link #record} would: a fence
+     * must never wrap.
      */
     FailOutcome handBack(Job<?> job, long waitNanos) {
         if (job.attempt() >= MAX_ATTEMPT) {
@@ -117,6 +119,11 @@ final class JobFailures {
             return FailOutcome.REFUSED;
         }
         body.setLongRelease(slot + RUN_BASE_OFFSET, body.getLongPlain(slot + RUN_BASE_OFFSET) + 1);
+        // Read before the job is queued: a release after this read moves the word, so the job is
+        // due at once; none is missed.
+        body.setIntRelease(
+                slot + HANDED_BACK_AT_OFFSET,
+                handedBackMark(body.getIntVolatile(LIMITS_RELEASED_OFFSET)));
         queueBehindHead(slot, waitNanos);
         long queued = pack(job.id() / capacity, QUEUED, 0, 0, job.attempt());
         if (!body.compareAndSetLong(slot, completing, queued)) {
@@ -126,6 +133,17 @@ final class JobFailures {
         }
         requeued.run();
         return FailOutcome.RETRYING;
+    }
+
+    /** What a job handed back while the limits-released word reads {@code released} records. */
+    static int handedBackMark(int released) {
+        return 2 * released + 1;
+    }
+
+    /** A job-type limit's place was freed: jobs handed back at a limit are due at once. */
+    void limitReleased() {
+        body.getAndAddInt(LIMITS_RELEASED_OFFSET, 1);
+        requeued.run();
     }
 
     /** Not before {@code waitNanos} from now, and the re-queued hint raised; held COMPLETING. */

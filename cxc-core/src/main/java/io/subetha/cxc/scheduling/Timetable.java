@@ -88,6 +88,7 @@ final class Timetable {
     private final int base;
     private final int stride;
     private final int payloadLongs;
+    private final int entries;
     private final long waitNanos;
     private final Runnable scan;
     private final Runnable lowered;
@@ -96,6 +97,7 @@ final class Timetable {
 
     /**
      * @param payloadBytes the job codec's size rounded up to 8
+     * @param entries how many entries the file holds
      * @param graceNanos the scheduler's grace: how long a schedule waits for a silent lock holder
      *     or firer, beyond which it times out
      * @param scan the scheduler's scan, which repairs dead participants' entries and lock
@@ -108,6 +110,7 @@ final class Timetable {
             ParticipantRecord participant,
             Path file,
             int payloadBytes,
+            int entries,
             long graceNanos,
             Runnable scan,
             Runnable lowered) {
@@ -119,6 +122,7 @@ final class Timetable {
         this.base = timetableOffset(ring.capacity, ring.stride);
         this.stride = ring.stride;
         this.payloadLongs = payloadBytes / 8;
+        this.entries = entries;
         this.waitNanos = 2 * graceNanos + 1_000_000_000L;
         this.scan = scan;
         this.lowered = lowered;
@@ -239,7 +243,7 @@ final class Timetable {
     }
 
     private int find(byte[] name) {
-        for (int i = 0; i < TIMETABLE_ENTRIES; i++) {
+        for (int i = 0; i < entries; i++) {
             int e = entryOffset(i);
             if (entryState(body.getLongVolatile(e)) != ENTRY_FREE && nameIs(e, name)) {
                 return i;
@@ -249,17 +253,28 @@ final class Timetable {
     }
 
     private int firstFree() {
-        for (int i = 0; i < TIMETABLE_ENTRIES; i++) {
+        for (int i = 0; i < entries; i++) {
             if (entryState(body.getLongVolatile(entryOffset(i))) == ENTRY_FREE) {
                 return i;
             }
         }
-        throw new CxcCapacityException(
+        throw full();
+    }
+
+    /** What a schedule or a delayed submit answers when every entry is taken. */
+    CxcCapacityException full() {
+        return new CxcCapacityException(
                 file
                         + "'s timetable is full: it holds "
-                        + TIMETABLE_ENTRIES
-                        + " recurring and delayed jobs; unschedule one, or wait for delayed jobs"
-                        + " to fire");
+                        + entries
+                        + " recurring and delayed jobs (timetableEntries, fixed when the file was"
+                        + " created); unschedule one, wait for delayed jobs to fire, or create the"
+                        + " scheduler with more timetable entries in a new file");
+    }
+
+    /** How many recurring and delayed jobs the timetable holds. */
+    int capacity() {
+        return entries;
     }
 
     private long lock() {
@@ -357,7 +372,7 @@ final class Timetable {
             return 0; // nothing due, or another poller is looking
         }
         int fired = 0;
-        for (int i = 0; i < TIMETABLE_ENTRIES; i++) {
+        for (int i = 0; i < entries; i++) {
             fired += fireIfDue(entryOffset(i), now);
         }
         lowerNextDue();
@@ -454,7 +469,7 @@ final class Timetable {
         for (int offset = MAX_ATTEMPTS_OFFSET; offset < ENTRY_JOB_FIRE_OFFSET; offset += 8) {
             body.setLongPlain(slot + offset, body.getLongPlain(e + offset));
         }
-        body.setIntPlain(slot + FAILURE_LENGTH_OFFSET, 0);
+        body.setLongPlain(slot + FAILURE_LENGTH_OFFSET, 0); // and no hand-back's mark
         for (int i = 0; i < payloadLongs; i++) {
             int offset = JOB_OFFSET + i * 8;
             body.setLongPlain(slot + offset, body.getLongPlain(e + offset));
@@ -471,7 +486,7 @@ final class Timetable {
         }
         try {
             Recurrence recurrence = Recurrence.parse(spec);
-            if (parsed.size() < 4 * TIMETABLE_ENTRIES) {
+            if (parsed.size() < 4 * entries) {
                 parsed.put(spec, recurrence);
             }
             return recurrence;
@@ -490,7 +505,7 @@ final class Timetable {
      */
     void lowerNextDue() {
         long now = System.currentTimeMillis();
-        for (int i = 0; i < TIMETABLE_ENTRIES; i++) {
+        for (int i = 0; i < entries; i++) {
             int e = entryOffset(i);
             long word = body.getLongVolatile(e);
             switch (entryState(word)) {
@@ -528,7 +543,7 @@ final class Timetable {
      * repaired.
      */
     void repair(int record, long generation) {
-        for (int i = 0; i < TIMETABLE_ENTRIES; i++) {
+        for (int i = 0; i < entries; i++) {
             int e = entryOffset(i);
             long word = body.getLongVolatile(e);
             int state = entryState(word);
@@ -568,8 +583,8 @@ final class Timetable {
 
     /** The entries now, entry by entry (not atomic across entries). */
     List<TimetableEntry> entries() {
-        List<TimetableEntry> entries = new ArrayList<>();
-        for (int i = 0; i < TIMETABLE_ENTRIES; i++) {
+        List<TimetableEntry> listed = new ArrayList<>();
+        for (int i = 0; i < entries; i++) {
             int e = entryOffset(i);
             long word = body.getLongVolatile(e);
             int state = entryState(word);
@@ -582,7 +597,7 @@ final class Timetable {
             long due = body.getLongAcquire(e + dueOffset(fire));
             long firstFire = body.getLongAcquire(e + ENTRY_FIRST_FIRE_OFFSET);
             if (body.getLongVolatile(e) == word) {
-                entries.add(
+                listed.add(
                         new TimetableEntry(
                                 name,
                                 spec.equals(ONCE) ? "once" : spec,
@@ -591,7 +606,7 @@ final class Timetable {
                                 state == FIRING || state == REARMING));
             }
         }
-        return entries;
+        return listed;
     }
 
     /** Fires made by every process since the file was created. */

@@ -1,6 +1,6 @@
 package io.subetha.cxc.scheduling;
 
-import static io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor.TIMETABLE_ENTRIES;
+import static io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor.DEFAULT_TIMETABLE_ENTRIES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -151,13 +151,18 @@ class SchedulerDoorbellTest {
         int stride = BackgroundSchedulerDescriptor.slotStride(8, 8);
         int entriesEnd =
                 BackgroundSchedulerDescriptor.timetableOffset(16, stride)
-                        + TIMETABLE_ENTRIES * stride;
-        int doorbell = BackgroundSchedulerDescriptor.doorbellOffset(16, stride);
-        assertThat(BackgroundSchedulerDescriptor.LAYOUT_VERSION).isEqualTo(4);
+                        + DEFAULT_TIMETABLE_ENTRIES * stride;
+        int doorbell =
+                BackgroundSchedulerDescriptor.doorbellOffset(16, DEFAULT_TIMETABLE_ENTRIES, stride);
+        assertThat(BackgroundSchedulerDescriptor.LAYOUT_VERSION).isEqualTo(5);
         assertThat(doorbell % 64).isZero();
         assertThat(doorbell).isBetween(entriesEnd, entriesEnd + 63);
-        assertThat(BackgroundSchedulerDescriptor.BODY_LAYOUT.bodyLength(16, stride))
-                .isEqualTo(doorbell + DoorbellDescriptor.LENGTH);
+        assertThat(
+                        BackgroundSchedulerDescriptor.BODY_LAYOUT.bodyLength(
+                                16 + DEFAULT_TIMETABLE_ENTRIES, stride))
+                .isBetween(
+                        (long) doorbell + DoorbellDescriptor.LENGTH,
+                        doorbell + 127L + DoorbellDescriptor.LENGTH);
     }
 
     @Test
@@ -175,7 +180,7 @@ class SchedulerDoorbellTest {
         }
         assertThatThrownBy(() -> BackgroundScheduler.open(path, settings(RetryPolicy.DEFAULT)))
                 .isInstanceOf(CxcFormatException.class)
-                .hasMessageContaining("layout version 3, but this CXC reads version 4")
+                .hasMessageContaining("layout version 3, but this CXC reads version 5")
                 .hasMessageContaining("older CXC release")
                 .hasMessageContaining("delete it");
     }

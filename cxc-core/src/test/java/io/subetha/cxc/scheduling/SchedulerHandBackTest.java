@@ -9,6 +9,8 @@ import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.RawBody;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,6 +63,32 @@ class SchedulerHandBackTest {
             assertThat(s.receive(PID)).isEmpty();
             assertThat(s.handBack(job, Duration.ZERO)).isEqualTo(FailOutcome.REFUSED);
             assertThat(s.receive(PID)).isEmpty(); // the refused hand back changed nothing
+        }
+    }
+
+    @Test
+    void aJobHandedBackAtALimitIsDueOnceALimitsPlaceIsReleasedWakingASleepingWorker() {
+        try (var s = scheduler(RetryPolicy.fixed(3, Duration.ofHours(1)))) {
+            s.submit(5L);
+            s.submit(6L);
+            Job<Long> waiting = s.receive(PID).orElseThrow();
+            assertThat(s.handBack(waiting, Duration.ofHours(1))).isEqualTo(FailOutcome.RETRYING);
+            Job<Long> other = s.receive(PID).orElseThrow();
+            assertThat(other.payload()).isEqualTo(6L);
+            assertThat(s.receive(PID)).isEmpty(); // waiting its hour
+            CompletableFuture<Optional<Job<Long>>> asleep =
+                    CompletableFuture.supplyAsync(() -> s.receive(PID, Duration.ofMinutes(1)));
+
+            s.limitReleased(); // a run of its type ended: it is due now, not in an hour
+
+            assertThat(asleep)
+                    .succeedsWithin(Duration.ofSeconds(30))
+                    .satisfies(job -> assertThat(job.orElseThrow().id()).isEqualTo(waiting.id()));
+            // A retry's backoff is not cut short by a release: only a hand-back waits on one.
+            assertThat(s.fail(other, new IllegalStateException("later")))
+                    .isEqualTo(FailOutcome.RETRYING);
+            s.limitReleased();
+            assertThat(s.receive(PID)).isEmpty();
         }
     }
 }

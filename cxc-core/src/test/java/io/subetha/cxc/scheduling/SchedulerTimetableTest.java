@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.CxcFormatException;
+import io.subetha.cxc.CxcSettingsException;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.mmf.FileHeader;
 import io.subetha.cxc.mmf.HeaderDescriptor;
@@ -184,7 +185,7 @@ class SchedulerTimetableTest {
                     .hasMessageContaining("unknown kind \"lunar\"");
             assertThatThrownBy(() -> JobOptions.after(Duration.ofSeconds(-1)))
                     .hasMessageContaining("delay must be zero or more");
-            for (int i = 0; i < BackgroundSchedulerDescriptor.TIMETABLE_ENTRIES; i++) {
+            for (int i = 0; i < BackgroundSchedulerDescriptor.DEFAULT_TIMETABLE_ENTRIES; i++) {
                 s.schedule("job-" + i, Recurrence.fixedRate(HOUR), (long) i);
             }
             assertThatThrownBy(() -> s.schedule("one-more", Recurrence.fixedRate(HOUR), 1L))
@@ -196,6 +197,38 @@ class SchedulerTimetableTest {
             assertThat(s.trySubmit(1L, JobOptions.after(HOUR))).isEqualTo(-1);
             assertThat(s.schedule("job-3", Recurrence.fixedRate(HOUR), 3L)).isFalse(); // not new
             assertThat(s.timetable()).hasSize(64);
+        }
+    }
+
+    @Test
+    void theTimetableHoldsAsManyEntriesAsItsSettingAndAFullOneSaysWhatToDo() {
+        Path path = dir.resolve("small.cxc");
+        BackgroundScheduler.Settings<Long, Long> two =
+                new BackgroundScheduler.Settings<>(3, FixedCodec.INT64, FixedCodec.INT64)
+                        .withTimetableEntries(2);
+        try (BackgroundScheduler<Long, Long> s = BackgroundScheduler.openOrCreate(path, two)) {
+            s.schedule("a", Recurrence.fixedRate(HOUR), 1L);
+            s.submit(2L, JobOptions.after(HOUR));
+            assertThatThrownBy(() -> s.schedule("c", Recurrence.fixedRate(HOUR), 3L))
+                    .isInstanceOf(CxcCapacityException.class)
+                    .hasMessageContaining("timetable is full: it holds 2 recurring and delayed")
+                    .hasMessageContaining("timetableEntries")
+                    .hasMessageContaining("more timetable entries in a new file");
+            assertThat(s.describe()).containsEntry("timetableCapacity", 2);
+            for (long job = 0; job < 3; job++) {
+                s.submit(job); // the entries take none of the job slots
+            }
+            assertThat(s.capacity()).isEqualTo(3);
+            assertThat(s.trySubmit(4L)).isEqualTo(-1);
+        }
+        try (BackgroundScheduler<Long, Long> s = BackgroundScheduler.open(path, two)) {
+            assertThat(s.timetable()).hasSize(2); // the file records its size
+        }
+        for (int refused : new int[] {0, BackgroundSchedulerDescriptor.MAX_TIMETABLE_ENTRIES + 1}) {
+            assertThatThrownBy(() -> two.withTimetableEntries(refused))
+                    .isInstanceOf(CxcSettingsException.class)
+                    .hasMessageContaining("timetableEntries")
+                    .hasMessageContaining("" + refused);
         }
     }
 
@@ -215,7 +248,7 @@ class SchedulerTimetableTest {
         }
         assertThatThrownBy(this::scheduler)
                 .isInstanceOf(CxcFormatException.class)
-                .hasMessageContaining("layout version 2, but this CXC reads version 4")
+                .hasMessageContaining("layout version 2, but this CXC reads version 5")
                 .hasMessageContaining("older CXC release");
     }
 }

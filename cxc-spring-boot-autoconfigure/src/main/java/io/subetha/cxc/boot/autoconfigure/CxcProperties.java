@@ -83,10 +83,10 @@ public class CxcProperties {
      * {directory}/{name}.scheduler, its job and result codecs given by the JobHandler (or
      * SchedulerCodecs) bean naming it; the JobHandler runs its jobs on the starter's worker pool,
      * and every tick scans for dead or silent workers; a job whose handler throws is retried by its
-     * retry policy, then FAILED. Settings per name (Scheduler): capacity, grace, workers,
-     * shutdown-timeout, retry (retry.max-attempts, retry.initial-backoff, retry.multiplier,
-     * retry.max-backoff), history, trace-context, recurring jobs by name (recurring), and
-     * concurrency limits by job type across every process (limits).
+     * retry policy, then FAILED. Settings per name (Scheduler): capacity, grace, timetable-entries,
+     * workers, shutdown-timeout, retry (retry.max-attempts, retry.initial-backoff,
+     * retry.multiplier, retry.max-backoff), history, trace-context, recurring jobs by name
+     * (recurring), and concurrency limits by job type across every process (limits).
      */
     private final Map<String, DeclaredProperties.Scheduler> schedulers = new LinkedHashMap<>();
 

@@ -216,7 +216,8 @@ final class CxcSettings {
     /**
      * {@code cxc.schedulers.<name>.*}: the file's settings, with placeholder codecs (the real ones
      * are the JobHandler bean's, known only when the bean is made) so that capacity and grace are
-     * checked before any bean exists; and the worker pool's, checked with them.
+     * checked before any bean exists (capacity, grace, timetable-entries); and the worker pool's,
+     * checked with them.
      */
     static BackgroundScheduler.Settings scheduler(
             String prefix, DeclaredProperties.Scheduler scheduler) {
@@ -228,10 +229,11 @@ final class CxcSettings {
                         Map.of(),
                         () ->
                                 new BackgroundScheduler.Settings(
-                                        scheduler.getCapacity(),
-                                        FixedCodec.INT64,
-                                        FixedCodec.INT64,
-                                        scheduler.getGrace()));
+                                                scheduler.getCapacity(),
+                                                FixedCodec.INT64,
+                                                FixedCodec.INT64,
+                                                scheduler.getGrace())
+                                        .withTimetableEntries(scheduler.getTimetableEntries()));
         workerPool(prefix, scheduler);
         history(prefix, scheduler);
         return settings.withRetry(retry(prefix, scheduler.getRetry()));

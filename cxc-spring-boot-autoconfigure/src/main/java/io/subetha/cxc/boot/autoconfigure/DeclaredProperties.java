@@ -86,6 +86,12 @@ public final class DeclaredProperties {
         private Duration grace = BackgroundScheduler.TYPE.defaults().grace();
 
         /**
+         * Recurring and delayed jobs the file's timetable holds (1..4096): a schedule or a delayed
+         * submit beyond it is refused. Fixed when the file is created.
+         */
+        private int timetableEntries = BackgroundScheduler.TYPE.defaults().timetableEntries();
+
+        /**
          * How a job whose handler throws is tried again: the policy of the jobs this process
          * submits (each job carries its own, so peers need not agree; a submit with JobOptions may
          * give another).
@@ -119,7 +125,8 @@ public final class DeclaredProperties {
          * Concurrency limits by job type (the JobHandler's type(job)): at most this many jobs of
          * the type run at once across every process, each holding a lease of
          * {directory}/{name}.limits while it runs; a worker that gets none hands the job back to
-         * the queue, spending no attempt. 1 or more, 256 in all.
+         * the queue, spending no attempt. 1 or more each, adding up to at most the leases the
+         * limits file is created with: as many as the limits then, at least 256, at most 65536.
          */
         private Map<String, Integer> limits = new LinkedHashMap<>();
 
@@ -137,6 +144,14 @@ public final class DeclaredProperties {
 
         public void setGrace(Duration grace) {
             this.grace = grace;
+        }
+
+        public int getTimetableEntries() {
+            return timetableEntries;
+        }
+
+        public void setTimetableEntries(int timetableEntries) {
+            this.timetableEntries = timetableEntries;
         }
 
         public RetryProperties getRetry() {

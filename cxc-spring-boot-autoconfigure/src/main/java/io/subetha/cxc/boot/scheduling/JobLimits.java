@@ -1,14 +1,19 @@
 package io.subetha.cxc.boot.scheduling;
 
+import io.subetha.cxc.CxcCapacityException;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.lease.OwnerLease;
 import io.subetha.cxc.lease.OwnerLease.Lease;
+import io.subetha.cxc.lease.OwnerLeaseDescriptor;
 import io.subetha.cxc.mmf.CxcFileOptions;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -20,16 +25,20 @@ import java.util.concurrent.ConcurrentHashMap;
  * once when its holder's process dies, and past the scheduler's grace when the holder is silent (a
  * live one extends its leases every tick): the judgement that re-queues a silent worker's job.
  *
- * <p>The table keeps its default capacity whatever the limits: fixed when the file is created, it
- * lets copies declaring other limits (a rolling deploy) share it, and a type no longer limited
- * leaves its slots to new names (see {@link OwnerLease}). Hence at most that many in all.
+ * <p>The table is created with room for the limits, at least its default capacity ({@link
+ * #LEASES}), and its size is fixed then: copies declaring other limits (a rolling deploy) share it
+ * as long as theirs fit, a type no longer limited leaves its slots to new names (see {@link
+ * OwnerLease}), and limits that outgrow it are refused, saying to remove the file.
  */
 public final class JobLimits implements AutoCloseable {
 
     public static final String SUFFIX = ".limits";
 
-    /** The table's slots, and so the most a scheduler's limits add up to. */
-    public static final int MOST = OwnerLease.Settings.DEFAULT_CAPACITY;
+    /** The slots of a table created for limits that add up to less. */
+    public static final int LEASES = OwnerLease.Settings.DEFAULT_CAPACITY;
+
+    /** The most a scheduler's limits add up to: a lease table's largest. */
+    public static final int MOST = OwnerLeaseDescriptor.MAX_CAPACITY;
 
     private static final long PID = ProcessHandle.current().pid();
 
@@ -50,7 +59,7 @@ public final class JobLimits implements AutoCloseable {
      * #extendHeld}.
      *
      * @throws InvalidCxcPropertyException naming the property of a limit below 1, or of the limits
-     *     when they add up to more than {@link #MOST}
+     *     when they add up to more than {@link #MOST} or than the leases of the existing table
      */
     public static JobLimits open(
             String scheduler,
@@ -79,18 +88,67 @@ public final class JobLimits implements AutoCloseable {
                             + sum
                             + ", more than the "
                             + MOST
-                            + " leases of "
+                            + " leases a table of "
                             + scheduler
-                            + SUFFIX,
+                            + SUFFIX
+                            + " holds at most",
                     "Lower them to " + MOST + " in all.");
         }
         Path file = schedulerFile.resolveSibling(SchedulerWorkers.nameOf(schedulerFile) + SUFFIX);
-        OwnerLease leases =
-                OwnerLease.TYPE.openOrCreate(
-                        file,
-                        new OwnerLease.Settings(OwnerLease.Settings.DEFAULT_CAPACITY),
-                        options);
+        OwnerLease leases = table(file, (int) Math.max(LEASES, sum), options);
+        if (sum > leases.capacity()) {
+            leases.close();
+            throw new InvalidCxcPropertyException(
+                    property,
+                    limits,
+                    "the limits add up to "
+                            + sum
+                            + ", more than the "
+                            + leases.capacity()
+                            + " leases "
+                            + file
+                            + " was created with",
+                    "Lower them to "
+                            + leases.capacity()
+                            + " in all, or stop every copy and remove "
+                            + file
+                            + " so that it is created anew with room for them.");
+        }
         return new JobLimits(Map.copyOf(limits), leases, span);
+    }
+
+    /** The existing table, whatever its size; else a new one of {@code leases} slots. */
+    private static OwnerLease table(Path file, int leases, CxcFileOptions options) {
+        if (!Files.exists(file)) {
+            try {
+                return OwnerLease.TYPE.openOrCreate(file, new OwnerLease.Settings(leases), options);
+            } catch (CxcCapacityException otherSize) {
+                // Created meanwhile by a copy declaring other limits: opened at its size below.
+            }
+        }
+        return (OwnerLease) OwnerLease.TYPE.openAsRecorded(file, options);
+    }
+
+    /**
+     * A type's limit and how many of its leases have a live holder now, in every process.
+     *
+     * @param limit jobs of the type that may run at once
+     * @param running those running now (a lease held)
+     */
+    public record Use(int limit, int running) {}
+
+    /** Each limited type's limit and use now, by type; reads the table once. */
+    public Map<String, Use> use() {
+        Map<String, Integer> running = new HashMap<>();
+        for (OwnerLease.HeldName held : leases.held()) {
+            int hash = held.name().lastIndexOf('#');
+            if (hash > 0 && limits.containsKey(held.name().substring(0, hash))) {
+                running.merge(held.name().substring(0, hash), 1, Integer::sum);
+            }
+        }
+        Map<String, Use> use = new TreeMap<>();
+        limits.forEach((type, n) -> use.put(type, new Use(n, running.getOrDefault(type, 0))));
+        return use;
     }
 
     /** Whether jobs of {@code type} are limited. */

@@ -31,11 +31,19 @@ public record JobRun(
         /** Its handler threw; queued again, to run after its backoff. */
         RETRIED,
         /** Its handler threw and its attempts are spent: the job is FAILED. */
-        FAILED;
+        FAILED,
+        /**
+         * Not run: its type's limit was reached, so it went back to the queue spending no attempt
+         * (its took is zero). Counted by the meters; the history leaves it out, as a job waiting
+         * for its limit is handed back again and again and would push the runs out.
+         */
+        HANDED_BACK;
 
-        /** The outcome as meters and the history name it: {@code succeeded}. */
+        /**
+         * The outcome as meters and the history name it: {@code succeeded}, {@code handed-back}.
+         */
         public String tag() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
         }
     }
 }

@@ -112,7 +112,9 @@ public final class SchedulerHistory implements JobRunObserver, AutoCloseable {
 
     @Override
     public void ended(JobRun run) {
-        if (!run.scheduler().equals(scheduler) || log.isClosed()) {
+        if (!run.scheduler().equals(scheduler)
+                || run.outcome() == JobRun.Outcome.HANDED_BACK
+                || log.isClosed()) {
             return;
         }
         Entry entry =

@@ -62,10 +62,11 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
     private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
 
     /**
-     * How long a job handed back at its type's limit waits in the queue before any worker receives
-     * it again: short against a job's run, long enough that the pools do not spin on it.
+     * The longest a job handed back at its type's limit waits in the queue: it is due again as soon
+     * as a run of a limited type ends in any process ({@code limitReleased}); this bounds the wait
+     * when a lease is freed otherwise (its holder died, or was silent past the grace).
      */
-    static final Duration HAND_BACK_WAIT = Duration.ofMillis(100);
+    static final Duration HAND_BACK_WAIT = Duration.ofSeconds(1);
 
     private static final long DAMAGED_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -156,6 +157,11 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                 pool.limits = limits;
             }
         }
+    }
+
+    /** The limits of {@code scheduler}'s job types, if it declares any. */
+    public Optional<JobLimits> limits(String scheduler) {
+        return Optional.ofNullable(limits.get(scheduler));
     }
 
     /** The history of {@code scheduler}, if it keeps one. */
@@ -272,7 +278,8 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                             codecs.resultCodec(),
                             declared.grace(),
                             declared.retry(),
-                            declared.fireAndForget());
+                            declared.fireAndForget(),
+                            declared.timetableEntries());
         } catch (CxcSettingsException e) {
             throw new InvalidCxcPropertyException(
                     "cxc.schedulers." + name,
@@ -453,7 +460,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
         /**
          * Runs {@code job} holding one of its type's leases when its type is limited; with none
          * free, hands it back to the queue unrun (no attempt spent), to be received again, by any
-         * process, once {@link #HAND_BACK_WAIT} has passed.
+         * process, once a limited run ends or {@link #HAND_BACK_WAIT} has passed.
          */
         private void runWithin(Job<J> job) {
             JobLimits limits = this.limits;
@@ -471,6 +478,7 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                 run(job);
             } finally {
                 limits.leave(lease.get());
+                scheduler.limitReleased(); // the jobs handed back at a limit, in any process, look
             }
         }
 
@@ -491,7 +499,9 @@ public final class SchedulerWorkers implements TickTask, SmartLifecycle, Disposa
                 hold(job, "its type's limit is reached, and it could not be handed back", e);
                 return;
             }
-            if (outcome == FailOutcome.REFUSED) {
+            if (outcome == FailOutcome.RETRYING) {
+                ended(job, Instant.now(), System.nanoTime(), JobRun.Outcome.HANDED_BACK);
+            } else if (outcome == FailOutcome.REFUSED) {
                 fenced.incrementAndGet();
             } else if (outcome == FailOutcome.FAILED) {
                 failed.incrementAndGet();

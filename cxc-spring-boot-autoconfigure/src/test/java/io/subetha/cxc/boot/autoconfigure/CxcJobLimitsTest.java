@@ -3,7 +3,15 @@ package io.subetha.cxc.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.subetha.cxc.boot.InvalidCxcPropertyException;
 import io.subetha.cxc.boot.JobHandler;
+import io.subetha.cxc.boot.actuate.endpoint.SchedulerJobsEndpoint;
+import io.subetha.cxc.boot.actuate.metrics.SchedulerMeters;
+import io.subetha.cxc.boot.scheduling.JobLimits;
+import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.Job;
@@ -12,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -104,6 +113,9 @@ class CxcJobLimitsTest {
                             Gated handler = context.getBean(Gated.class);
                             BackgroundScheduler<Long, Long> jobs =
                                     (BackgroundScheduler<Long, Long>) context.getBean("jobs");
+                            SchedulerWorkers workers = context.getBean(SchedulerWorkers.class);
+                            MeterRegistry meters = new SimpleMeterRegistry();
+                            new SchedulerMeters(workers).bindTo(meters);
                             for (long heavy = 1; heavy <= 4; heavy++) {
                                 jobs.submit(heavy);
                             }
@@ -123,6 +135,15 @@ class CxcJobLimitsTest {
                                     .extracting(JobResult::result)
                                     .containsExactlyInAnyOrder(101L, 102L, 103L);
                             assertThat(handler.heavyRunning).hasValue(1);
+                            // The limit and its use, as /actuator/cxcjobs shows them; the waiting
+                            // jobs' hand-backs, counted apart from runs.
+                            assertThat(
+                                            new SchedulerJobsEndpoint(workers)
+                                                    .scheduler("jobs")
+                                                    .limits())
+                                    .containsExactly(Map.entry("heavy", new JobLimits.Use(1, 1)));
+                            await().atMost(Duration.ofSeconds(60))
+                                    .until(() -> handedBack(meters) >= 3);
                             handler.gate.countDown();
                             await().atMost(Duration.ofSeconds(60))
                                     .until(
@@ -133,6 +154,57 @@ class CxcJobLimitsTest {
                             assertThat(handler.heavyMost).hasValue(1);
                             assertThat(jobs.counts().failed()).isZero();
                         });
+    }
+
+    private static double handedBack(MeterRegistry meters) {
+        Counter counter =
+                meters.find("cxc.scheduler.executions")
+                        .tags("scheduler", "jobs", "outcome", "handed-back")
+                        .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Test
+    void limitsBeyondTheDefaultTableGetATableWithRoomAndOnesThatOutgrowItAreRefusedSayingSo() {
+        runner().withPropertyValues("cxc.schedulers.jobs.limits.heavy=300")
+                .run(
+                        context -> {
+                            assertThat(context).hasNotFailed();
+                            assertThat(
+                                            context.getBean(SchedulerWorkers.class)
+                                                    .limits("jobs")
+                                                    .orElseThrow()
+                                                    .use())
+                                    .containsExactly(Map.entry("heavy", new JobLimits.Use(300, 0)));
+                        });
+        runner().withPropertyValues("cxc.schedulers.jobs.limits.heavy=301")
+                .run(
+                        context ->
+                                assertThat(context)
+                                        .getFailure()
+                                        .extracting(NestedExceptionUtils::getMostSpecificCause)
+                                        .asInstanceOf(
+                                                InstanceOfAssertFactories.type(
+                                                        InvalidCxcPropertyException.class))
+                                        .satisfies(
+                                                e -> {
+                                                    assertThat(e.property())
+                                                            .isEqualTo(
+                                                                    "cxc.schedulers.jobs.limits");
+                                                    assertThat(e.reason())
+                                                            .contains("more than the 300 leases");
+                                                    assertThat(e.action())
+                                                            .contains("stop every copy and remove");
+                                                }));
+        runner().withPropertyValues("cxc.schedulers.jobs.limits.heavy=65537")
+                .run(
+                        context ->
+                                assertThat(context)
+                                        .getFailure()
+                                        .extracting(NestedExceptionUtils::getMostSpecificCause)
+                                        .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
+                                        .hasMessageContaining("'cxc.schedulers.jobs.limits'")
+                                        .hasMessageContaining("65536"));
     }
 
     @Test

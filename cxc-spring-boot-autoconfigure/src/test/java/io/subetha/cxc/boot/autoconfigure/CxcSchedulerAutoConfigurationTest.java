@@ -134,6 +134,7 @@ class CxcSchedulerAutoConfigurationTest {
                 .withBean(SimpleMeterRegistry.class)
                 .withPropertyValues(
                         "cxc.schedulers.jobs.capacity=64",
+                        "cxc.schedulers.jobs.timetable-entries=200",
                         "cxc.schedulers.jobs.workers=3",
                         "cxc.schedulers.jobs.retry.initial-backoff=10ms")
                 .run(
@@ -187,6 +188,7 @@ class CxcSchedulerAutoConfigurationTest {
                                                         .isEqualTo("background-scheduler");
                                                 assertThat(p.state())
                                                         .containsEntry("capacity", 64)
+                                                        .containsEntry("timetableCapacity", 200)
                                                         .containsEntry("collected", 19L);
                                             });
                         });
@@ -204,6 +206,17 @@ class CxcSchedulerAutoConfigurationTest {
                                         .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
                                         .hasMessageContaining("'cxc.schedulers.jobs.capacity'")
                                         .hasMessageContaining("1048576"));
+        runner().withUserConfiguration(Handler.class)
+                .withPropertyValues("cxc.schedulers.jobs.timetable-entries=4097")
+                .run(
+                        context ->
+                                assertThat(context)
+                                        .getFailure()
+                                        .extracting(NestedExceptionUtils::getMostSpecificCause)
+                                        .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
+                                        .hasMessageContaining(
+                                                "'cxc.schedulers.jobs.timetable-entries'")
+                                        .hasMessageContaining("4096"));
         runner().withUserConfiguration(Handler.class)
                 .withPropertyValues("cxc.schedulers.jobs.workers=-1")
                 .run(

@@ -1,5 +1,6 @@
 package io.subetha.cxc.boot.actuate.endpoint;
 
+import io.subetha.cxc.boot.scheduling.JobLimits;
 import io.subetha.cxc.boot.scheduling.SchedulerHistory;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
@@ -23,10 +24,11 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * {@code /actuator/cxcjobs}: each declared scheduler's counts, its {@code FAILED} jobs (exception
- * class, message, attempts) and its history (last runs of every instance, and totals); {@code POST
- * /actuator/cxcjobs/<name>/<id>} re-runs a failed job, {@code DELETE} deletes it; {@code POST
- * /actuator/cxcjobs/<name>} with {@code {"paused": true}} pauses its dispatch in every process
- * sharing its file ({@code false} resumes it). Any instance sharing the files answers the same.
+ * class, message, attempts), its history (last runs of every instance, and totals) and its job
+ * types' limits with their use; {@code POST /actuator/cxcjobs/<name>/<id>} re-runs a failed job,
+ * {@code DELETE} deletes it; {@code POST /actuator/cxcjobs/<name>} with {@code {"paused": true}}
+ * pauses its dispatch in every process sharing its file ({@code false} resumes it). Any instance
+ * sharing the files answers the same.
  */
 @Endpoint(id = "cxcjobs")
 public class SchedulerJobsEndpoint {
@@ -104,7 +106,8 @@ public class SchedulerJobsEndpoint {
                 scheduler.dispatch().pausedSince().orElse(null),
                 failed,
                 last,
-                history == null ? null : history.totals());
+                history == null ? null : history.totals(),
+                workers.limits(name).map(JobLimits::use).orElse(Map.of()));
     }
 
     /**
@@ -113,11 +116,14 @@ public class SchedulerJobsEndpoint {
      * @param pausedSince when its dispatch was paused, null while it dispatches
      * @param history its last runs, newest first (empty without a history)
      * @param totals every run its history recorded, by outcome (null without one)
+     * @param limits each limited job type's limit and its jobs running now in every instance
+     *     ({@code cxc.schedulers.<name>.limits}; empty without)
      */
     public record SchedulerJobs(
             BackgroundScheduler.Counts counts,
             @Nullable Instant pausedSince,
             List<JobEntry> failed,
             List<SchedulerHistory.Entry> history,
-            SchedulerHistory.@Nullable Totals totals) {}
+            SchedulerHistory.@Nullable Totals totals,
+            Map<String, JobLimits.Use> limits) {}
 }

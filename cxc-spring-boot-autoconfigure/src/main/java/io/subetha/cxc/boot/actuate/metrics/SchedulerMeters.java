@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
  * The declared schedulers' job meters: the gauge {@code cxc.scheduler.jobs{scheduler,state}}
  * (queued, running, failed, and scheduled: entries of the timetable, delayed or recurring; the
  * file's, so every instance shows the same), and, for the runs of this process's pools, the counter
- * {@code cxc.scheduler.executions{scheduler,outcome}} (succeeded, retried, failed) and the timer
- * {@code cxc.scheduler.run{scheduler,outcome}} (the handler's run time).
+ * {@code cxc.scheduler.executions{scheduler,outcome}} (succeeded, retried, failed, and handed-back:
+ * a job over its type's limit, back in the queue unrun) and the timer {@code
+ * cxc.scheduler.run{scheduler,outcome}} (the handler's run time).
  */
 public final class SchedulerMeters implements MeterBinder, JobRunObserver {
 
@@ -77,7 +78,9 @@ public final class SchedulerMeters implements MeterBinder, JobRunObserver {
                         run.scheduler() + '\0' + run.outcome(),
                         key -> new Meters(bound, run.scheduler(), run.outcome().tag()));
         m.executions.increment();
-        m.run.record(run.took());
+        if (run.outcome() != JobRun.Outcome.HANDED_BACK) {
+            m.run.record(run.took()); // a handed-back job's handler did not run
+        }
     }
 
     /** One scheduler's meters for one outcome. */
