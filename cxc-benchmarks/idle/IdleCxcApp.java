@@ -1,4 +1,7 @@
+import io.subetha.cxc.boot.FanoutHandler;
+import io.subetha.cxc.boot.FanoutItem;
 import io.subetha.cxc.boot.JobHandler;
+import io.subetha.cxc.boot.annotation.CxcEventListener;
 import io.subetha.cxc.boot.annotation.PassId;
 import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.dispatch.PassHandler;
@@ -10,8 +13,9 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The idle copy of idle-cpu.sh with primitives declared: the starter with a scheduler and its worker
- * pool ({@code cxc.schedulers.jobs.*}) and a pass handler ({@code cxc.pass-registries.passes.*}),
- * none of them given any work, run as a single source file on the sample app's libraries. No
+ * pool ({@code cxc.schedulers.jobs.*}), a fan-out handler ({@code cxc.fanouts.items.*}), an
+ * event-log listener ({@code cxc.event-logs.events.*}) and a pass handler ({@code
+ * cxc.pass-registries.passes.*}), none of them given any work, run as a single source file on the sample app's libraries. No
  * component scan: this file has no package.
  */
 @EnableAutoConfiguration
@@ -44,12 +48,36 @@ public class IdleCxcApp {
             public Long handle(Job<Long> job) {
                 return 0L;
             }
+        };
+    }
+
+    @Bean
+    public FanoutHandler<Long> idleItems() {
+        return new FanoutHandler<>() {
+            @Override
+            public String fanout() {
+                return "items";
+            }
 
             @Override
-            public Long onFailure(Job<Long> job, Exception failure) {
-                return -1L;
+            public FixedCodec<Long> codec() {
+                return FixedCodec.INT64;
             }
+
+            @Override
+            public void handle(FanoutItem<Long> item) {}
         };
+    }
+
+    @Bean
+    public IdleListener idleListener() {
+        return new IdleListener();
+    }
+
+    /** Reads the event log {@code events} on a thread of its own, asleep until an event comes. */
+    public static class IdleListener {
+        @CxcEventListener(log = "events", id = "idle")
+        public void on(long event) {}
     }
 
     @Bean

@@ -36,22 +36,37 @@ import org.HdrHistogram.Histogram;
  *       yields, then sleeps on the log's doorbell, {@link WaitPhases#DEFAULT}; {@code sleep}: ours
  *       sleeps on it at once after each event, {@link WaitPhases#SLEEP_AT_ONCE}, so that every
  *       event is a ring and a wake-up); Chronicle's, which has no cross-process wake-up, parks in
- *       both. Writes are paced one per {@code PACE} µs, so the figure is the hand-over, not a
- *       queue. Our reader is an {@link EventLogReader} (it follows without consuming, as a
- *       read-side projection would); Chronicle's an {@code ExcerptTailer}.
+ *       both. Our reader is an {@link EventLogReader} (it follows without consuming, as a read-side
+ *       projection would); Chronicle's an {@code ExcerptTailer}. Two sets of rows:
+ *       <ul>
+ *         <li><b>stream</b>: one write per {@code PACE} (20 µs), the writer spinning between them.
+ *             A reader that spins, yields or wakes per event holds most of a core here, so on a
+ *             machine of two cores with any other load its p99 is the scheduler's time slice
+ *             (milliseconds), not a hand-over.
+ *         <li><b>asleep</b>: one write per {@code GAP} (500 µs), the writer parked between them
+ *             and, for a reader on the doorbell, writing only once the log shows it asleep ({@code
+ *             sleepingReaders}): every figure is a hand-over to a sleeping reader, what the
+ *             doorbell is for.
+ *       </ul>
  *   <li><b>Three producer processes</b>: three child JVMs write as fast as they can; aggregate
  *       writes per second over the span from the first start to the last end.
  * </ol>
  *
  * <pre>
  * java [Chronicle's add-opens, ChronicleJvmArgs] -cp cxc-benchmarks/target/benchmarks.jar \
- *     io.subetha.cxc.benchmarks.EventLogLatency [MESSAGES [PRODUCER_WRITES]]
+ *     io.subetha.cxc.benchmarks.EventLogLatency [MESSAGES [PRODUCER_WRITES [ASLEEP_MESSAGES]]]
  * </pre>
  */
 public final class EventLogLatency {
 
     static final int PAYLOAD = 64;
     static final long PACE_NANOS = 20_000;
+
+    /**
+     * The asleep rows' gap between events: far past a waiting reader's spin and yield (60 µs), so
+     * each event is a hand-over to a reader asleep on the doorbell (or parked), not a catch-up.
+     */
+    static final long GAP_NANOS = 500_000;
 
     private EventLogLatency() {}
 
@@ -62,12 +77,29 @@ public final class EventLogLatency {
         }
         int messages = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int producerWrites = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
+        int asleepMessages = args.length > 2 ? Integer.parseInt(args[2]) : 20_000;
         System.out.printf(
-                "%-10s %-6s %9s %9s %9s %9s  (ns, %d messages, one per %d µs)%n",
-                "system", "reader", "p50", "p99", "p99.9", "max", messages, PACE_NANOS / 1000);
+                "stream: %d messages, one per %d µs, the writer spinning between them (ns)%n",
+                messages, PACE_NANOS / 1000);
+        System.out.printf(
+                "%-10s %-6s %9s %9s %9s %9s%n", "system", "reader", "p50", "p99", "p99.9", "max");
         for (String reader : List.of("spin", "park", "wait", "sleep")) {
             for (String system : List.of("cxc", "chronicle")) {
-                latency(system, reader, messages);
+                latency(system, reader, messages, false);
+            }
+        }
+        System.out.printf(
+                "asleep: %d messages, one per %d µs, each once the reader is asleep, the writer"
+                        + " parked between them (ns)%n",
+                asleepMessages, GAP_NANOS / 1000);
+        System.out.printf(
+                "%-10s %-6s %9s %9s %9s %9s%n", "system", "reader", "p50", "p99", "p99.9", "max");
+        for (String reader : List.of("park", "wait", "sleep")) {
+            for (String system : List.of("cxc", "chronicle")) {
+                if (system.equals("chronicle") && !reader.equals("park")) {
+                    continue; // no wake-up of its own: its parking tailer is the row to compare
+                }
+                latency(system, reader, asleepMessages, true);
             }
         }
         for (String system : List.of("cxc", "chronicle")) {
@@ -77,7 +109,8 @@ public final class EventLogLatency {
 
     // ---------------------------------------------------------------------------- parent
 
-    private static void latency(String system, String readerMode, int messages) throws Exception {
+    private static void latency(String system, String readerMode, int messages, boolean asleep)
+            throws Exception {
         try (ScratchDirectory directory = ScratchDirectory.create()) {
             Path path = directory.resolve(system);
             Writer writer = Writer.open(system, path);
@@ -90,17 +123,24 @@ public final class EventLogLatency {
                 ByteBuffer stamp = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
                 long next = System.nanoTime();
                 for (int i = 0; i < messages; i++) {
-                    while (System.nanoTime() < next) {
-                        Thread.onSpinWait();
+                    if (asleep) {
+                        // Parked, not spinning: the writer leaves the reader a core to wake on.
+                        LockSupport.parkNanos(GAP_NANOS);
+                        writer.awaitAsleep(readerMode);
+                    } else {
+                        while (System.nanoTime() < next) {
+                            Thread.onSpinWait();
+                        }
+                        next += PACE_NANOS;
                     }
                     stamp.putLong(0, System.nanoTime());
                     writer.write(payload);
-                    next += PACE_NANOS;
                 }
                 String result = reader.await("result ");
                 String[] f = result.substring("result ".length()).split(" ");
                 System.out.printf(
                         "%-10s %-6s %9s %9s %9s %9s%n", system, readerMode, f[0], f[1], f[2], f[3]);
+                System.out.flush();
             } finally {
                 reader.kill();
                 writer.close();
@@ -142,6 +182,9 @@ public final class EventLogLatency {
     private interface Writer extends AutoCloseable {
         void write(byte[] payload);
 
+        /** Returns once a reader that sleeps on the doorbell ({@code wait}, {@code sleep}) does. */
+        default void awaitAsleep(String readerMode) {}
+
         @Override
         void close();
 
@@ -153,6 +196,18 @@ public final class EventLogLatency {
                     public void write(byte[] payload) {
                         while (!log.tryEmit(payload)) {
                             log.drainAndFold((total, e) -> total + 1);
+                        }
+                    }
+
+                    @Override
+                    public void awaitAsleep(String readerMode) {
+                        if (!readerMode.equals("wait") && !readerMode.equals("sleep")) {
+                            return;
+                        }
+                        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                        while (((Number) log.describe().get("sleepingReaders")).intValue() == 0
+                                && System.nanoTime() - giveUp < 0) {
+                            LockSupport.parkNanos(10_000);
                         }
                     }
 

@@ -118,6 +118,12 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     /** The longest a claim or drain waits between two scans of its own. */
     public static final Duration SCAN_INTERVAL = Duration.ofMillis(100);
 
+    /**
+     * How long an idle taker sleeps without scanning while another taker of its handle scans: idle
+     * takers wake about once a second, not ten times each, and one of them keeps the scans.
+     */
+    static final long OTHERS_SCAN_CHECK_NANOS = 1_000_000_000;
+
     /** The ops a fan-out counts. */
     public enum Op implements OpKind {
         SUBMIT(1),
@@ -433,19 +439,32 @@ public final class PriorityFanout<T> extends MappedPrimitive {
             throw new IllegalArgumentException("timeout must be 0 or more, got " + timeout);
         }
         long deadline = System.nanoTime() + Deadline.nanos(timeout);
+        // Spin and yield before the first sleep only: a submit just behind this claim is caught
+        // without a system call, while an idle taker's looks at each scan cost no spinning.
+        WaitPhases phases = WaitPhases.DEFAULT;
+        // Whether another taker of this handle scanned while this one slept through the scan's
+        // time: it then leaves the scans to that one, looking every OTHERS_SCAN_CHECK that they
+        // go on (the one that scans keeps the pace; a sleeper that finds them stopped scans).
+        boolean othersScan = false;
         while (true) {
             // Seen before the look: whatever makes an item takeable after it moves one of these.
             LevelsAbove seen = LevelsAbove.all(levels);
             FanoutClaim<T> claim = claimHighest(max);
+            long scanned = lastScan;
             long left = deadline - System.nanoTime();
             if (!claim.isEmpty() || left <= 0 || Thread.currentThread().isInterrupted()) {
                 return claim;
             }
             // At most a scan interval: the next look scans, and returns a dead claimer's items.
+            long bound = othersScan ? OTHERS_SCAN_CHECK_NANOS : SCAN_INTERVAL.toNanos();
             doorbell.await(
-                    WaitPhases.DEFAULT,
+                    phases,
                     () -> isClosed() || !seen.unchanged(body),
-                    Duration.ofNanos(Math.min(left, SCAN_INTERVAL.toNanos())));
+                    Duration.ofNanos(Math.min(left, bound)));
+            if (System.nanoTime() - (scanned + SCAN_INTERVAL.toNanos()) > 0) {
+                othersScan = lastScan != scanned;
+            }
+            phases = WaitPhases.SLEEP_AT_ONCE;
         }
     }
 

@@ -24,11 +24,21 @@ import java.util.function.Supplier;
  * each sleep is bounded by the earliest of them; a ring for a lowered next-due word ends the sleep,
  * and the next one is bounded by the new word. A timetable entry due but not fired by this
  * process's look (a kind it cannot read, a full ring) wakes it again only once the word moves or a
- * scan is due: no look is repeated in a spin.
+ * scan is due: no look is repeated in a spin. A sleeper that slept through the scan's time and
+ * finds that another caller of the handle scanned meanwhile (the starter's ticker scans every tick)
+ * leaves the scans to it, and wakes for them only every {@link #OTHERS_SCAN_CHECK_NANOS} to see
+ * that they go on: an idle pool wakes about once a second, not twenty times.
  */
 final class WorkerDoorbell implements AutoCloseable {
 
     private static final long MILLI = 1_000_000;
+
+    /**
+     * How long an idle sleeper goes without waking for its handle's scan while another caller of
+     * the handle (the starter's ticker) scans for it: at the end it looks whether that one still
+     * does, and scans again itself if not.
+     */
+    static final long OTHERS_SCAN_CHECK_NANOS = 1_000_000_000;
 
     private final Doorbell doorbell;
     private final AtomicBuffer body;
@@ -69,6 +79,11 @@ final class WorkerDoorbell implements AutoCloseable {
             Supplier<Optional<Job<J>>> look, Duration timeout, BooleanSupplier giveUp) {
         long deadline = System.nanoTime() + Deadline.nanos(timeout);
         WaitPhases phases = WaitPhases.DEFAULT; // the first sleep only: a peer's quick submit
+        // Whether the handle's scan came from elsewhere (the starter's ticker, another worker)
+        // while this sleeper slept through the scan's time: it then wakes for the scan only every
+        // OTHERS_SCAN_CHECK_NANOS. The one that scanned keeps the scan's pace; a sleeper that
+        // finds the scans stopped scans itself again.
+        boolean othersScan = false;
         while (true) {
             Optional<Job<J>> job = look.get();
             long now = System.nanoTime();
@@ -80,7 +95,8 @@ final class WorkerDoorbell implements AutoCloseable {
                 return job;
             }
             long nextDue = body.getLongVolatile(NEXT_DUE_OFFSET);
-            long wakeAt = wakeAt(now, deadline, nextDue);
+            long scanAt = nextScanAt.getAsLong();
+            long wakeAt = wakeAt(now, deadline, nextDue, othersScan, scanAt);
             doorbell.await(
                     phases,
                     () ->
@@ -94,13 +110,21 @@ final class WorkerDoorbell implements AutoCloseable {
             if (closed.getAsBoolean()) {
                 return Optional.empty(); // closed while asleep: its jobs are re-queued, not ours
             }
+            long after = System.nanoTime();
+            if (after - scanAt >= 0) {
+                // Slept past the scan's time: whether another caller scanned meanwhile.
+                othersScan = nextScanAt.getAsLong() != scanAt;
+            }
             phases = WaitPhases.SLEEP_AT_ONCE;
         }
     }
 
     /** The earliest clock a sleeper wakes for: its deadline, a scan, a retry, the next due. */
-    private long wakeAt(long now, long deadline, long nextDue) {
-        long wakeAt = earliest(deadline, nextScanAt.getAsLong());
+    private long wakeAt(long now, long deadline, long nextDue, boolean othersScan, long scanAt) {
+        // While another caller scans (the starter's ticker, every tick), a dead worker's job is
+        // repaired by that one's scan: the sleeper only checks now and then that it still does.
+        long scan = othersScan ? Math.max(scanAt, now + OTHERS_SCAN_CHECK_NANOS) : scanAt;
+        long wakeAt = earliest(deadline, scan);
         long retry = dispatcher.retryDueAt();
         if (retry != Long.MAX_VALUE) {
             wakeAt = earliest(wakeAt, retry);

@@ -31,9 +31,16 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>The safety look.</b> A ring can be lost (its writer killed between its take and its ring, a
  * refused connect), so a sleep ends by itself after the safety look: {@link
- * #FIRST_SAFETY_LOOK_NANOS} after the waiter last found what it waited for, doubling at each sleep
- * that found nothing up to {@link #LONGEST_SAFETY_LOOK_NANOS}. An idle waiter so wakes about ten
- * times a second, not a thousand; a lost ring costs at most one safety look.
+ * #FIRST_SAFETY_LOOK_NANOS} after the waiter last found what it waited for through a ring (or
+ * without sleeping), doubling at each sleep up to {@link #LONGEST_SAFETY_LOOK_NANOS}. What a sleep
+ * found by the clock alone (a caller whose look also asks the clock, its sleep bounded by {@code
+ * longestSleep}) does not shorten it again: an idle waiter so wakes about once a second, not a
+ * thousand times, whatever its caller's clock; a lost ring costs at most one safety look.
+ *
+ * <p><b>Its timeout.</b> A sleep on the socket is timed in whole milliseconds; the last partial
+ * millisecond of a wait is slept announced too (the wait overshoots its timeout by less than a
+ * millisecond), so that a ring then is not lost. Only a wait shorter than a millisecond in all
+ * parks without announcing.
  *
  * <p>Used by one thread at a time; {@link #close} may come from any thread, and makes a waiting
  * {@link #await} return false.
@@ -43,8 +50,13 @@ public final class DoorbellWaiter implements AutoCloseable {
     /** The first safety look after a wait that found its work. */
     public static final long FIRST_SAFETY_LOOK_NANOS = 1_000_000;
 
-    /** The longest safety look: an idle waiter's wake-ups, and what a lost ring costs at most. */
-    public static final long LONGEST_SAFETY_LOOK_NANOS = 100_000_000;
+    /**
+     * The longest safety look: an idle waiter's wake-ups (once a second: a copy with a handful of
+     * idle waiters spent more of a core on ten a second each than on everything else it does idle),
+     * and what a lost ring costs at most (a ringer killed between its take and its ring, a refused
+     * connect).
+     */
+    public static final long LONGEST_SAFETY_LOOK_NANOS = 1_000_000_000;
 
     /** Without a slot or socket: the first park of a poll. */
     public static final long FIRST_POLL_NANOS = 50_000;
@@ -84,6 +96,9 @@ public final class DoorbellWaiter implements AutoCloseable {
     private volatile @Nullable Thread waiting;
 
     private volatile boolean closed;
+
+    /** Set by a ring from this process ({@link #wake}): the sleep it ends was rung. */
+    private volatile boolean localRing;
 
     /**
      * @param firstLook the first safety look ({@link #FIRST_SAFETY_LOOK_NANOS})
@@ -140,7 +155,9 @@ public final class DoorbellWaiter implements AutoCloseable {
             return true;
         }
         long start = System.nanoTime();
-        long deadline = start + Deadline.nanos(timeout);
+        long wait = Deadline.nanos(timeout);
+        long deadline = start + wait;
+        boolean brief = wait < MILLI;
         long spinUntil = start + spinNanos;
         long yieldUntil = spinUntil + yieldNanos;
         while (true) {
@@ -148,60 +165,91 @@ public final class DoorbellWaiter implements AutoCloseable {
             if (closed || now - deadline >= 0 || Thread.currentThread().isInterrupted()) {
                 return false;
             }
+            boolean timedOut = false;
             if (now - spinUntil < 0) {
                 Thread.onSpinWait();
             } else if (now - yieldUntil < 0) {
                 Thread.yield();
-            } else if (sleepOnce(ready, deadline - now, longestSleep)) {
-                return true;
+            } else {
+                Sleep slept = sleepOnce(ready, deadline - now, longestSleep, brief);
+                if (slept == Sleep.FOUND) {
+                    return true;
+                }
+                timedOut = slept == Sleep.TIMED_OUT;
             }
             if (ready.getAsBoolean()) {
-                safetyLook = firstLook;
+                if (!timedOut) {
+                    // Found after a ring (or without sleeping): writes come, looks start short.
+                    // Found by the clock (the caller's own timed look) is no write: the safety
+                    // look keeps growing, so an idle waiter wakes rarely.
+                    safetyLook = firstLook;
+                }
                 poll = FIRST_POLL_NANOS;
                 return true;
             }
         }
     }
 
-    /** One announced sleep; true if the last look before it found {@code ready}. */
-    private boolean sleepOnce(BooleanSupplier ready, long remaining, long longestSleep) {
+    /** How one {@link #sleepOnce} ended. */
+    private enum Sleep {
+        /** The look after announcing found {@code ready}: no sleep. */
+        FOUND,
+        /** Rung (from any process), or closed. */
+        RUNG,
+        /** Its time passed without a ring: the safety look, the caller's bound or a poll. */
+        TIMED_OUT
+    }
+
+    /**
+     * One announced sleep.
+     *
+     * @param brief whether the whole wait is shorter than a millisecond: shorter than a socket's
+     *     sleep can be timed, so it parks without announcing
+     */
+    private Sleep sleepOnce(
+            BooleanSupplier ready, long remaining, long longestSleep, boolean brief) {
         using.lock();
         try {
             if (closed) {
-                return false;
+                return Sleep.RUNG;
             }
             waiting = Thread.currentThread();
-            if (remaining < MILLI) {
-                // Shorter than a socket's sleep can be timed: a park, without announcing.
+            if (brief) {
                 LockSupport.parkNanos(this, remaining);
-                return false;
+                return Sleep.TIMED_OUT;
             }
             if (slot < 0 && !tryClaimSlot()) {
                 LockSupport.parkNanos(this, Math.min(poll, remaining));
                 poll = Math.min(poll * 2, LONGEST_POLL_NANOS);
-                return false;
+                return Sleep.TIMED_OUT;
             }
             long bit = 1L << slot;
+            localRing = false; // before the announcement: no ring of this sleep comes earlier
             announce(bit);
             try {
                 Interleaving.at(Point.DOORBELL_ANNOUNCED);
                 if (ready.getAsBoolean()) {
                     safetyLook = firstLook;
-                    return true;
+                    return Sleep.FOUND;
                 }
+                boolean rung;
                 WakeSocket s = socket;
                 if (s != null) {
                     long nanos = Math.min(remaining, Math.min(safetyLook, longestSleep));
-                    s.sleep(nanos / MILLI); // whole milliseconds: a partial one would overshoot
+                    // Whole milliseconds, a partial one rounded down, but never none: the last
+                    // partial millisecond of a wait is slept announced (overshot by less than a
+                    // millisecond) rather than parked unannounced, where a ring would be lost.
+                    rung = s.sleep(Math.max(1, nanos / MILLI));
                     safetyLook = Math.min(safetyLook * 2, longestLook);
                 } else {
                     LockSupport.parkNanos(this, Math.min(remaining, poll));
                     poll = Math.min(poll * 2, LONGEST_POLL_NANOS);
+                    rung = false;
                 }
+                return rung || localRing || closed ? Sleep.RUNG : Sleep.TIMED_OUT;
             } finally {
                 withdraw(bit);
             }
-            return false;
         } finally {
             waiting = null;
             using.unlock();
@@ -284,6 +332,7 @@ public final class DoorbellWaiter implements AutoCloseable {
 
     /** A ring from this process: ends the current sleep, or makes the next one return at once. */
     void wake() {
+        localRing = true;
         WakeSocket s = socket;
         if (s != null) {
             s.wakeup();
@@ -314,6 +363,11 @@ public final class DoorbellWaiter implements AutoCloseable {
         } finally {
             using.unlock();
         }
+    }
+
+    /** The next sleep's safety look, for tests. */
+    long safetyLookNanos() {
+        return safetyLook;
     }
 
     /** Whether this waiter holds a slot and a socket: rings from other processes reach it. */

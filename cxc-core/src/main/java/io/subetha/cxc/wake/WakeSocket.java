@@ -68,12 +68,15 @@ final class WakeSocket implements AutoCloseable {
     /**
      * Sleeps until rung, {@linkplain #wakeup woken} or {@code millis} pass; takes in new ringers'
      * connections and reads the rings that arrived, so the next sleep blocks.
+     *
+     * @return whether a ringer's connect or ring ended it (not the clock, not a {@link #wakeup})
      */
-    void sleep(long millis) {
+    boolean sleep(long millis) {
         try {
-            selector.select(onReady, Math.max(1, millis));
+            return selector.select(onReady, Math.max(1, millis)) > 0;
         } catch (IOException | RuntimeException e) {
             // A broken selector: the waiter's next sleep is bounded by its look all the same.
+            return false;
         }
     }
 

@@ -14,6 +14,7 @@ import io.subetha.cxc.boot.ticker.LeaderTicker;
 import io.subetha.cxc.boot.ticker.LeadershipLog;
 import io.subetha.cxc.boot.ticker.LeadershipTier;
 import io.subetha.cxc.boot.ticker.NonParticipantLeadership;
+import io.subetha.cxc.boot.ticker.TickLookup;
 import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.election.SharedLeaderElection;
 import io.subetha.cxc.liveness.HeartbeatTable;
@@ -227,8 +228,9 @@ public final class CxcAutoConfiguration {
         @Bean
         @ConditionalOnClass(name = "org.springframework.aop.support.AbstractPointcutAdvisor")
         TickTask cxcLeaderOnlyInterrupts(ObjectProvider<LeaderOnlyAdvisor> advisor) {
+            TickLookup<LeaderOnlyAdvisor> lookup = new TickLookup<>(advisor);
             return () -> {
-                LeaderOnlyAdvisor a = advisor.getIfAvailable();
+                LeaderOnlyAdvisor a = lookup.get();
                 if (a != null) {
                     a.interruptCallsThatLostLeadership();
                 }

@@ -18,6 +18,7 @@ import io.subetha.cxc.boot.scheduling.JobLimits;
 import io.subetha.cxc.boot.scheduling.SchedulerHistory;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
+import io.subetha.cxc.boot.ticker.TickLookup;
 import io.subetha.cxc.boot.ticker.TickTask;
 import io.subetha.cxc.dispatch.PassRegistry;
 import io.subetha.cxc.eventlog.EventStateLog;
@@ -47,7 +48,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanDefinitionStoreException;
 import org.springframework.beans.factory.BeanRegistrar;
 import org.springframework.beans.factory.BeanRegistry;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
@@ -383,14 +383,14 @@ final class DeclaredPrimitivesRegistrar implements BeanRegistrar {
                                                         readers,
                                                         given != null));
                                     });
-                            // Looked up on each tick: the leadership is made after the ticker,
+                            // Looked up at a tick: the leadership is made after the ticker,
                             // which takes this task.
-                            ObjectProvider<CxcLeadership> leadership =
-                                    beans.beanProvider(CxcLeadership.class);
+                            TickLookup<CxcLeadership> leadership =
+                                    new TickLookup<>(beans.beanProvider(CxcLeadership.class));
                             return new DeclaredEventLogs(
                                     declared,
                                     () -> {
-                                        CxcLeadership now = leadership.getIfAvailable();
+                                        CxcLeadership now = leadership.get();
                                         return now == null || now.isLeader();
                                     });
                         });
