@@ -131,6 +131,20 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
                     1,
                     MAX_PAYLOAD_BYTES,
                     " bytes (MAX_PAYLOAD_BYTES)");
+            CxcSettingsException.requireBodyFits(
+                    "capacity",
+                    "capacity "
+                            + capacity
+                            + " of "
+                            + keyCodec.size()
+                            + "-byte keys with "
+                            + valueCodec.size()
+                            + "-byte values",
+                    CascadeSharedLevelDescriptor.bodyLength(
+                            capacity,
+                            CascadeSharedLevelDescriptor.stride(
+                                    keyCodec.size(), valueCodec.size())),
+                    io.subetha.cxc.mmf.HeaderDescriptor.MAX_BODY_LENGTH);
         }
     }
 

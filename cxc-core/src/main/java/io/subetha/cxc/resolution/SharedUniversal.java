@@ -125,6 +125,11 @@ public final class SharedUniversal<K> extends MappedPrimitive {
             Objects.requireNonNull(codec, "codec");
             CxcSettingsException.requireInRange(
                     "codec", codec.size(), 1, MAX_KEY_BYTES, " bytes (MAX_KEY_BYTES)");
+            CxcSettingsException.requireBodyFits(
+                    "capacity",
+                    "capacity " + capacity + " of " + codec.size() + "-byte keys",
+                    UniversalDescriptor.bodyLength(capacity, stride(codec.size())),
+                    io.subetha.cxc.mmf.HeaderDescriptor.MAX_BODY_LENGTH);
         }
     }
 

@@ -111,6 +111,11 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
                                 + " of "
                                 + values.size());
             }
+            CxcSettingsException.requireBodyFits(
+                    "retained",
+                    "retained " + retained + " of " + values.size() + "-byte values",
+                    bodyLength(retained, strideFor(values.size())),
+                    io.subetha.cxc.mmf.HeaderDescriptor.MAX_BODY_LENGTH);
         }
     }
 
