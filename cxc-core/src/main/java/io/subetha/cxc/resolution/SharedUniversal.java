@@ -244,7 +244,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     /** Whether {@code key} is in the set. Never takes the lock; waits only for a writer's step. */
     public boolean containsKey(K key) {
         AtomicBuffer k = encode(key);
-        counters.increment(Op.CONTAINS);
+        countOp(Op.CONTAINS);
         long hash = regions.hash(k, 0);
         long start = 0;
         Backoff idle = null;
@@ -287,6 +287,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
 
     /** Keys in the set now. */
     public int size() {
+        passFileCheck();
         return (int) Math.min(body.getLongVolatile(COUNT_OFFSET), capacity);
     }
 
@@ -310,6 +311,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
 
     /** Every key, read under the lock (a consistent snapshot); for tools and tests. */
     public List<K> keys() {
+        passFileCheck();
         FixedCodec<K> c = codec;
         int stride = regions.stride();
         lock();
@@ -346,7 +348,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
      */
     public boolean insert(K key) {
         AtomicBuffer k = encode(key);
-        counters.increment(Op.INSERT);
+        countOp(Op.INSERT);
         lock();
         try {
             long layout = body.getLongPlain(LAYOUT_OFFSET);
@@ -384,7 +386,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
      */
     public boolean remove(K key) {
         AtomicBuffer k = encode(key);
-        counters.increment(Op.REMOVE);
+        countOp(Op.REMOVE);
         lock();
         try {
             long layout = body.getLongPlain(LAYOUT_OFFSET);
@@ -413,7 +415,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
      */
     public void migrate(Representation to) {
         Objects.requireNonNull(to, "to");
-        counters.increment(Op.MIGRATE);
+        countOp(Op.MIGRATE);
         lock();
         try {
             intent.migrate(to);
