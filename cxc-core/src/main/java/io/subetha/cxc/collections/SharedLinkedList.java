@@ -173,7 +173,7 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
      * @throws CxcCapacityException if the list holds {@link #capacity()} elements
      */
     public void pushHead(T value) {
-        counters.increment(Op.PUSH_HEAD);
+        countOp(Op.PUSH_HEAD);
         push(value, true);
     }
 
@@ -183,19 +183,19 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
      * @throws CxcCapacityException if the list holds {@link #capacity()} elements
      */
     public void pushTail(T value) {
-        counters.increment(Op.PUSH_TAIL);
+        countOp(Op.PUSH_TAIL);
         push(value, false);
     }
 
     /** Removes and returns the first element; empty if the list is. */
     public Optional<T> popHead() {
-        counters.increment(Op.POP_HEAD);
+        countOp(Op.POP_HEAD);
         return pop(true);
     }
 
     /** Removes and returns the last element; empty if the list is. */
     public Optional<T> popTail() {
-        counters.increment(Op.POP_TAIL);
+        countOp(Op.POP_TAIL);
         return pop(false);
     }
 
@@ -280,6 +280,7 @@ public final class SharedLinkedList<T> extends MappedPrimitive {
 
     /** Elements now in the list, as every process sees them. */
     public long size() {
+        passFileCheck();
         return size0();
     }
 

@@ -186,7 +186,7 @@ public final class SharedVec<T> extends MappedPrimitive {
      */
     public long push(T value) {
         Objects.requireNonNull(value, "value");
-        counters.increment(Op.PUSH);
+        countOp(Op.PUSH);
         lockForWrite();
         try {
             long n = length();
@@ -214,7 +214,7 @@ public final class SharedVec<T> extends MappedPrimitive {
 
     /** Removes and returns the last element; empty if the vec is. */
     public Optional<T> pop() {
-        counters.increment(Op.POP);
+        countOp(Op.POP);
         if (length() == 0) {
             return Optional.empty(); // empty at this read; no lock taken for it
         }
@@ -243,7 +243,7 @@ public final class SharedVec<T> extends MappedPrimitive {
      */
     public void set(long index, T value) {
         Objects.requireNonNull(value, "value");
-        counters.increment(Op.SET);
+        countOp(Op.SET);
         lockForWrite();
         try {
             long n = length();
@@ -271,7 +271,7 @@ public final class SharedVec<T> extends MappedPrimitive {
      * @throws IndexOutOfBoundsException if {@code index} is not below {@link #len()}
      */
     public T get(long index) {
-        counters.increment(Op.GET);
+        countOp(Op.GET);
         for (int attempt = 0; attempt < OPTIMISTIC_TRIES; attempt++) {
             checkIndex(index, length());
             int slot = slot((int) index);
@@ -305,7 +305,7 @@ public final class SharedVec<T> extends MappedPrimitive {
 
     /** Elements now in the vec, as every process sees them. */
     public long len() {
-        counters.increment(Op.LEN);
+        countOp(Op.LEN);
         return length();
     }
 
@@ -316,7 +316,7 @@ public final class SharedVec<T> extends MappedPrimitive {
 
     /** A consistent snapshot: the elements as they were at one instant, in index order. */
     public List<T> cloneToList() {
-        counters.increment(Op.CLONE);
+        countOp(Op.CLONE);
         for (int attempt = 0; attempt < OPTIMISTIC_TRIES; attempt++) {
             long before = body.getLongAcquire(VERSION_OFFSET);
             if ((before & 1) == 0) {

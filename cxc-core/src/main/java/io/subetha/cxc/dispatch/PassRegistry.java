@@ -315,7 +315,7 @@ public final class PassRegistry extends MappedPrimitive {
     public boolean registerOrStandBy(long passId, PassHandler handler, long handlerKey) {
         requirePassId(passId);
         Objects.requireNonNull(handler, "handler");
-        counters.increment(Op.REGISTER);
+        countOp(Op.REGISTER);
         synchronized (this) {
             requireNotClosed();
             bindings.requireNotHeld(passId);
@@ -341,7 +341,7 @@ public final class PassRegistry extends MappedPrimitive {
      */
     public void unregister(long passId) {
         requirePassId(passId);
-        counters.increment(Op.UNREGISTER);
+        countOp(Op.UNREGISTER);
         synchronized (this) {
             bindings.unbind(passId);
         }
@@ -350,13 +350,13 @@ public final class PassRegistry extends MappedPrimitive {
     /** Whether a live process has {@code passId} registered (probes {@code /proc}, ~10 µs). */
     public boolean isRegistered(long passId) {
         requirePassId(passId);
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return bindings.isLive(passId);
     }
 
     /** The pass ids registered by live processes, in every process (probes each owner). */
     public int registeredCount() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return bindings.liveCount();
     }
 
@@ -456,7 +456,7 @@ public final class PassRegistry extends MappedPrimitive {
             throw new IllegalArgumentException("timeout must be 0 or more, got " + timeout);
         }
         requireNotClosed();
-        counters.increment(Op.EXECUTE);
+        countOp(Op.EXECUTE);
         return caller.begin(passId, args, timeout, future);
     }
 

@@ -116,7 +116,7 @@ public final class FencedLedger extends MappedPrimitive {
                     "term " + term + " is outside 1.." + MAX_TERM + "; pass the election term");
         }
         Pids.requireValid(pid);
-        counters.increment(Op.WRITE);
+        countOp(Op.WRITE);
         while (true) {
             long word = body.getLongVolatile(FENCE_WORD_OFFSET);
             long highest = FencedLedgerDescriptor.highestTerm(word);
@@ -134,6 +134,7 @@ public final class FencedLedger extends MappedPrimitive {
                 return WriteOutcome.ACCEPTED;
             }
             Interleaving.at(Point.FENCE_READ);
+            requireIntactHeader(); // a zeroed ledger would accept a term below one it accepted
             if (body.compareAndSetLong(FENCE_WORD_OFFSET, word, packFenceWord(pid, term))) {
                 body.getAndAddLong(ACCEPTED_OFFSET, 1);
                 return WriteOutcome.ACCEPTED;
@@ -146,31 +147,31 @@ public final class FencedLedger extends MappedPrimitive {
 
     /** The highest term any accepted write carried; 0 before the first. */
     public long highestTerm() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return FencedLedgerDescriptor.highestTerm(body.getLongVolatile(FENCE_WORD_OFFSET));
     }
 
     /** The PID that writes under {@link #highestTerm()}; 0 before the first write. */
     public long holderPid() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return FencedLedgerDescriptor.holderPid(body.getLongVolatile(FENCE_WORD_OFFSET));
     }
 
     /** Writes accepted so far, by every process. */
     public long acceptedWrites() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return body.getLongVolatile(ACCEPTED_OFFSET);
     }
 
     /** Writes refused because a higher term had been seen, by every process. */
     public long rejectedStaleWrites() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return body.getLongVolatile(REJECTED_STALE_OFFSET);
     }
 
     /** Writes refused because another PID held their term, by every process. */
     public long rejectedConflictingWrites() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return body.getLongVolatile(REJECTED_CONFLICT_OFFSET);
     }
 

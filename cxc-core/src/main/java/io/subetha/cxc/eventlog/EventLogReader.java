@@ -81,6 +81,7 @@ public final class EventLogReader<E> implements AutoCloseable {
      * @throws EventsOverwrittenException if the event at the position is no longer retained
      */
     public int poll(Consumer<? super E> consumer, int limit) {
+        log.passFileCheckOfReader();
         Objects.requireNonNull(consumer, "consumer");
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be 1 or more, got " + limit);

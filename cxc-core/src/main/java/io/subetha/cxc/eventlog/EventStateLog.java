@@ -320,7 +320,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
         if (event == null) {
             throw new IllegalArgumentException("event must not be null");
         }
-        counters.increment(Op.EMIT);
+        countOp(Op.EMIT);
         return tryAppend(events, event) >= 0;
     }
 
@@ -389,7 +389,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
      */
     public int drainAndFold(BiFunction<S, E, S> fold, Duration wait) {
         Objects.requireNonNull(fold, "fold");
-        counters.increment(Op.DRAIN_FOLD);
+        countOp(Op.DRAIN_FOLD);
         long turn = claimTurn(wait);
         try {
             long generation = body.getLongVolatile(GENERATION_OFFSET);
@@ -497,7 +497,7 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
 
     /** The published state: the fold of every event before {@link #foldedCount()}. */
     public S readCurrent() {
-        counters.increment(Op.READ_CURRENT);
+        countOp(Op.READ_CURRENT);
         while (true) {
             long generation = body.getLongVolatile(GENERATION_OFFSET);
             S value;
@@ -613,6 +613,11 @@ public final class EventStateLog<E, S> extends MappedPrimitive {
     }
 
     // ---------------------------------------------------------------------- reader access
+
+    /** The file check of this log's operations, for its readers' polls. */
+    void passFileCheckOfReader() {
+        passFileCheck();
+    }
 
     AtomicBuffer buffer() {
         return body;

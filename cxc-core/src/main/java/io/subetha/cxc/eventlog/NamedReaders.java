@@ -150,7 +150,7 @@ public final class NamedReaders extends MappedPrimitive {
         byte[] stored = storedName(name);
         Objects.requireNonNull(firstPosition, "firstPosition");
         requireOpen();
-        counters.increment(Op.CLAIM);
+        countOp(Op.CLAIM);
         long turn = Turn.claim(body, NAMING_TURN_OFFSET, wait, file.path(), "the naming turn");
         try {
             int slot = find(stored);
@@ -260,6 +260,7 @@ public final class NamedReaders extends MappedPrimitive {
 
     /** Every named reader, in slot order. */
     public List<ReaderInfo> readers() {
+        passFileCheck();
         requireOpen();
         List<ReaderInfo> readers = new ArrayList<>();
         for (int slot = 0; slot < capacity; slot++) {
@@ -343,7 +344,7 @@ public final class NamedReaders extends MappedPrimitive {
                 throw new IllegalStateException(
                         "reader '" + name + "' of " + file.path() + " is no longer held here");
             }
-            counters.increment(Op.SAVE);
+            countOp(Op.SAVE);
             body.setLongRelease(record + POSITION_OFFSET, position);
         }
 

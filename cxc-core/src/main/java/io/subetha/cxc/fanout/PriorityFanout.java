@@ -325,7 +325,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     private boolean submitEntered(int priority, T item) {
         FixedCodec<T> c = codec;
-        counters.increment(Op.SUBMIT);
+        countOp(Op.SUBMIT);
         long me = participant.tag();
         int level = levelOffset(priority);
         int spins = 0;
@@ -374,7 +374,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     /** Up to {@code max} items from the highest non-empty level, taken at most once. */
     public List<T> drainHighest(int max) {
         checkMax(max);
-        counters.increment(Op.DRAIN_HIGHEST);
+        countOp(Op.DRAIN_HIGHEST);
         List<T> out = new ArrayList<>();
         enter();
         try {
@@ -390,7 +390,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
     public List<T> drainPriority(int priority, int max) {
         checkPriority("priority", priority);
         checkMax(max);
-        counters.increment(Op.DRAIN_PRIORITY);
+        countOp(Op.DRAIN_PRIORITY);
         List<T> out = new ArrayList<>();
         enter();
         try {
@@ -409,7 +409,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      */
     public FanoutClaim<T> claimHighest(int max) {
         checkMax(max);
-        counters.increment(Op.CLAIM);
+        countOp(Op.CLAIM);
         List<T> items = new ArrayList<>();
         List<long[]> held = new ArrayList<>();
         int level;
@@ -470,7 +470,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /** Acknowledges what {@code claim} still holds; the count of items it no longer held. */
     int ack(List<long[]> held) {
-        counters.increment(Op.ACK);
+        countOp(Op.ACK);
         int refused = 0;
         for (long[] h : held) {
             if (!body.compareAndSetLong((int) h[0], h[1], empty(h[2] + 1))) {
@@ -511,7 +511,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      * freed; a silent one's claims are returned.
      */
     public ScanReport scan() {
-        counters.increment(Op.SCAN);
+        countOp(Op.SCAN);
         lastScan = System.nanoTime();
         int[] repaired = new int[3];
         int dead =
@@ -583,6 +583,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
      * moment's view while others work).
      */
     public long depth(int priority) {
+        passFileCheck();
         checkPriority("priority", priority);
         int level = levelOffset(priority);
         long head = body.getLongVolatile(level + HEAD_OFFSET);
@@ -643,6 +644,7 @@ public final class PriorityFanout<T> extends MappedPrimitive {
 
     /** Starts an operation of this handle, or refuses it once the handle is closed. */
     private void enter() {
+        passFileCheck();
         if (!participant.enter()) {
             requireOpen();
             throw new IllegalStateException(file.path() + " is closing: open a new handle");

@@ -153,11 +153,12 @@ public final class ProgressTask extends MappedPrimitive {
      * @throws IllegalStateException if the task already ended
      */
     public void advance(long n) {
+        passFileCheck();
         if (n < 0) {
             throw new IllegalArgumentException("n must be 0 or more units, got " + n);
         }
         requireRunning("advance");
-        counters.increment(Op.ADVANCE);
+        countOp(Op.ADVANCE);
         body.getAndAddLong(DONE_OFFSET, n);
         touch();
     }
@@ -168,7 +169,7 @@ public final class ProgressTask extends MappedPrimitive {
      * @throws IllegalStateException if it failed
      */
     public void complete() {
-        counters.increment(Op.COMPLETE);
+        countOp(Op.COMPLETE);
         long running = stateWord(RUNNING, 0);
         if (body.compareAndSetLong(STATE_OFFSET, running, stateWord(COMPLETED, OWN_PID))) {
             touch();
@@ -190,7 +191,7 @@ public final class ProgressTask extends MappedPrimitive {
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException("reason must say why the task failed, got none");
         }
-        counters.increment(Op.FAIL);
+        countOp(Op.FAIL);
         if (!body.compareAndSetLong(
                 STATE_OFFSET, stateWord(RUNNING, 0), stateWord(FAILING, OWN_PID))) {
             return false;
@@ -241,7 +242,7 @@ public final class ProgressTask extends MappedPrimitive {
 
     /** The task's progress now; never blocks a worker. */
     public ProgressSnapshot read() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         long done = body.getLongVolatile(DONE_OFFSET);
         long word = body.getLongAcquire(STATE_OFFSET);
         int state = state(word);

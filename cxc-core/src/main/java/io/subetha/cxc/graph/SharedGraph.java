@@ -291,7 +291,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
     public int addNode(N payload) {
         FixedCodec<N> c = nodeCodec;
         Objects.requireNonNull(payload, "payload");
-        counters.increment(Op.ADD_NODE);
+        countOp(Op.ADD_NODE);
         lock();
         try {
             int id = nodeCount();
@@ -319,7 +319,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
     public void addEdge(int from, int to, E payload) {
         FixedCodec<E> c = edgeCodec;
         Objects.requireNonNull(payload, "payload");
-        counters.increment(Op.ADD_EDGE);
+        countOp(Op.ADD_EDGE);
         checkNode("from", from);
         checkNode("to", to);
         lock();
@@ -376,7 +376,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * @throws IllegalArgumentException if either node does not exist
      */
     public boolean removeEdge(int from, int to) {
-        counters.increment(Op.REMOVE_EDGE);
+        countOp(Op.REMOVE_EDGE);
         checkNode("from", from);
         checkNode("to", to);
         lock();
@@ -419,6 +419,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * @throws IllegalArgumentException if the node does not exist
      */
     public N node(int id) {
+        passFileCheck();
         FixedCodec<N> c = nodeCodec;
         checkNode("id", id);
         return c.read(body, nodeSlot(id) + NODE_PAYLOAD_OFFSET);
@@ -431,7 +432,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      */
     public List<Edge<E>> neighbors(int node) {
         FixedCodec<E> c = edgeCodec;
-        counters.increment(Op.NEIGHBORS);
+        countOp(Op.NEIGHBORS);
         checkNode("node", node);
         int slot = nodeSlot(node);
         List<Edge<E>> out = new ArrayList<>();
@@ -483,7 +484,7 @@ public final class SharedGraph<N, E> extends MappedPrimitive {
      * Counted as a {@code neighbors} op.
      */
     public int neighborIds(int node, int[] into) {
-        counters.increment(Op.NEIGHBORS);
+        countOp(Op.NEIGHBORS);
         checkNode("node", node);
         int slot = nodeSlot(node);
         for (int attempt = 0; ; attempt++) {

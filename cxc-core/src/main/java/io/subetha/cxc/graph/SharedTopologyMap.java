@@ -170,7 +170,7 @@ public final class SharedTopologyMap extends MappedPrimitive {
                                             : "destination " + destination)
                             + " is negative; node ids and loads are 0 or more");
         }
-        counters.increment(Op.RECORD);
+        countOp(Op.RECORD);
         long epoch = body.getLongAcquire(EPOCH_OFFSET);
         int slot = claim(key(source, destination));
         int offset = slot + WEIGHT_OFFSET;
@@ -194,7 +194,7 @@ public final class SharedTopologyMap extends MappedPrimitive {
 
     /** Ends the current epoch: every load recorded so far counts half from now on. */
     public long advanceEpoch() {
-        counters.increment(Op.ADVANCE_EPOCH);
+        countOp(Op.ADVANCE_EPOCH);
         return body.getAndAddLong(EPOCH_OFFSET, 1) + 1;
     }
 
@@ -213,7 +213,7 @@ public final class SharedTopologyMap extends MappedPrimitive {
             throw new IllegalArgumentException(
                     "epoch " + epoch + " is negative; epochs count up from 0");
         }
-        counters.increment(Op.ADVANCE_EPOCH);
+        countOp(Op.ADVANCE_EPOCH);
         long current = body.getLongVolatile(EPOCH_OFFSET);
         while (current < epoch) {
             long witness = body.compareAndExchangeLong(EPOCH_OFFSET, current, epoch);
@@ -234,19 +234,19 @@ public final class SharedTopologyMap extends MappedPrimitive {
 
     /** {@code source}'s outgoing links with load left, heaviest first (ties: lowest id). */
     public List<Link> fanOut(int source) {
-        counters.increment(Op.FAN_OUT);
+        countOp(Op.FAN_OUT);
         return links(source, true);
     }
 
     /** {@code destination}'s incoming links with load left, heaviest first (ties: lowest id). */
     public List<Link> fanIn(int destination) {
-        counters.increment(Op.FAN_IN);
+        countOp(Op.FAN_IN);
         return links(destination, false);
     }
 
     /** The mode the class comment's rule picks for {@code node}, with its figures. */
     public Recommendation recommend(int node) {
-        counters.increment(Op.RECOMMEND);
+        countOp(Op.RECOMMEND);
         long epoch = epoch();
         List<Link> out = links(node, true);
         List<Link> in = links(node, false);

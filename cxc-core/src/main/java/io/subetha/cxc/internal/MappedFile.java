@@ -3,8 +3,13 @@ package io.subetha.cxc.internal;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.mmf.FileHeader;
 import io.subetha.cxc.mmf.HeaderDescriptor;
+import java.io.IOException;
 import java.nio.MappedByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One validated, mapped cxc file: its header as read when it was opened, and its body as an {@link
@@ -20,9 +25,13 @@ public final class MappedFile implements AutoCloseable {
     private final FileHeader header;
     private final MappedByteBuffer mapping;
     private final AtomicBuffer body;
+    private final AtomicBuffer headerView;
     private final Object fileKey;
     private final boolean created;
     private volatile boolean closed;
+
+    /** What was found wrong with the file under the mapping, once found; never cleared. */
+    private volatile @Nullable String changed;
 
     MappedFile(
             Path path,
@@ -36,6 +45,7 @@ public final class MappedFile implements AutoCloseable {
         this.body =
                 new AtomicBuffer(
                         mapping.slice(HeaderDescriptor.HEADER_LENGTH, (int) header.bodyLength()));
+        this.headerView = new AtomicBuffer(mapping.slice(0, HeaderDescriptor.HEADER_LENGTH));
         this.fileKey = fileKey;
         this.created = created;
     }
@@ -75,6 +85,69 @@ public final class MappedFile implements AutoCloseable {
         if (!mapping.isReadOnly()) {
             mapping.force();
         }
+    }
+
+    /**
+     * What is wrong with the file under this mapping, or null: it was truncated (pages past its end
+     * fault on access, and a CAS the JVM runs outside compiled code crashes the JVM on such a
+     * page), or truncated and grown back (its pages read zero). A deleted or replaced file's
+     * mapping stays whole and is no problem here. A stat, about a microsecond: for slow paths only.
+     * Once a problem is found it is kept, so the handle stays retired even if the file is grown
+     * back (its pages would read zero).
+     */
+    public @Nullable String changeUnderMapping() {
+        String known = changed;
+        if (known != null) {
+            return known;
+        }
+        BasicFileAttributes attributes;
+        try {
+            attributes =
+                    Files.readAttributes(
+                            path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return null; // deleted, or cannot tell: a deleted file's mapping stays whole
+        }
+        Object key = attributes.fileKey();
+        if (key != null && !(fileKey instanceof Path) && !key.equals(fileKey)) {
+            // Another file at the path: the mapped one lives on whole unless truncated, which
+            // its path no longer shows (the election re-joins a replaced file on its own).
+            return null;
+        }
+        long mapped = mapping.capacity();
+        if (attributes.size() < mapped) {
+            return retire(
+                    "was truncated to "
+                            + attributes.size()
+                            + " bytes (this handle maps "
+                            + mapped
+                            + ")");
+        }
+        if (!headerIntact()) {
+            // The same file at full size, its header zero: cut and grown back, its state gone.
+            return retire("was truncated and grown back (its pages now read zero)");
+        }
+        return null;
+    }
+
+    /**
+     * Whether the header's initialised marker still reads as created: one read of the mapping, no
+     * system call. False once the file was truncated and grown back under the mapping (its pages
+     * read zero), where a counter read from the body would restart from zero.
+     */
+    public boolean headerIntact() {
+        return headerView.getIntVolatile(HeaderDescriptor.INITIALISED_OFFSET)
+                == HeaderDescriptor.INITIALISED;
+    }
+
+    /** Whether a problem with the file under the mapping was found; one volatile read. */
+    public boolean changedUnderMapping() {
+        return changed != null;
+    }
+
+    private String retire(String problem) {
+        changed = problem;
+        return problem;
     }
 
     public boolean isClosed() {

@@ -317,7 +317,7 @@ public final class OwnerLease extends MappedPrimitive {
     public Optional<Lease> tryAcquire(String name, long pid, Duration atMost) {
         Pids.requireValid(pid);
         long atMostMillis = requireAtMost("atMost", atMost);
-        counters.increment(Op.ACQUIRE);
+        countOp(Op.ACQUIRE);
         Binding binding = slots.bind(name);
         for (int round = 0; round < CLAIM_ROUNDS; round++) {
             int record = slotOffset(binding.slot());
@@ -334,7 +334,9 @@ public final class OwnerLease extends MappedPrimitive {
                         slots.rebind(name, binding); // a stale cache: the holder is another name's
                 continue;
             }
-            long mine = OwnerRecord.ownerWord(pid, nextKey(word, slots.tokenFloor()));
+            long floor = slots.tokenFloor();
+            requireIntactHeader(); // after the reads the token comes from
+            long mine = OwnerRecord.ownerWord(pid, nextKey(word, floor));
             long[] acquiredAt = new long[1];
             if (OwnerRecord.claim(
                     body,
@@ -385,7 +387,7 @@ public final class OwnerLease extends MappedPrimitive {
      */
     public boolean extend(Lease lease, Duration atMost) {
         long atMostMillis = requireAtMost("atMost", atMost);
-        counters.increment(Op.EXTEND);
+        countOp(Op.EXTEND);
         return moveDeadline(lease, deadlineAfter(System.nanoTime(), atMostMillis), false);
     }
 
@@ -419,7 +421,7 @@ public final class OwnerLease extends MappedPrimitive {
      *     nobody took it), or was taken over
      */
     public boolean release(Lease lease) {
-        counters.increment(Op.RELEASE);
+        countOp(Op.RELEASE);
         if (!lease.released.compareAndSet(false, true)) {
             return false;
         }
@@ -445,7 +447,7 @@ public final class OwnerLease extends MappedPrimitive {
         if (remaining <= 0) {
             return release(lease);
         }
-        counters.increment(Op.RELEASE);
+        countOp(Op.RELEASE);
         long deadline =
                 remaining > MAX_AT_MOST.toNanos()
                         ? deadlineAfter(System.nanoTime(), MAX_AT_MOST.toMillis())
@@ -459,7 +461,7 @@ public final class OwnerLease extends MappedPrimitive {
 
     /** The live holder of {@code name}, if any. Probes {@code /proc} once when it is held. */
     public Optional<LeaseInfo> holder(String name) {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         Binding binding = slots.current(name);
         return binding == null ? Optional.empty() : info(slotOffset(binding.slot()));
     }
@@ -505,7 +507,7 @@ public final class OwnerLease extends MappedPrimitive {
 
     /** Whether {@code lease} is still held by its acquirer (not released, expired, or taken). */
     public boolean isHeld(Lease lease) {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         int record = slotOffset(lease.slot);
         long word = OwnerRecord.ownerWord(body, record);
         return !lease.released.get()

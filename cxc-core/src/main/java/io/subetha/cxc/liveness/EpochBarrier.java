@@ -272,7 +272,7 @@ public final class EpochBarrier extends MappedPrimitive {
             throw new IllegalStateException(
                     "this handle already joined " + file.path() + " as slot " + slot);
         }
-        counters.increment(Op.REGISTER);
+        countOp(Op.REGISTER);
         long pid = Pids.current();
         for (int pass = 0; pass < 2; pass++) {
             for (int s = 0; s < capacity; s++) {
@@ -323,7 +323,7 @@ public final class EpochBarrier extends MappedPrimitive {
         if (s < 0) {
             return false;
         }
-        counters.increment(Op.UNREGISTER);
+        countOp(Op.UNREGISTER);
         slot = -1;
         boolean released = OwnerRecord.release(body, slotOffset(s), ownerWord);
         doorbell.ringIfAnnounced(); // the others may all have arrived: a woken one advances it
@@ -344,7 +344,7 @@ public final class EpochBarrier extends MappedPrimitive {
      */
     public void beat() {
         int s = requireParticipant();
-        counters.increment(Op.BEAT);
+        countOp(Op.BEAT);
         OwnerRecord.beat(body, slotOffset(s), System.nanoTime());
     }
 
@@ -393,7 +393,7 @@ public final class EpochBarrier extends MappedPrimitive {
     private void arriveAndAwait(
             int myEpoch, int quorum, long deadline, @Nullable Duration timeout) {
         int s = requireParticipant();
-        counters.increment(Op.WAIT);
+        countOp(Op.WAIT);
         int current = currentEpochRaw();
         checkEpoch(myEpoch, current);
         if (myEpoch - current < 0) {
@@ -636,7 +636,7 @@ public final class EpochBarrier extends MappedPrimitive {
 
     /** The epoch the barrier waits at now. */
     public int currentEpoch() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return currentEpochRaw();
     }
 
@@ -649,7 +649,7 @@ public final class EpochBarrier extends MappedPrimitive {
      * shared memory only; a killed participant counts until a waiter drops it or its grace ends.
      */
     public int livePeerCount() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         long now = System.nanoTime();
         int live = 0;
         for (int peer = 0; peer < capacity; peer++) {
@@ -664,7 +664,7 @@ public final class EpochBarrier extends MappedPrimitive {
 
     /** Every joined participant, in slot order. Reads shared memory only. */
     public List<BarrierParticipant> participants() {
-        counters.increment(Op.SCAN);
+        countOp(Op.SCAN);
         long now = System.nanoTime();
         List<BarrierParticipant> participants = new ArrayList<>();
         for (int peer = 0; peer < capacity; peer++) {

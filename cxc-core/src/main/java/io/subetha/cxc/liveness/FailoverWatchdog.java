@@ -333,7 +333,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
      */
     public void assign(int slot, long workId) {
         checkSlot(slot);
-        counters.increment(Op.ASSIGN);
+        countOp(Op.ASSIGN);
         int generation = holderGeneration(slot, "assign work to it");
         int owned = 0;
         for (int entry = 0; entry < entries; entry++) {
@@ -426,7 +426,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
      */
     public boolean complete(int slot, long workId) {
         checkSlot(slot);
-        counters.increment(Op.COMPLETE);
+        countOp(Op.COMPLETE);
         int generation = holderGeneration(slot, "complete its work");
         for (int entry = 0; entry < entries; entry++) {
             long word = ownerWord(entry);
@@ -460,7 +460,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
      */
     public ReclaimReport scan(long graceEpochs) {
         HeartbeatTable.requireGrace(graceEpochs);
-        counters.increment(Op.SCAN);
+        countOp(Op.SCAN);
         boolean[] live = new boolean[capacity];
         int[] generations = new int[capacity];
         long[] pids = new long[capacity];
@@ -547,7 +547,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
     /** The work ids the current holder of {@code slot} owns, in pool order. */
     public List<Long> workOf(int slot) {
         checkSlot(slot);
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         Optional<HeartbeatSnapshot> holder = table.snapshot(slot);
         List<Long> work = new ArrayList<>();
         if (holder.isEmpty()) {
@@ -563,7 +563,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
 
     /** The slot owning {@code workId}, if any (whether or not its holder is alive). */
     public OptionalInt ownerOf(long workId) {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         for (WorkAssignment assignment : assignments()) {
             if (assignment.workId() == workId) {
                 return OptionalInt.of(assignment.slot());
@@ -574,7 +574,7 @@ public final class FailoverWatchdog extends MappedPrimitive {
 
     /** Every owned work id with its owner, in pool order. */
     public List<WorkAssignment> assignments() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return readAssignments();
     }
 

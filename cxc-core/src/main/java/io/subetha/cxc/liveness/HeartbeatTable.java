@@ -158,7 +158,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     public int register(long pid, long graceEpochs) {
         Pids.requireValid(pid);
         requireGrace(graceEpochs);
-        counters.increment(Op.REGISTER);
+        countOp(Op.REGISTER);
         for (int round = 0; round < CLAIM_ROUNDS; round++) {
             boolean contended = false;
             for (int slot = 0; slot < capacity; slot++) {
@@ -221,7 +221,7 @@ public final class HeartbeatTable extends MappedPrimitive {
      */
     public boolean unregister(int slot) {
         checkSlot(slot);
-        counters.increment(Op.UNREGISTER);
+        countOp(Op.UNREGISTER);
         long mine = held.getAndSet(slot, 0);
         if (mine == 0) {
             return false;
@@ -241,7 +241,7 @@ public final class HeartbeatTable extends MappedPrimitive {
      */
     public void beat(int slot) {
         checkSlot(slot);
-        counters.increment(Op.BEAT);
+        countOp(Op.BEAT);
         long mine = held.get(slot);
         int base = slotOffset(slot);
         long word = body.getLongVolatile(base + OWNER_WORD_OFFSET);
@@ -284,7 +284,7 @@ public final class HeartbeatTable extends MappedPrimitive {
 
     /** Advances the global epoch by one. @return the new epoch */
     public long tickGlobalEpoch() {
-        counters.increment(Op.TICK_EPOCH);
+        countOp(Op.TICK_EPOCH);
         return body.getAndAddLong(GLOBAL_EPOCH_OFFSET, 1) + 1;
     }
 
@@ -304,7 +304,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     }
 
     public long globalEpoch() {
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return globalEpochRaw();
     }
 
@@ -317,7 +317,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     /** One slot's owner and heartbeat; empty if the slot is free. */
     public Optional<HeartbeatSnapshot> snapshot(int slot) {
         checkSlot(slot);
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         return Optional.ofNullable(read(slot, ownerWord(slot)));
     }
 
@@ -326,7 +326,7 @@ public final class HeartbeatTable extends MappedPrimitive {
      * only shared memory; it does not probe processes (see {@link #status}).
      */
     public List<HeartbeatSnapshot> scan() {
-        counters.increment(Op.SCAN);
+        countOp(Op.SCAN);
         List<HeartbeatSnapshot> slots = new ArrayList<>();
         for (int slot = 0; slot < capacity; slot++) {
             HeartbeatSnapshot snapshot = read(slot, ownerWord(slot));
@@ -356,7 +356,7 @@ public final class HeartbeatTable extends MappedPrimitive {
     public OwnerStatus status(int slot, long graceEpochs) {
         checkSlot(slot);
         requireGrace(graceEpochs);
-        counters.increment(Op.READ);
+        countOp(Op.READ);
         long word = ownerWord(slot);
         return OwnerRecord.pid(word) == OwnerRecord.NO_OWNER
                 ? OwnerStatus.FREE

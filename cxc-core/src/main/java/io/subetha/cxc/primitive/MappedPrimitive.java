@@ -5,6 +5,7 @@ import io.subetha.cxc.internal.MappedFile;
 import io.subetha.cxc.mmf.AtomicBuffer;
 import io.subetha.cxc.observe.ObservedPrimitive;
 import io.subetha.cxc.observe.OpCounters;
+import io.subetha.cxc.observe.OpKind;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -25,6 +26,15 @@ public abstract class MappedPrimitive implements ObservedPrimitive, AutoCloseabl
     protected OpCounters counters;
 
     private final PrimitiveType<?, ?> type;
+
+    /** How many operations pass between two checks of the file under the mapping. */
+    static final int OPS_BETWEEN_FILE_CHECKS = 1024;
+
+    /**
+     * Operations until the next check of the file; the first operation checks. A plain field: a
+     * count lost to a race only moves the next check a little.
+     */
+    private int opsUntilFileCheck;
 
     protected MappedPrimitive(MappedFile file, PrimitiveType<?, ?> type) {
         this.file = file;
@@ -103,6 +113,93 @@ public abstract class MappedPrimitive implements ObservedPrimitive, AutoCloseabl
                             + type.name()
                             + " handle takes part no more; open a new one");
         }
+    }
+
+    /**
+     * Counts an operation of this handle, passing the {@linkplain #passFileCheck file check} on the
+     * way: every operation counts before it touches the mapping.
+     */
+    protected final void countOp(OpKind op) {
+        passFileCheck();
+        counters.increment(op);
+    }
+
+    /** {@link #countOp(OpKind)} by the op's code, for a hot path that keeps the code at hand. */
+    protected final void countOp(int opCode) {
+        passFileCheck();
+        counters.increment(opCode);
+    }
+
+    /**
+     * The file check every operation of a primitive that opts in passes: a decrement on the fast
+     * path; every {@value #OPS_BETWEEN_FILE_CHECKS}th operation (and the first) runs {@link
+     * #checkFile()}, and once the file was found changed every operation refuses without touching
+     * the mapping (touching a truncated page faults, or, in a CAS the JVM runs outside compiled
+     * code, crashes the JVM).
+     */
+    protected final void passFileCheck() {
+        if (--opsUntilFileCheck < 0) {
+            checkFile();
+            opsUntilFileCheck = OPS_BETWEEN_FILE_CHECKS;
+        }
+    }
+
+    /**
+     * Checks that the path still names the mapped file at its full length (a stat, about a
+     * microsecond), for a slow path: a ticker, a scan, a failure.
+     *
+     * @throws CxcFormatException naming the file and what happened, once it was deleted, truncated
+     *     or replaced while this handle had it open; the handle is retired for good
+     */
+    public final void checkFile() {
+        String change = file.changeUnderMapping();
+        if (change != null) {
+            opsUntilFileCheck = -1; // every operation from now on asks again, and is refused
+            throw changedUnderHandle(change);
+        }
+    }
+
+    /**
+     * For an operation about to issue a fencing token from what it read in the body: refuses if the
+     * header reads zero, as it does once the file was truncated and grown back under the mapping,
+     * so a token never restarts from a zeroed counter. One read of the mapping.
+     *
+     * @throws CxcFormatException as {@link #checkFile()} does
+     */
+    protected final void requireIntactHeader() {
+        if (!file.headerIntact()) {
+            checkFile();
+        }
+    }
+
+    /**
+     * The error for a fault the JVM raised on an access to this handle's mapping ({@code
+     * InternalError: a fault occurred in a recent unsafe memory access}), which a page of a file
+     * truncated under the mapping raises: a {@link CxcFormatException} saying so, or {@code fault}
+     * itself if the file looks whole.
+     */
+    protected final RuntimeException faulted(InternalError fault) {
+        String change = file.changeUnderMapping();
+        if (change == null) {
+            throw fault;
+        }
+        opsUntilFileCheck = -1;
+        CxcFormatException error = changedUnderHandle(change);
+        error.initCause(fault);
+        return error;
+    }
+
+    private CxcFormatException changedUnderHandle(String change) {
+        return new CxcFormatException(
+                file.path()
+                        + " "
+                        + change
+                        + " while this "
+                        + type.name()
+                        + " handle had it open: its state is gone from under the handle, which"
+                        + " refuses every operation from now on. Never truncate, replace or"
+                        + " delete a file in use; stop its processes, recreate the file and"
+                        + " reopen it");
     }
 
     /**

@@ -247,7 +247,7 @@ public final class SharedRegion extends MappedPrimitive {
                             + OVERHEAD
                             + " bytes of block overhead)");
         }
-        counters.increment(Op.ALLOCATE);
+        countOp(Op.ALLOCATE);
         int need = blockSize(size);
         if (cache.mayServe(need)) { // a racy hint; the cache's latch decides
             long handle = cache.allocate(need, size);
@@ -286,7 +286,7 @@ public final class SharedRegion extends MappedPrimitive {
      *     freed already, stale, or of another region (nothing is changed)
      */
     public void free(long handle) {
-        counters.increment(Op.FREE);
+        countOp(Op.FREE);
         if (cache.free(handle)) {
             return;
         }
@@ -345,6 +345,7 @@ public final class SharedRegion extends MappedPrimitive {
      * @return the bytes freed (block sizes)
      */
     public long reclaimDead() {
+        passFileCheck();
         return owners.reclaimDead();
     }
 
@@ -371,20 +372,20 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** A copy of the block's whole payload. */
     public byte[] get(long handle) {
-        counters.increment(Op.GET);
+        countOp(Op.GET);
         return payloads.get(handle);
     }
 
     /** Copies {@code length} payload bytes from {@code offset} into {@code destination}. */
     public void get(
             long handle, int offset, byte[] destination, int destinationOffset, int length) {
-        counters.increment(Op.GET);
+        countOp(Op.GET);
         payloads.get(handle, offset, destination, destinationOffset, length);
     }
 
     /** Copies {@code length} payload bytes from {@code offset} into {@code destination}. */
     public void get(long handle, int offset, ByteBuffer destination, int length) {
-        counters.increment(Op.GET);
+        countOp(Op.GET);
         payloads.get(handle, offset, destination, length);
     }
 
@@ -395,13 +396,13 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** Writes {@code length} bytes of {@code source} at payload {@code offset}. */
     public void set(long handle, int offset, byte[] source, int sourceOffset, int length) {
-        counters.increment(Op.SET);
+        countOp(Op.SET);
         payloads.set(handle, offset, source, sourceOffset, length);
     }
 
     /** Writes the remaining bytes of {@code source} at payload {@code offset}. */
     public void set(long handle, int offset, ByteBuffer source) {
-        counters.increment(Op.SET);
+        countOp(Op.SET);
         payloads.set(handle, offset, source);
     }
 
@@ -462,6 +463,7 @@ public final class SharedRegion extends MappedPrimitive {
      * in it.
      */
     public int largestFreeBlock() {
+        passFileCheck();
         lock.lock();
         try {
             return freeList.largestFree();
@@ -497,6 +499,7 @@ public final class SharedRegion extends MappedPrimitive {
 
     /** The free list's block offsets, in list order (under the lock). */
     public List<Integer> freeList() {
+        passFileCheck();
         lock.lock();
         try {
             return freeList.offsets();

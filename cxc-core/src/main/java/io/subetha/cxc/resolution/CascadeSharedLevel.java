@@ -131,6 +131,20 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
                     1,
                     MAX_PAYLOAD_BYTES,
                     " bytes (MAX_PAYLOAD_BYTES)");
+            CxcSettingsException.requireBodyFits(
+                    "capacity",
+                    "capacity "
+                            + capacity
+                            + " of "
+                            + keyCodec.size()
+                            + "-byte keys with "
+                            + valueCodec.size()
+                            + "-byte values",
+                    CascadeSharedLevelDescriptor.bodyLength(
+                            capacity,
+                            CascadeSharedLevelDescriptor.stride(
+                                    keyCodec.size(), valueCodec.size())),
+                    io.subetha.cxc.mmf.HeaderDescriptor.MAX_BODY_LENGTH);
         }
     }
 
@@ -282,7 +296,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
     @Override
     public @Nullable V get(K key) {
         FixedCodec<V> values = valueCodec;
-        counters.increment(Op.GET);
+        countOp(Op.GET);
         AtomicBuffer k = encode(key);
         long hash = hash(k);
         int index = home(hash);
@@ -347,7 +361,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
     public boolean insert(K key, V value) {
         FixedCodec<V> values = valueCodec;
         Objects.requireNonNull(value, "value");
-        counters.increment(Op.INSERT);
+        countOp(Op.INSERT);
         AtomicBuffer k = encode(key);
         // Encoded before any claim: a value its codec refuses changes nothing in the file.
         AtomicBuffer v = valueScratch.get();
@@ -438,7 +452,7 @@ public final class CascadeSharedLevel<K, V> extends MappedPrimitive implements C
      * @return whether an entry was removed
      */
     public boolean remove(K key) {
-        counters.increment(Op.REMOVE);
+        countOp(Op.REMOVE);
         AtomicBuffer k = encode(key);
         long hash = hash(k);
         int home = home(hash);

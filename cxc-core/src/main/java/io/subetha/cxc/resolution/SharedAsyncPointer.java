@@ -199,7 +199,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
         Objects.requireNonNull(fetch, "fetch");
         long timeoutNanos = requirePositive(timeout);
         FixedCodec<T> c = codec;
-        counters.increment(Op.GET_OR_FETCH);
+        countOp(Op.GET_OR_FETCH);
         long start = 0;
         Backoff idle = null;
         while (true) {
@@ -239,7 +239,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
     /** The value if the cell is resolved; never waits, never fetches. */
     public Optional<T> tryGet() {
         FixedCodec<T> c = codec;
-        counters.increment(Op.TRY_GET);
+        countOp(Op.TRY_GET);
         while (true) {
             long state = body.getLongVolatile(STATE_OFFSET);
             if (AsyncPointerDescriptor.state(state) != RESOLVED) {
@@ -257,6 +257,7 @@ public final class SharedAsyncPointer<T> extends MappedPrimitive {
      * returns its value to its own caller but does not publish it.
      */
     public void reset() {
+        passFileCheck();
         while (true) {
             long state = body.getLongVolatile(STATE_OFFSET);
             long next = stateWord(epoch(state) + 1, EMPTY);

@@ -125,6 +125,11 @@ public final class SharedUniversal<K> extends MappedPrimitive {
             Objects.requireNonNull(codec, "codec");
             CxcSettingsException.requireInRange(
                     "codec", codec.size(), 1, MAX_KEY_BYTES, " bytes (MAX_KEY_BYTES)");
+            CxcSettingsException.requireBodyFits(
+                    "capacity",
+                    "capacity " + capacity + " of " + codec.size() + "-byte keys",
+                    UniversalDescriptor.bodyLength(capacity, stride(codec.size())),
+                    io.subetha.cxc.mmf.HeaderDescriptor.MAX_BODY_LENGTH);
         }
     }
 
@@ -239,7 +244,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
     /** Whether {@code key} is in the set. Never takes the lock; waits only for a writer's step. */
     public boolean containsKey(K key) {
         AtomicBuffer k = encode(key);
-        counters.increment(Op.CONTAINS);
+        countOp(Op.CONTAINS);
         long hash = regions.hash(k, 0);
         long start = 0;
         Backoff idle = null;
@@ -282,6 +287,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
 
     /** Keys in the set now. */
     public int size() {
+        passFileCheck();
         return (int) Math.min(body.getLongVolatile(COUNT_OFFSET), capacity);
     }
 
@@ -305,6 +311,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
 
     /** Every key, read under the lock (a consistent snapshot); for tools and tests. */
     public List<K> keys() {
+        passFileCheck();
         FixedCodec<K> c = codec;
         int stride = regions.stride();
         lock();
@@ -341,7 +348,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
      */
     public boolean insert(K key) {
         AtomicBuffer k = encode(key);
-        counters.increment(Op.INSERT);
+        countOp(Op.INSERT);
         lock();
         try {
             long layout = body.getLongPlain(LAYOUT_OFFSET);
@@ -379,7 +386,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
      */
     public boolean remove(K key) {
         AtomicBuffer k = encode(key);
-        counters.increment(Op.REMOVE);
+        countOp(Op.REMOVE);
         lock();
         try {
             long layout = body.getLongPlain(LAYOUT_OFFSET);
@@ -408,7 +415,7 @@ public final class SharedUniversal<K> extends MappedPrimitive {
      */
     public void migrate(Representation to) {
         Objects.requireNonNull(to, "to");
-        counters.increment(Op.MIGRATE);
+        countOp(Op.MIGRATE);
         lock();
         try {
             intent.migrate(to);

@@ -320,8 +320,9 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
                         resultOffset,
                         resultCodec,
                         participant,
-                        () -> counters.increment(Op.COLLECT),
+                        () -> countOp(Op.COLLECT),
                         this::enter,
+                        this::passFileCheck,
                         () -> ring.position(HEAD_OFFSET, "head"),
                         this::damaged);
     }
@@ -407,7 +408,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         FixedCodec<J> codec = jobCodec;
         RetryPolicy policy = options.retry() != null ? options.retry() : retry;
         int flags = options.discardResult() || fireAndForget ? RESULT_DISCARDED : 0;
-        counters.increment(Op.SUBMIT);
+        countOp(Op.SUBMIT);
         Instant due = options.due();
         if (due != null && due.toEpochMilli() > System.currentTimeMillis()) {
             // Before the entry is taken: a job that fails to encode fails here.
@@ -469,7 +470,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         byte[] encoded = Timetable.encoded(jobCodec, jobSize, payload);
         enter();
         try {
-            counters.increment(Op.SCHEDULE);
+            countOp(Op.SCHEDULE);
             return timetable.schedule(
                     name, spec, first, e -> timetable.writeRun(e, encoded, policy, flags));
         } finally {
@@ -492,7 +493,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         }
         enter();
         try {
-            counters.increment(Op.UNSCHEDULE);
+            countOp(Op.UNSCHEDULE);
             return timetable.unschedule(name);
         } finally {
             participant.exit();
@@ -513,7 +514,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         try {
             int fired = timetable.fireDue(System.currentTimeMillis());
             if (fired > 0) {
-                counters.increment(Op.FIRE);
+                countOp(Op.FIRE);
             }
             return fired;
         } finally {
@@ -539,7 +540,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             participant.exit();
         }
         if (job.isPresent()) {
-            counters.increment(Op.RECV); // an idle worker's polls are not receives
+            countOp(Op.RECV); // an idle worker's polls are not receives
         }
         return job;
     }
@@ -576,7 +577,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             watchdogScan();
         }
         if (timetable.fireDue(System.currentTimeMillis()) > 0) {
-            counters.increment(Op.FIRE);
+            countOp(Op.FIRE);
         }
         return Optional.ofNullable(dispatcher.receive(now));
     }
@@ -598,7 +599,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
             return false; // closed: its close re-queued the job, or will as it leaves
         }
         try {
-            counters.increment(Op.COMPLETE);
+            countOp(Op.COMPLETE);
             return completion.complete(job, result);
         } finally {
             participant.exit();
@@ -619,7 +620,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         if (failure == null) {
             throw new IllegalArgumentException("failure must not be null");
         }
-        counters.increment(Op.FAIL);
+        countOp(Op.FAIL);
         return fenced(() -> failures.record(job, failure));
     }
 
@@ -663,7 +664,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         requireOpen();
         boolean rerun = failures.rerun(jobId);
         if (rerun) {
-            counters.increment(Op.RERUN);
+            countOp(Op.RERUN);
         }
         return rerun;
     }
@@ -675,7 +676,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
         requireOpen();
         boolean deleted = failures.delete(jobId);
         if (deleted) {
-            counters.increment(Op.DELETE);
+            countOp(Op.DELETE);
         }
         return deleted;
     }
@@ -695,7 +696,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
      * did not acknowledge, and frees dead participants' records.
      */
     public ReclaimReport watchdogScan() {
-        counters.increment(Op.WATCHDOG_SCAN);
+        countOp(Op.WATCHDOG_SCAN);
         lastScan = System.nanoTime();
         List<Long> requeued = new ArrayList<>();
         int[] abandoned = new int[1];
@@ -730,6 +731,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
     }
 
     public Counts counts() {
+        passFileCheck();
         return listing.counts();
     }
 
@@ -799,6 +801,7 @@ public final class BackgroundScheduler<J, R> extends MappedPrimitive {
 
     /** Starts an operation of this handle, or refuses it once the handle is closed. */
     private void enter() {
+        passFileCheck();
         if (!participant.enter()) {
             requireOpen();
             throw new IllegalStateException(file.path() + " is closing: open a new handle");

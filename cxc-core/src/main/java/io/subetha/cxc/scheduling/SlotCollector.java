@@ -27,6 +27,7 @@ final class SlotCollector<R> implements ResultCollector<R> {
     private final ParticipantRecord participant;
     private final Runnable countPoll;
     private final Runnable enter;
+    private final Runnable checkFile;
     private final LongSupplier head;
     private final Function<String, RuntimeException> damaged;
 
@@ -34,6 +35,7 @@ final class SlotCollector<R> implements ResultCollector<R> {
      * @param countPoll counts a poll in the handle's counters (which a successor handle may take
      *     over, so they are looked up at each poll)
      * @param enter starts an operation of the handle (throws once it is closed)
+     * @param checkFile the handle's file check, for a read that does not enter
      * @param head the head's position, checked
      * @param damaged the exception naming the file for a damaged body
      */
@@ -46,6 +48,7 @@ final class SlotCollector<R> implements ResultCollector<R> {
             ParticipantRecord participant,
             Runnable countPoll,
             Runnable enter,
+            Runnable checkFile,
             LongSupplier head,
             Function<String, RuntimeException> damaged) {
         this.body = body;
@@ -56,6 +59,7 @@ final class SlotCollector<R> implements ResultCollector<R> {
         this.participant = participant;
         this.countPoll = countPoll;
         this.enter = enter;
+        this.checkFile = checkFile;
         this.head = head;
         this.damaged = damaged;
     }
@@ -152,6 +156,7 @@ final class SlotCollector<R> implements ResultCollector<R> {
 
     @Override
     public Optional<R> result(long jobId) {
+        checkFile.run();
         if (jobId < 0) {
             throw new IllegalArgumentException("jobId must be 0 or more, got " + jobId);
         }

@@ -164,7 +164,7 @@ public final class SharedNaNTaggedValue extends MappedPrimitive {
 
     public long get(int index) {
         int offset = offset(index);
-        counters.increment(Op.GET);
+        countOp(Op.GET);
         return body.getLongAcquire(offset);
     }
 
@@ -172,7 +172,7 @@ public final class SharedNaNTaggedValue extends MappedPrimitive {
     public void set(int index, long bits) {
         int offset = offset(index);
         long checked = checked(bits);
-        counters.increment(Op.SET);
+        countOp(Op.SET);
         body.setLongRelease(offset, checked);
     }
 
@@ -184,7 +184,7 @@ public final class SharedNaNTaggedValue extends MappedPrimitive {
     public boolean compareAndSet(int index, long expected, long bits) {
         int offset = offset(index);
         long checked = checked(bits);
-        counters.increment(Op.COMPARE_AND_SET);
+        countOp(Op.COMPARE_AND_SET);
         return body.compareAndSetLong(offset, expected, checked);
     }
 

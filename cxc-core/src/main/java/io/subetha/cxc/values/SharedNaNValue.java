@@ -322,21 +322,21 @@ public final class SharedNaNValue extends MappedPrimitive {
     /** Cell {@code index}'s bits (acquire). */
     public long get(int index) {
         int offset = offset(index);
-        counters.increment(Op.GET);
+        countOp(Op.GET);
         return body.getLongAcquire(offset);
     }
 
     /** Stores {@code bits} in cell {@code index} (release): a boxed value from this class. */
     public void set(int index, long bits) {
         int offset = offset(index);
-        counters.increment(Op.SET);
+        countOp(Op.SET);
         body.setLongRelease(offset, bits);
     }
 
     /** Stores {@code bits} if the cell still holds exactly {@code expected}. */
     public boolean compareAndSet(int index, long expected, long bits) {
         int offset = offset(index);
-        counters.increment(Op.COMPARE_AND_SET);
+        countOp(Op.COMPARE_AND_SET);
         return body.compareAndSetLong(offset, expected, bits);
     }
 

@@ -269,7 +269,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
         if (value == null) {
             throw new IllegalArgumentException("value must not be null");
         }
-        counters.increment(Op.PUSH);
+        countOp(Op.PUSH);
         int slot = slotOffset(point, stride);
         long deadline = 0;
         Backoff backoff = null; // made by the first wait: a call that never waits allocates none
@@ -310,7 +310,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
      * empty before the first point, or if no point up to {@code time} was recorded.
      */
     public Optional<T> valueAt(long time) {
-        counters.increment(Op.READ_AT);
+        countOp(Op.READ_AT);
         if (time < start) {
             return Optional.empty();
         }
@@ -331,7 +331,7 @@ public final class SharedTimePointTile<T> extends MappedPrimitive {
     /** The value recorded at exactly the point {@code time}, if any. */
     public Optional<T> recordedAt(long time) {
         int point = pointOf(time);
-        counters.increment(Op.READ_AT);
+        countOp(Op.READ_AT);
         return Optional.ofNullable(read(point));
     }
 

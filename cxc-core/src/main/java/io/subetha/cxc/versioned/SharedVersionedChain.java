@@ -111,6 +111,11 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
                                 + " of "
                                 + values.size());
             }
+            CxcSettingsException.requireBodyFits(
+                    "retained",
+                    "retained " + retained + " of " + values.size() + "-byte values",
+                    bodyLength(retained, strideFor(values.size())),
+                    io.subetha.cxc.mmf.HeaderDescriptor.MAX_BODY_LENGTH);
         }
     }
 
@@ -219,7 +224,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
         if (value == null) {
             throw new IllegalArgumentException("value must not be null");
         }
-        counters.increment(Op.PUSH);
+        countOp(Op.PUSH);
         long version = body.getAndAddLong(VERSIONS_OFFSET, 1) + 1;
         if (version < 1) { // versions count up from 1 and never wrap in a file's life
             throw damaged("its version counter stood at " + (version - 1) + ", below 0");
@@ -278,13 +283,14 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
      * @see #lookup for why a version has no value
      */
     public Optional<T> readAt(long version) {
-        counters.increment(Op.READ_AT);
+        passFileCheck();
+        countOp(Op.READ_AT);
         return read(version).toOptional();
     }
 
     /** What the chain holds for {@code version}: its value, or why it has none. */
     public VersionRead<T> lookup(long version) {
-        counters.increment(Op.READ_AT);
+        countOp(Op.READ_AT);
         return read(version);
     }
 
@@ -338,7 +344,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
 
     /** The newest readable value, if any (a push still in flight is passed over). */
     public Optional<T> current() {
-        counters.increment(Op.CURRENT);
+        countOp(Op.CURRENT);
         long newest = body.getLongVolatile(VERSIONS_OFFSET);
         for (long v = newest; v >= 1 && newest - v < retained; v--) {
             VersionRead<T> read = read(v);
@@ -353,6 +359,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
      * The highest version given to a push so far (0 before the first): the next push gets one more.
      */
     public long currentVersion() {
+        passFileCheck();
         return body.getLongVolatile(VERSIONS_OFFSET);
     }
 
@@ -361,7 +368,7 @@ public final class SharedVersionedChain<T> extends MappedPrimitive {
      * 64}), as one pass over the slots sees them.
      */
     public long visibleMask() {
-        counters.increment(Op.VISIBLE_MASK);
+        countOp(Op.VISIBLE_MASK);
         long newest = body.getLongVolatile(VERSIONS_OFFSET);
         long mask = 0;
         for (int i = 0; i < 64 && i < retained && newest - i >= 1; i++) {

@@ -10,9 +10,13 @@ import io.subetha.cxc.eventlog.EventStateLogDescriptor;
 import io.subetha.cxc.fanout.PriorityFanout;
 import io.subetha.cxc.fanout.PriorityFanoutDescriptor;
 import io.subetha.cxc.mmf.HeaderDescriptor;
+import io.subetha.cxc.resolution.CascadeSharedLevel;
+import io.subetha.cxc.resolution.SharedUniversal;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.BackgroundSchedulerDescriptor;
 import io.subetha.cxc.testing.SizedCodec;
+import io.subetha.cxc.versioned.SharedVersionedChain;
+import io.subetha.cxc.versioned.SharedVersionedChainDescriptor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -90,5 +94,53 @@ class SettingsBeyondOneFileTest {
                                         FixedCodec.INT64)
                                 .capacityPerPriority())
                 .isEqualTo(PriorityFanoutDescriptor.MAX_CAPACITY_PER_PRIORITY);
+    }
+
+    @Test
+    void aVersionedChainRetainingTheMostOfTheLargestValuesIsRefusedBySettings() {
+        var big = new SizedCodec(SharedVersionedChainDescriptor.MAX_VALUE_SIZE);
+        int most = SharedVersionedChainDescriptor.MAX_RETAINED;
+        assertThatThrownBy(() -> new SharedVersionedChain.Settings<>(most, big))
+                .isInstanceOf(CxcSettingsException.class)
+                .hasMessageContaining("retained " + most)
+                .hasMessageContaining(
+                        SharedVersionedChainDescriptor.MAX_VALUE_SIZE + "-byte values")
+                .hasMessageContaining(LIMIT)
+                .extracting(e -> ((CxcSettingsException) e).setting())
+                .isEqualTo("retained");
+        assertThat(new SharedVersionedChain.Settings<>(most, FixedCodec.INT64).retained())
+                .isEqualTo(most);
+    }
+
+    @Test
+    void aCascadeLevelOfTheLargestCapacityAndPayloadsIsRefusedBySettings() {
+        var big = new SizedCodec(CascadeSharedLevel.MAX_PAYLOAD_BYTES);
+        int most = CascadeSharedLevel.MAX_CAPACITY;
+        assertThatThrownBy(() -> new CascadeSharedLevel.Settings<>(most, big, big))
+                .isInstanceOf(CxcSettingsException.class)
+                .hasMessageContaining("capacity " + most)
+                .hasMessageContaining(CascadeSharedLevel.MAX_PAYLOAD_BYTES + "-byte keys")
+                .hasMessageContaining(LIMIT)
+                .extracting(e -> ((CxcSettingsException) e).setting())
+                .isEqualTo("capacity");
+        assertThat(
+                        new CascadeSharedLevel.Settings<>(most, FixedCodec.INT64, FixedCodec.INT64)
+                                .capacity())
+                .isEqualTo(most);
+    }
+
+    @Test
+    void aUniversalOfTheLargestCapacityAndKeysIsRefusedBySettings() {
+        var big = new SizedCodec(SharedUniversal.MAX_KEY_BYTES);
+        int most = SharedUniversal.MAX_CAPACITY;
+        assertThatThrownBy(() -> new SharedUniversal.Settings<>(most, big))
+                .isInstanceOf(CxcSettingsException.class)
+                .hasMessageContaining("capacity " + most)
+                .hasMessageContaining(SharedUniversal.MAX_KEY_BYTES + "-byte keys")
+                .hasMessageContaining(LIMIT)
+                .extracting(e -> ((CxcSettingsException) e).setting())
+                .isEqualTo("capacity");
+        assertThat(new SharedUniversal.Settings<>(most, FixedCodec.INT64).capacity())
+                .isEqualTo(most);
     }
 }
