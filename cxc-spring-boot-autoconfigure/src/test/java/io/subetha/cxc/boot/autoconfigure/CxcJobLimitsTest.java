@@ -3,8 +3,7 @@ package io.subetha.cxc.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.boot.JobHandler;
-import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.boot.LongJobHandler;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.Job;
 import io.subetha.cxc.scheduling.JobResult;
@@ -34,24 +33,13 @@ class CxcJobLimitsTest {
     @TempDir Path temp;
 
     /** "heavy" jobs (payload below 100) wait at a gate, counting how many run at once. */
-    static final class Gated implements JobHandler<Long, Long> {
+    static final class Gated extends LongJobHandler {
         final CountDownLatch gate = new CountDownLatch(1);
         final AtomicInteger heavyRunning = new AtomicInteger();
         final AtomicInteger heavyMost = new AtomicInteger();
 
-        @Override
-        public String scheduler() {
-            return "jobs";
-        }
-
-        @Override
-        public FixedCodec<Long> jobCodec() {
-            return FixedCodec.INT64;
-        }
-
-        @Override
-        public FixedCodec<Long> resultCodec() {
-            return FixedCodec.INT64;
+        Gated() {
+            super("jobs");
         }
 
         @Override
