@@ -223,6 +223,7 @@ final class LeaderSeat {
             // Before the CAS: a reviver must find the term the retired word hides. Only ever
             // raised, to a term that was issued, so a crash before the CAS leaves no harm.
             raiseRetiredTerm(term(word));
+            Interleaving.at(Point.RETIRE_JUDGED);
             if (body.compareAndSetLong(LEADER_WORD_OFFSET, word, RETIRED_WORD)) {
                 return leader == myPid ? term(word) : -1;
             }

@@ -114,6 +114,11 @@ public final class Interleaving {
         /** A leader stepping down read its own leader word: before its CAS to no leader. */
         STEP_DOWN_JUDGED,
         /**
+         * A handle retiring a replaced election file read a leader word naming it or no one: before
+         * its CAS to the retired word.
+         */
+        RETIRE_JUDGED,
+        /**
          * A lease's holder read the lease word and found the record still its own: before its CAS
          * of the lease word (publishing, extending or lingering the deadline).
          */

@@ -22,11 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The election's CASes raced at their exact steps, each held with a {@link StepGate} or an {@link
  * Interleaving} point while another process's part is played: a step-down that loses to a take-over
  * reports "was not the leader" and leaves the new leader seated, one that loses to its own re-claim
- * under a new term steps down from that one, a take-over of a dead leader (or of a dead holder of
- * this PID) that loses reports "not leading", a candidate whose seat claim loses takes the next
- * seat; and a seat that changes between a participant's read of the leader word and its judgement
- * of the seat ({@link Point#SEAT_JUDGING}). Live rivals are {@code sleep} children, killed after
- * each test.
+ * under a new term steps down from that one, a retire that loses to a rival's claim reports no term
+ * led and leaves the rival seated, a take-over of a dead leader (or of a dead holder of this PID)
+ * that loses reports "not leading", a candidate whose seat claim loses takes the next seat; and a
+ * seat that changes between a participant's read of the leader word and its judgement of the seat
+ * ({@link Point#SEAT_JUDGING}). Live rivals are {@code sleep} children, killed after each test.
  */
 class ElectionRaceTest {
     static final long GRACE = 3;
@@ -80,6 +80,27 @@ class ElectionRaceTest {
 
             assertThat(election.currentLeader()).isEmpty();
             assertThat(election.electionTerm()).as("the term is kept").isEqualTo(term);
+        }
+    }
+
+    @Test
+    void aRetireThatLosesItsCasToARivalsClaimReportsNoTermLedAndLeavesTheRivalSeated() {
+        Path path = dir.resolve("leader.cxc");
+        try (SharedLeaderElection election =
+                        SharedLeaderElection.TYPE.create(
+                                path, SharedLeaderElection.Settings.DEFAULTS);
+                SharedLeaderElection retiring = SharedLeaderElection.open(path)) {
+            assertThat(election.tryClaimLeadership(200, GRACE)).isTrue();
+            // 200 judged the file replaced, read its own word and is about to tombstone it.
+            StepGate<Long> retire =
+                    StepGate.holdAt(Point.RETIRE_JUDGED, () -> retiring.retire(200, false));
+            assertThat(election.tryClaimLeadership(100, GRACE)).isTrue(); // preempts: lower PID
+            long term = election.electionTerm();
+
+            assertThat(retire.release()).as("200 no longer led when its retire took").isEqualTo(-1);
+
+            assertThat(election.currentLeader()).hasValue(100);
+            assertThat(election.electionTerm()).isEqualTo(term);
         }
     }
 

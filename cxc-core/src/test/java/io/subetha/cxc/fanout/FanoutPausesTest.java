@@ -10,6 +10,7 @@ import io.subetha.cxc.mmf.CxcFileOptions;
 import io.subetha.cxc.testing.HeldCodec;
 import io.subetha.cxc.testing.HeldCodec.Side;
 import io.subetha.cxc.testing.RawBody;
+import io.subetha.cxc.testing.StepGate;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -66,8 +67,7 @@ class FanoutPausesTest {
 
     @Test
     void aCloseRacingItsHandlesOwnSubmitKeepsTheRecordUntilTheSubmitEnds() {
-        HeldCodec.Held<Boolean> submitting =
-                held.hold(Side.WRITE, () -> closing.trySubmit(TOP, 5L));
+        StepGate<Boolean> submitting = held.hold(Side.WRITE, () -> closing.trySubmit(TOP, 5L));
         long writing = raw.getLongVolatile(slot(TOP));
         assertThat(state(writing)).isEqualTo(WRITING);
         int record = participantOffset(participant(writing));
@@ -83,7 +83,7 @@ class FanoutPausesTest {
     @Test
     void aCloseRacingItsHandlesOwnDrainKeepsTheRecordUntilTheDrainEnds() {
         other.submit(TOP, 5L);
-        HeldCodec.Held<List<Long>> draining = held.hold(Side.READ, () -> closing.drainHighest(1));
+        StepGate<List<Long>> draining = held.hold(Side.READ, () -> closing.drainHighest(1));
 
         closing.close();
 
@@ -104,7 +104,7 @@ class FanoutPausesTest {
                         PriorityFanout.open(two, new PriorityFanout.Settings<>(2, held))) {
             quick.submit(0, 1L);
             quick.submit(0, 2L);
-            HeldCodec.Held<List<Long>> slowDrain = held.hold(Side.READ, () -> slow.drainHighest(1));
+            StepGate<List<Long>> slowDrain = held.hold(Side.READ, () -> slow.drainHighest(1));
 
             List<Long> first = quick.drainHighest(1);
 

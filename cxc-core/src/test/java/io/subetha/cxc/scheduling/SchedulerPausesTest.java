@@ -11,6 +11,7 @@ import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.testing.HeldCodec;
 import io.subetha.cxc.testing.HeldCodec.Side;
 import io.subetha.cxc.testing.RawBody;
+import io.subetha.cxc.testing.StepGate;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,8 +102,7 @@ class SchedulerPausesTest {
     void aWorkerPausedBetweenItsClaimAndItsCopyRunsNoOtherJobsPayload() {
         BackgroundScheduler<Long, Long> paused = heldHandle();
         other.submit(10L);
-        HeldCodec.Held<Optional<Job<Long>>> receiving =
-                held.hold(Side.READ, () -> paused.receive(PID));
+        StepGate<Optional<Job<Long>>> receiving = held.hold(Side.READ, () -> paused.receive(PID));
         assertThat(state(slotWord())).isEqualTo(RUNNING);
 
         runJobZeroElsewhereAndRefillItsSlot();
@@ -120,7 +120,7 @@ class SchedulerPausesTest {
         other.submit(10L);
         killHolderOf(doomed.receive(PID).orElseThrow().word);
         assertThat(other.watchdogScan().requeuedJobIds()).containsExactly(0L);
-        HeldCodec.Held<Optional<Job<Long>>> receiving =
+        StepGate<Optional<Job<Long>>> receiving =
                 held.hold(Side.READ, () -> paused.receive(PID)); // behind the head
         assertThat(attempt(slotWord())).isEqualTo(2);
 
@@ -142,7 +142,7 @@ class SchedulerPausesTest {
     @Test
     void aCloseRacingItsHandlesOwnSubmitKeepsTheRecordTheSlotNamesUntilTheSubmitEnds() {
         BackgroundScheduler<Long, Long> closing = heldHandle();
-        HeldCodec.Held<Long> submitting = held.hold(Side.WRITE, () -> closing.trySubmit(5L));
+        StepGate<Long> submitting = held.hold(Side.WRITE, () -> closing.trySubmit(5L));
         long writing = slotWord();
         assertThat(state(writing)).isEqualTo(WRITING);
 
@@ -161,7 +161,7 @@ class SchedulerPausesTest {
         BackgroundScheduler<Long, Long> closing = heldHandle();
         other.submit(5L);
         Job<Long> job = closing.receive(PID).orElseThrow();
-        HeldCodec.Held<Boolean> completing = held.hold(Side.WRITE, () -> closing.complete(job, 6L));
+        StepGate<Boolean> completing = held.hold(Side.WRITE, () -> closing.complete(job, 6L));
         assertThat(state(slotWord())).isEqualTo(COMPLETING);
 
         closing.close();

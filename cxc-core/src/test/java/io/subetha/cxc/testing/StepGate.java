@@ -11,22 +11,33 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Holds one thread at one {@link Point} of an ownership protocol, as a debugger breakpoint would,
- * while the test plays another claimant; then lets it go on. Only the gate's own thread is held,
- * and only the first time it reaches the point.
+ * Holds one thread at one step of a protocol (an {@link Point Interleaving point}, or any other
+ * hook such as {@link HeldCodec}'s entry to a copy), as a debugger breakpoint would, while the test
+ * plays another claimant; then lets it go on. Only the gate's own thread is held, and only the
+ * first time it reaches the step.
  */
 public final class StepGate<T> implements AutoCloseable {
+
+    /** Where a gate can hold its thread: a hook the code under test passes at its steps. */
+    @FunctionalInterface
+    public interface Hook {
+        /**
+         * Has {@code pause} run each time any thread passes the step (the gate decides whom it
+         * holds), and returns what takes it out again.
+         */
+        Runnable install(Runnable pause);
+    }
 
     private static final long WAIT_SECONDS = 10;
 
     private final CountDownLatch reached = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
     private final AtomicBoolean held = new AtomicBoolean();
-    private final Interleaving.Installed installed;
+    private final Runnable uninstall;
     private final CompletableFuture<T> result = new CompletableFuture<>();
     private final Thread thread;
 
-    private StepGate(Point point, Supplier<T> action) {
+    private StepGate(String step, Hook hook, Supplier<T> action) {
         thread =
                 new Thread(
                         () -> {
@@ -36,12 +47,11 @@ public final class StepGate<T> implements AutoCloseable {
                                 result.completeExceptionally(t);
                             }
                         },
-                        "held-at-" + point);
-        installed =
-                Interleaving.install(
-                        p -> {
-                            if (p == point
-                                    && Thread.currentThread() == thread
+                        "held-at-" + step);
+        uninstall =
+                hook.install(
+                        () -> {
+                            if (Thread.currentThread() == thread
                                     && held.compareAndSet(false, true)) {
                                 reached.countDown();
                                 awaitUninterruptibly(released);
@@ -56,7 +66,29 @@ public final class StepGate<T> implements AutoCloseable {
      * @throws AssertionError if the action finished or failed without reaching the point
      */
     public static <T> StepGate<T> holdAt(Point point, Supplier<T> action) {
-        StepGate<T> gate = new StepGate<>(point, action);
+        return holdAt(
+                point.toString(),
+                pause -> {
+                    Interleaving.Installed installed =
+                            Interleaving.install(
+                                    p -> {
+                                        if (p == point) {
+                                            pause.run();
+                                        }
+                                    });
+                    return installed::close;
+                },
+                action);
+    }
+
+    /**
+     * Starts {@code action} on its own thread and returns once that thread is held where {@code
+     * hook} pauses it ({@code step} names it in messages).
+     *
+     * @throws AssertionError if the action finished or failed without reaching the step
+     */
+    public static <T> StepGate<T> holdAt(String step, Hook hook, Supplier<T> action) {
+        StepGate<T> gate = new StepGate<>(step, hook, action);
         gate.thread.setDaemon(true);
         gate.thread.start();
         try {
@@ -64,7 +96,7 @@ public final class StepGate<T> implements AutoCloseable {
                 if (gate.result.isDone()) {
                     gate.close();
                     throw new AssertionError(
-                            "the action finished without reaching " + point + ": " + gate.result);
+                            "the action finished without reaching " + step + ": " + gate.result);
                 }
             }
         } catch (InterruptedException e) {
@@ -77,7 +109,7 @@ public final class StepGate<T> implements AutoCloseable {
     /** Lets the held thread go on and returns what its action returned. */
     public T release() {
         released.countDown();
-        installed.close();
+        uninstall.run();
         try {
             return result.get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -90,10 +122,15 @@ public final class StepGate<T> implements AutoCloseable {
         }
     }
 
+    /** Whether the action has returned (or thrown) yet. */
+    public boolean isDone() {
+        return result.isDone();
+    }
+
     @Override
     public void close() {
         released.countDown();
-        installed.close();
+        uninstall.run();
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {

@@ -7,12 +7,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.subetha.cxc.boot.InvalidCxcPropertyException;
-import io.subetha.cxc.boot.JobHandler;
+import io.subetha.cxc.boot.LongJobHandler;
 import io.subetha.cxc.boot.actuate.endpoint.SchedulerJobsEndpoint;
 import io.subetha.cxc.boot.actuate.metrics.SchedulerMeters;
 import io.subetha.cxc.boot.scheduling.JobLimits;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
-import io.subetha.cxc.codec.FixedCodec;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.Job;
 import io.subetha.cxc.scheduling.JobResult;
@@ -43,24 +42,13 @@ class CxcJobLimitsTest {
     @TempDir Path temp;
 
     /** "heavy" jobs (payload below 100) wait at a gate, counting how many run at once. */
-    static final class Gated implements JobHandler<Long, Long> {
+    static final class Gated extends LongJobHandler {
         final CountDownLatch gate = new CountDownLatch(1);
         final AtomicInteger heavyRunning = new AtomicInteger();
         final AtomicInteger heavyMost = new AtomicInteger();
 
-        @Override
-        public String scheduler() {
-            return "jobs";
-        }
-
-        @Override
-        public FixedCodec<Long> jobCodec() {
-            return FixedCodec.INT64;
-        }
-
-        @Override
-        public FixedCodec<Long> resultCodec() {
-            return FixedCodec.INT64;
+        Gated() {
+            super("jobs");
         }
 
         @Override

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.subetha.cxc.boot.JobHandler;
+import io.subetha.cxc.boot.LongJobHandler;
 import io.subetha.cxc.boot.SchedulerCodecs;
 import io.subetha.cxc.boot.actuate.endpoint.CxcEndpoint;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
@@ -38,20 +38,9 @@ class CxcSchedulerAutoConfigurationTest {
     @TempDir Path temp;
 
     /** Doubles a job; 13 fails every attempt, so it ends FAILED. */
-    static final class Doubler implements JobHandler<Long, Long> {
-        @Override
-        public String scheduler() {
-            return "jobs";
-        }
-
-        @Override
-        public FixedCodec<Long> jobCodec() {
-            return FixedCodec.INT64;
-        }
-
-        @Override
-        public FixedCodec<Long> resultCodec() {
-            return FixedCodec.INT64;
+    static final class Doubler extends LongJobHandler {
+        Doubler() {
+            super("jobs");
         }
 
         @Override
@@ -88,23 +77,12 @@ class CxcSchedulerAutoConfigurationTest {
     }
 
     /** Holds every job until released. */
-    static final class Blocking implements JobHandler<Long, Long> {
+    static final class Blocking extends LongJobHandler {
         final CountDownLatch started = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
 
-        @Override
-        public String scheduler() {
-            return "jobs";
-        }
-
-        @Override
-        public FixedCodec<Long> jobCodec() {
-            return FixedCodec.INT64;
-        }
-
-        @Override
-        public FixedCodec<Long> resultCodec() {
-            return FixedCodec.INT64;
+        Blocking() {
+            super("jobs");
         }
 
         @Override

@@ -1,7 +1,7 @@
 package io.subetha.cxc.boot.autoconfigure;
 
 import io.subetha.cxc.boot.JobHandler;
-import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.boot.LongJobHandler;
 import io.subetha.cxc.process.Pids;
 import io.subetha.cxc.scheduling.Job;
 import io.subetha.cxc.testing.ChildJvm;
@@ -49,22 +49,7 @@ public class SchedulerWorkerApp {
     @Bean
     JobHandler<Long, Long> jobsHandler(Environment environment) {
         Path hangFile = Path.of(environment.getRequiredProperty("hang-file"));
-        return new JobHandler<>() {
-            @Override
-            public String scheduler() {
-                return "jobs";
-            }
-
-            @Override
-            public FixedCodec<Long> jobCodec() {
-                return FixedCodec.INT64;
-            }
-
-            @Override
-            public FixedCodec<Long> resultCodec() {
-                return FixedCodec.INT64;
-            }
-
+        return new LongJobHandler("jobs") {
             @Override
             public Long handle(Job<Long> job) throws IOException {
                 if (job.payload() < 0 && job.attempt() == 1) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.subetha.cxc.boot.JobHandler;
-import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.boot.LongJobHandler;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.Job;
 import io.subetha.cxc.scheduling.JobEntry;
@@ -63,22 +63,11 @@ class SchedulerJobRunnerBootTest {
     }
 
     /** Doubles its job: a negative one throws until healed, one of 1000 or more throws twice. */
-    static final class Doubler implements JobHandler<Long, Long> {
+    static final class Doubler extends LongJobHandler {
         volatile boolean healed;
 
-        @Override
-        public String scheduler() {
-            return "jobs";
-        }
-
-        @Override
-        public FixedCodec<Long> jobCodec() {
-            return FixedCodec.INT64;
-        }
-
-        @Override
-        public FixedCodec<Long> resultCodec() {
-            return FixedCodec.INT64;
+        Doubler() {
+            super("jobs");
         }
 
         @Override

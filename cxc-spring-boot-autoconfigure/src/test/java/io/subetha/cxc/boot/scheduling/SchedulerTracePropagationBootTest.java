@@ -8,8 +8,7 @@ import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.transport.ReceiverContext;
 import io.micrometer.observation.transport.SenderContext;
-import io.subetha.cxc.boot.JobHandler;
-import io.subetha.cxc.codec.FixedCodec;
+import io.subetha.cxc.boot.LongJobHandler;
 import io.subetha.cxc.scheduling.BackgroundScheduler;
 import io.subetha.cxc.scheduling.Job;
 import java.io.IOException;
@@ -119,20 +118,9 @@ class SchedulerTracePropagationBootTest {
     }
 
     /** Echoes its job. */
-    static final class Echo implements JobHandler<Long, Long> {
-        @Override
-        public String scheduler() {
-            return "traced";
-        }
-
-        @Override
-        public FixedCodec<Long> jobCodec() {
-            return FixedCodec.INT64;
-        }
-
-        @Override
-        public FixedCodec<Long> resultCodec() {
-            return FixedCodec.INT64;
+    static final class Echo extends LongJobHandler {
+        Echo() {
+            super("traced");
         }
 
         @Override

@@ -3,7 +3,7 @@ package io.subetha.cxc.boot.actuate.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.subetha.cxc.boot.JobHandler;
+import io.subetha.cxc.boot.LongJobHandler;
 import io.subetha.cxc.boot.scheduling.SchedulerWorkers;
 import io.subetha.cxc.boot.scheduling.WorkerPoolSettings;
 import io.subetha.cxc.codec.FixedCodec;
@@ -30,20 +30,9 @@ class SchedulerHealthTest {
     private SchedulerWorkers workers;
 
     /** Echoes its job. */
-    static final class Echo implements JobHandler<Long, Long> {
-        @Override
-        public String scheduler() {
-            return "jobs";
-        }
-
-        @Override
-        public FixedCodec<Long> jobCodec() {
-            return FixedCodec.INT64;
-        }
-
-        @Override
-        public FixedCodec<Long> resultCodec() {
-            return FixedCodec.INT64;
+    static final class Echo extends LongJobHandler {
+        Echo() {
+            super("jobs");
         }
 
         @Override
