@@ -220,15 +220,12 @@ class ConsoleBrowserTest {
     }
 
     private static void requireChromium() {
-        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-            throw new AssertionError(
-                    "the console's browser test needs headless Chromium and its driver at "
-                            + CHROMIUM
-                            + " and "
-                            + CHROMEDRIVER
-                            + ": install Debian's packages as root with `apt-get update &&"
-                            + " apt-get install -y chromium chromium-driver` (.ci/run does)");
-        }
+        new SystemTool(
+                        "headless Chromium and its driver at " + CHROMIUM + " and " + CHROMEDRIVER,
+                        "install-chromium",
+                        "chromium and chromium-driver packages",
+                        () -> Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER))
+                .require();
     }
 
     private ChromeDriver chromium() throws IOException {

@@ -12,15 +12,18 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the real {@code promtool} (Debian's {@code prometheus} package) as a child process. Missing
- * is a failure, not a skip: the rules in {@code docs/prometheus} are only checked if it runs.
+ * Runs the real {@code promtool} (Debian's {@code prometheus} package) as a child process. Missing,
+ * it is installed as root, else its tests are skipped saying how to enable them, or fail where
+ * {@link SystemTool#REQUIRED} is set (CI): see {@link SystemTool}.
  */
 final class Promtool {
 
-    static final String MISSING =
-            "promtool is not on the PATH: install Debian's prometheus package (as root: apt-get"
-                    + " install --no-install-recommends prometheus, or run .ci/install-promtool,"
-                    + " which also makes sure no prometheus daemon is left running)";
+    static final SystemTool TOOL =
+            new SystemTool(
+                    "promtool",
+                    "install-promtool",
+                    "prometheus package (apt-get install --no-install-recommends prometheus)",
+                    () -> find().isPresent());
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -34,9 +37,10 @@ final class Promtool {
 
     private Promtool() {}
 
-    /** The promtool on the PATH, or an {@link AssertionError} saying how to install it. */
+    /** The promtool on the PATH; absent, the test is skipped or fails (see {@link SystemTool}). */
     static Path executable() {
-        return find().orElseThrow(() -> new AssertionError(MISSING));
+        TOOL.require();
+        return find().orElseThrow();
     }
 
     static Optional<Path> find() {
