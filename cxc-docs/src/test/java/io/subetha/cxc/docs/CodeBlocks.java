@@ -8,8 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * The fenced code blocks of a Markdown page. A Java block is an example when the line above its
- * fence (blank lines aside) is {@code <!-- example: NAME -->}, NAME a region of the example
- * sources.
+ * fence (blank lines aside) is {@code <!-- example: NAME -->}, NAME a region of the example sources.
  */
 final class CodeBlocks {
 
@@ -20,8 +19,7 @@ final class CodeBlocks {
      * One block: the fence's line (1-based), its language, the lines between the fences (from
      * {@code from}, 0-based, to {@code to}, exclusive), its indentation and the example it claims.
      */
-    record Block(
-            int line, String language, int from, int to, int indent, Optional<String> example) {}
+    record Block(int line, String language, int from, int to, int indent, Optional<String> example) {}
 
     /** A page's blocks, or the line of a fence that is never closed. */
     record Parsed(List<Block> blocks, Optional<Integer> unclosedFence) {}
@@ -37,8 +35,7 @@ final class CodeBlocks {
             }
             String fence = open.group(2);
             int close = i + 1;
-            while (close < lines.size()
-                    && !closes(lines.get(close), fence)
+            while (close < lines.size() && !closes(lines.get(close), fence)
                     && !opensAgain(lines.get(close), fence)) {
                 close++;
             }
@@ -47,14 +44,8 @@ final class CodeBlocks {
             if (close == lines.size() || opensAgain(lines.get(close), fence)) {
                 return new Parsed(blocks, Optional.of(i + 1));
             }
-            blocks.add(
-                    new Block(
-                            i + 1,
-                            open.group(3),
-                            i + 1,
-                            close,
-                            open.group(1).length(),
-                            exampleAbove(lines, i)));
+            blocks.add(new Block(i + 1, open.group(3), i + 1, close, open.group(1).length(),
+                    exampleAbove(lines, i)));
             i = close;
         }
         return new Parsed(blocks, Optional.empty());
@@ -86,10 +77,8 @@ final class CodeBlocks {
     static String text(List<String> lines, Block block) {
         StringBuilder text = new StringBuilder();
         for (String line : lines.subList(block.from(), block.to())) {
-            String l =
-                    line.length() >= block.indent() && line.substring(0, block.indent()).isBlank()
-                            ? line.substring(block.indent())
-                            : line.stripLeading();
+            String l = line.length() >= block.indent() && line.substring(0, block.indent()).isBlank()
+                    ? line.substring(block.indent()) : line.stripLeading();
             text.append(l.stripTrailing()).append('\n');
         }
         return text.toString();

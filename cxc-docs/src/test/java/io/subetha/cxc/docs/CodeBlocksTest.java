@@ -10,33 +10,19 @@ class CodeBlocksTest {
 
     @Test
     void aJavaBlockNamesTheExampleAboveIt() {
-        List<String> page =
-                List.of("text", "<!-- example: election -->", "```java", "  int a;", "```");
+        List<String> page = List.of("text", "<!-- example: election -->", "```java", "  int a;", "```");
         CodeBlocks.Parsed parsed = CodeBlocks.parse(page);
         assertThat(parsed.unclosedFence()).isEmpty();
-        assertThat(parsed.blocks())
-                .singleElement()
-                .satisfies(
-                        block -> {
-                            assertThat(block.language()).isEqualTo("java");
-                            assertThat(block.example()).contains("election");
-                            assertThat(CodeBlocks.text(page, block)).isEqualTo("  int a;\n");
-                        });
+        assertThat(parsed.blocks()).singleElement().satisfies(block -> {
+            assertThat(block.language()).isEqualTo("java");
+            assertThat(block.example()).contains("election");
+            assertThat(CodeBlocks.text(page, block)).isEqualTo("  int a;\n");
+        });
     }
 
     @Test
     void aFenceLeftOpenBeforeTheNextBlockIsFound() {
-        List<String> page =
-                List.of(
-                        "```bash",
-                        "mvn verify",
-                        "## Leases",
-                        "```java",
-                        "x();",
-                        "```",
-                        "```yaml",
-                        "a: 1",
-                        "```");
+        List<String> page = List.of("```bash", "mvn verify", "## Leases", "```java", "x();", "```", "```yaml", "a: 1", "```");
         assertThat(CodeBlocks.parse(page).unclosedFence()).contains(1);
     }
 
@@ -49,28 +35,15 @@ class CodeBlocksTest {
     void aLongerFenceMayHoldAShorterOne() {
         List<String> page = List.of("````md", "```java", "x();", "```", "````");
         assertThat(CodeBlocks.parse(page).unclosedFence()).isEmpty();
-        assertThat(CodeBlocks.parse(page).blocks())
-                .singleElement()
-                .extracting(CodeBlocks.Block::language)
-                .isEqualTo("md");
+        assertThat(CodeBlocks.parse(page).blocks()).singleElement().extracting(CodeBlocks.Block::language).isEqualTo("md");
     }
 
     @Test
     void aRegionJoinsItsPartsAndDropsHiddenLines() {
-        List<String> source =
-                List.of(
-                        "// docs:begin x",
-                        "import a.B;",
-                        "// docs:end x",
-                        "class C {",
-                        "    void m() {",
-                        "        // docs:begin x",
-                        "",
-                        "        B.go();",
-                        "        B.secret(); // docs:hide",
-                        "        // docs:end x",
-                        "    }",
-                        "}");
+        List<String> source = List.of(
+                "// docs:begin x", "import a.B;", "// docs:end x",
+                "class C {", "    void m() {", "        // docs:begin x", "", "        B.go();",
+                "        B.secret(); // docs:hide", "        // docs:end x", "    }", "}");
         assertThat(ExampleRegions.in(java.nio.file.Path.of("C.java"), source))
                 .singleElement()
                 .extracting(ExampleRegions.Region::text)

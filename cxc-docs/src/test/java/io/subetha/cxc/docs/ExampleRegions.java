@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,17 +36,9 @@ final class ExampleRegions {
                     Region before = regions.putIfAbsent(region.name(), region);
                     if (before != null) {
                         throw new IllegalStateException(
-                                "example region '"
-                                        + region.name()
-                                        + "' is tagged twice: in "
-                                        + before.source()
-                                        + ":"
-                                        + before.line()
-                                        + " and "
-                                        + file
-                                        + ":"
-                                        + region.line()
-                                        + "; rename one");
+                                "example region '" + region.name() + "' is tagged twice: in "
+                                        + before.source() + ":" + before.line() + " and "
+                                        + file + ":" + region.line() + "; rename one");
                     }
                 }
             }
@@ -67,35 +60,19 @@ final class ExampleRegions {
             Matcher end = END.matcher(lines.get(i));
             if (begin.matches()) {
                 if (open.putIfAbsent(begin.group(1), i) != null) {
-                    throw new IllegalStateException(
-                            file
-                                    + ":"
-                                    + (i + 1)
-                                    + ": region '"
-                                    + begin.group(1)
-                                    + "' begins again before it ends");
+                    throw new IllegalStateException(file + ":" + (i + 1) + ": region '"
+                            + begin.group(1) + "' begins again before it ends");
                 }
             } else if (end.matches()) {
                 Integer from = open.remove(end.group(1));
                 if (from == null) {
-                    throw new IllegalStateException(
-                            file
-                                    + ":"
-                                    + (i + 1)
-                                    + ": region '"
-                                    + end.group(1)
-                                    + "' ends but never began");
+                    throw new IllegalStateException(file + ":" + (i + 1) + ": region '"
+                            + end.group(1) + "' ends but never began");
                 }
                 String part = text(lines.subList(from + 1, i));
-                regions.merge(
-                        end.group(1),
-                        new Region(end.group(1), file, from + 1, part),
-                        (first, next) ->
-                                new Region(
-                                        first.name(),
-                                        file,
-                                        first.line(),
-                                        first.text() + next.text()));
+                regions.merge(end.group(1), new Region(end.group(1), file, from + 1, part),
+                        (first, next) -> new Region(first.name(), file, first.line(),
+                                first.text() + next.text()));
             }
         }
         if (!open.isEmpty()) {
@@ -105,17 +82,12 @@ final class ExampleRegions {
     }
 
     private static String text(List<String> lines) {
-        List<String> shown =
-                lines.stream()
-                        .filter(l -> !BEGIN.matcher(l).matches() && !END.matcher(l).matches())
-                        .filter(l -> !l.stripTrailing().endsWith(HIDE))
-                        .toList();
-        int indent =
-                shown.stream()
-                        .filter(l -> !l.isBlank())
-                        .mapToInt(l -> l.length() - l.stripLeading().length())
-                        .min()
-                        .orElse(0);
+        List<String> shown = lines.stream()
+                .filter(l -> !BEGIN.matcher(l).matches() && !END.matcher(l).matches())
+                .filter(l -> !l.stripTrailing().endsWith(HIDE))
+                .toList();
+        int indent = shown.stream().filter(l -> !l.isBlank())
+                .mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
         StringBuilder text = new StringBuilder();
         for (String line : shown) {
             text.append(line.isBlank() ? "" : line.substring(indent).stripTrailing()).append('\n');

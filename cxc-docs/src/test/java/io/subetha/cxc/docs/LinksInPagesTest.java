@@ -45,8 +45,7 @@ class LinksInPagesTest {
         assertThat(problems).as(String.join("\n", problems)).isEmpty();
     }
 
-    private static java.util.Optional<String> check(Path page, int line, String target)
-            throws IOException {
+    private static java.util.Optional<String> check(Path page, int line, String target) throws IOException {
         if (target.matches("^[a-z]+:.*")) {
             return java.util.Optional.empty(); // http:, https:, mailto:
         }
@@ -56,17 +55,11 @@ class LinksInPagesTest {
         Path file = path.isEmpty() ? page : page.getParent().resolve(path).normalize();
         String where = Pages.relative(page) + ":" + line + ": ";
         if (!Files.exists(file)) {
-            return java.util.Optional.of(
-                    where + target + " names no file (" + Pages.relative(file) + ")");
+            return java.util.Optional.of(where + target + " names no file (" + Pages.relative(file) + ")");
         }
         if (anchor != null && file.toString().endsWith(".md") && !anchors(file).contains(anchor)) {
-            return java.util.Optional.of(
-                    where
-                            + target
-                            + ": "
-                            + Pages.relative(file)
-                            + " has no heading whose anchor is #"
-                            + anchor);
+            return java.util.Optional.of(where + target + ": " + Pages.relative(file)
+                    + " has no heading whose anchor is #" + anchor);
         }
         return java.util.Optional.empty();
     }
@@ -82,12 +75,10 @@ class LinksInPagesTest {
             if (inCode.contains(i) || !m.matches()) {
                 continue;
             }
-            String slug =
-                    m.group(1)
-                            .toLowerCase()
-                            .replaceAll("\\[([^]]*)]\\([^)]*\\)", "$1")
-                            .replaceAll("[^\\p{L}\\p{N} _-]", "")
-                            .replace(' ', '-');
+            String slug = m.group(1).toLowerCase()
+                    .replaceAll("\\[([^]]*)]\\([^)]*\\)", "$1")
+                    .replaceAll("[^\\p{L}\\p{N} _-]", "")
+                    .replace(' ', '-');
             int n = seen.merge(slug, 1, Integer::sum);
             anchors.add(n == 1 ? slug : slug + "-" + (n - 1));
         }

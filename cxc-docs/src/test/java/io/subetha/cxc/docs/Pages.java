@@ -17,8 +17,7 @@ final class Pages {
     static Path root() {
         Path dir = Path.of("").toAbsolutePath();
         for (Path p = dir; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("README.md"))
-                    && Files.isDirectory(p.resolve("cxc-docs"))) {
+            if (Files.isRegularFile(p.resolve("README.md")) && Files.isDirectory(p.resolve("cxc-docs"))) {
                 return p;
             }
         }

@@ -29,10 +29,10 @@ import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * docs/guide/properties.md, made from the configuration metadata every cxc module ships ({@code
- * META-INF/spring-configuration-metadata.json}): each property's type, default and description. A
- * property that declares primitives by name ({@code cxc.schedulers}, a map) has its entries'
- * settings listed too, read from the entry class (its defaults from a new instance, its
+ * docs/guide/properties.md, made from the configuration metadata every cxc module ships
+ * ({@code META-INF/spring-configuration-metadata.json}): each property's type, default and
+ * description. A property that declares primitives by name ({@code cxc.schedulers}, a map) has its
+ * entries' settings listed too, read from the entry class (its defaults from a new instance, its
  * descriptions from the field's Javadoc in the source, as the metadata processor reads them).
  */
 final class PropertiesReference {
@@ -52,34 +52,24 @@ final class PropertiesReference {
         }
         StringBuilder page = new StringBuilder();
         page.append("# Properties reference\n\n")
-                .append(
-                        "<!-- Generated from the configuration metadata by PropertiesReferenceTest;"
-                                + " do not edit. Regenerate with:\n     ")
+                .append("<!-- Generated from the configuration metadata by PropertiesReferenceTest;"
+                        + " do not edit. Regenerate with:\n     ")
                 .append(PropertiesReferenceTest.UPDATE)
                 .append(" -->\n\n")
-                .append(
-                        "Every property the cxc modules read, from the configuration metadata they"
-                                + " ship (so an IDE completes the same names). `<name>` is a name you choose:"
-                                + " each declares a primitive, a bean of that name over"
-                                + " `{cxc.directory}/<name>.<kind>`. A setting \"fixed when the file is"
-                                + " created\" is read from the file by every later process; to change it,"
-                                + " stop every copy and remove the file.\n");
+                .append("Every property the cxc modules read, from the configuration metadata they"
+                        + " ship (so an IDE completes the same names). `<name>` is a name you choose:"
+                        + " each declares a primitive, a bean of that name over"
+                        + " `{cxc.directory}/<name>.<kind>`. A setting \"fixed when the file is"
+                        + " created\" is read from the file by every later process; to change it,"
+                        + " stop every copy and remove the file.\n");
         for (Map.Entry<String, List<Row>> group : byGroup.entrySet()) {
-            page.append("\n## `")
-                    .append(group.getKey())
-                    .append("`\n\n")
+            page.append("\n## `").append(group.getKey()).append("`\n\n")
                     .append("| property | type | default | description |\n")
                     .append("|---|---|---|---|\n");
             for (Row row : group.getValue()) {
-                page.append("| `")
-                        .append(row.name())
-                        .append("` | ")
-                        .append(row.type())
-                        .append(" | ")
-                        .append(row.defaultValue().isEmpty() ? "" : "`" + row.defaultValue() + "`")
-                        .append(" | ")
-                        .append(row.description().replace("|", "\\|"))
-                        .append(" |\n");
+                page.append("| `").append(row.name()).append("` | ").append(row.type())
+                        .append(" | ").append(row.defaultValue().isEmpty() ? "" : "`" + row.defaultValue() + "`")
+                        .append(" | ").append(row.description().replace("|", "\\|")).append(" |\n");
             }
         }
         return page.toString();
@@ -98,19 +88,16 @@ final class PropertiesReference {
         for (Map<String, Object> property : metadataProperties()) {
             String name = (String) property.get("name");
             String type = (String) property.get("type");
-            String description =
-                    Optional.ofNullable((String) property.get("description")).orElse("");
+            String description = Optional.ofNullable((String) property.get("description")).orElse("");
             Optional<Class<?>> entry = mapValueClass(type);
             if (entry.isPresent()) {
                 rows.add(new Row(name + ".<name>", "", "", description));
                 entryRows(name + ".<name>", entry.get(), rows);
                 continue;
             }
-            String dflt =
-                    property.containsKey("defaultValue")
-                            ? String.valueOf(property.get("defaultValue"))
-                            : defaultFromSource((String) property.get("sourceType"), name)
-                                    .orElse("");
+            String dflt = property.containsKey("defaultValue")
+                    ? String.valueOf(property.get("defaultValue"))
+                    : defaultFromSource((String) property.get("sourceType"), name).orElse("");
             rows.add(new Row(name, simpleType(type), dflt, description));
         }
         rows.sort(Comparator.comparing(Row::name));
@@ -122,25 +109,19 @@ final class PropertiesReference {
     private static List<Map<String, Object>> metadataProperties() {
         Map<String, Map<String, Object>> byName = new TreeMap<>();
         try {
-            for (URL url :
-                    Collections.list(
-                            PropertiesReference.class
-                                    .getClassLoader()
-                                    .getResources("META-INF/spring-configuration-metadata.json"))) {
+            for (URL url : Collections.list(PropertiesReference.class.getClassLoader()
+                    .getResources("META-INF/spring-configuration-metadata.json"))) {
                 String json;
                 try (InputStream in = url.openStream()) {
                     json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
                 }
-                Object properties =
-                        JsonParserFactory.getJsonParser().parseMap(json).get("properties");
+                Object properties = JsonParserFactory.getJsonParser().parseMap(json).get("properties");
                 if (properties == null) {
                     continue;
                 }
                 for (Map<String, Object> p : (List<Map<String, Object>>) properties) {
                     String name = (String) p.get("name");
-                    if (name.startsWith("cxc.")
-                            || name.contains(".cxc.")
-                            || name.contains(".cxcjobs.")) {
+                    if (name.startsWith("cxc.") || name.contains(".cxc.") || name.contains(".cxcjobs.")) {
                         byName.putIfAbsent(name, p);
                     }
                 }
@@ -152,9 +133,8 @@ final class PropertiesReference {
     }
 
     private static Optional<Class<?>> mapValueClass(String type) {
-        Matcher m =
-                Pattern.compile("java\\.util\\.Map<java\\.lang\\.String,(io\\.subetha\\.[\\w.$]+)>")
-                        .matcher(type == null ? "" : type);
+        Matcher m = Pattern.compile("java\\.util\\.Map<java\\.lang\\.String,(io\\.subetha\\.[\\w.$]+)>")
+                .matcher(type == null ? "" : type);
         return m.matches() ? Optional.of(load(m.group(1))) : Optional.empty();
     }
 
@@ -173,8 +153,7 @@ final class PropertiesReference {
             Object value = ReflectionUtils.invokeMethod(d.getReadMethod(), defaults);
             Class<?> propertyType = d.getPropertyType();
             if (Map.class.isAssignableFrom(propertyType)) {
-                Type valueType =
-                        ((ParameterizedType) field.getGenericType()).getActualTypeArguments()[1];
+                Type valueType = ((ParameterizedType) field.getGenericType()).getActualTypeArguments()[1];
                 String key = name + ".<" + (d.getName().equals("recurring") ? "job" : "type") + ">";
                 if (valueType instanceof Class<?> c && c.getName().startsWith("io.subetha.")) {
                     rows.add(new Row(key, "", "", description));
@@ -185,12 +164,7 @@ final class PropertiesReference {
             } else if (propertyType.getName().startsWith("io.subetha.") && !propertyType.isEnum()) {
                 entryRows(name, propertyType, rows);
             } else if (d.getWriteMethod() != null) {
-                rows.add(
-                        new Row(
-                                name,
-                                simpleType(propertyType.getName()),
-                                format(value),
-                                description));
+                rows.add(new Row(name, simpleType(propertyType.getName()), format(value), description));
             }
         }
     }
@@ -279,8 +253,7 @@ final class PropertiesReference {
         try {
             return Class.forName(name, false, PropertiesReference.class.getClassLoader());
         } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(
-                    "the metadata names " + name + ", not on the classpath", e);
+            throw new IllegalStateException("the metadata names " + name + ", not on the classpath", e);
         }
     }
 
@@ -302,13 +275,9 @@ final class PropertiesReference {
             throw new UncheckedIOException(e);
         }
         int from = declaring == top ? 0 : indexOfClass(text, declaring.getSimpleName());
-        Matcher m =
-                Pattern.compile(
-                                "/\\*\\*((?:(?!\\*/).)*)\\*/\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*private\\s+[^;=(]*\\b"
-                                        + Pattern.quote(field.getName())
-                                        + "\\s*[=;]",
-                                Pattern.DOTALL)
-                        .matcher(text);
+        Matcher m = Pattern.compile("/\\*\\*((?:(?!\\*/).)*)\\*/\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*private\\s+[^;=(]*\\b"
+                        + Pattern.quote(field.getName()) + "\\s*[=;]", Pattern.DOTALL)
+                .matcher(text);
         if (!m.find(Math.max(from, 0))) {
             return Optional.empty();
         }
@@ -330,13 +299,8 @@ final class PropertiesReference {
     }
 
     static String clean(String javadoc) {
-        String text =
-                javadoc.lines()
-                        .map(l -> l.strip().replaceFirst("^\\*\\s?", ""))
-                        .reduce((a, b) -> a + " " + b)
-                        .orElse("")
-                        .strip()
-                        .replaceAll("\\s+", " ");
+        String text = javadoc.lines().map(l -> l.strip().replaceFirst("^\\*\\s?", ""))
+                .reduce((a, b) -> a + " " + b).orElse("").strip().replaceAll("\\s+", " ");
         text = text.replaceAll("\\{@code ([^}]*)}", "`$1`");
         text = text.replaceAll("\\{@link(?:plain)? [\\w.]*#?([^} ]*)(?: ([^}]*))?}", "$1");
         text = text.replaceAll("\\{@literal ([^}]*)}", "$1");

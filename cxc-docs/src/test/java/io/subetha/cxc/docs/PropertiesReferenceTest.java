@@ -23,11 +23,8 @@ class PropertiesReferenceTest {
             Files.writeString(page, generated);
         }
         assertThat(Files.exists(page) ? Files.readString(page) : "")
-                .as(
-                        PropertiesReference.PAGE
-                                + " is out of date with the configuration metadata;"
-                                + " regenerate it with:\n    "
-                                + UPDATE)
+                .as(PropertiesReference.PAGE + " is out of date with the configuration metadata;"
+                        + " regenerate it with:\n    " + UPDATE)
                 .isEqualTo(generated);
     }
 

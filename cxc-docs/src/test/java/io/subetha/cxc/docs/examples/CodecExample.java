@@ -11,10 +11,8 @@ class CodecExample {
         // docs:begin fixed-codec
         record Order(long id, int quantity, @FixedSize(16) String note) {}
 
-        FixedCodec<Order> orders =
-                FixedCodec.record(Order.class); // 32 bytes, laid out like a C struct
-        orders.write(
-                buffer, offset, new Order(7, 3, "rush")); // a note over 16 UTF-8 bytes is refused
+        FixedCodec<Order> orders = FixedCodec.record(Order.class); // 32 bytes, laid out like a C struct
+        orders.write(buffer, offset, new Order(7, 3, "rush"));    // a note over 16 UTF-8 bytes is refused
         Order read = orders.read(buffer, offset);
         // docs:end fixed-codec
     }

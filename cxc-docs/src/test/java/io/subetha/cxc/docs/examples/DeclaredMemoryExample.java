@@ -16,27 +16,25 @@ class DeclaredMemoryExample {
     // cxc.nan-tagged-values.state.max-user-tag=15   -> {cxc.directory}/state.nantagged
     @Service
     class Catalogue {
-        static final int SKU = 3; // one of this application's own tags
+        static final int SKU = 3;                     // one of this application's own tags
 
         private final SharedRegion blobs;
         private final SharedNaNValue flags;
         private final SharedNaNTaggedValue state;
 
-        Catalogue(
-                @Qualifier("blobs") SharedRegion blobs,
-                @Qualifier("flags") SharedNaNValue flags,
-                @Qualifier("state") SharedNaNTaggedValue state) {
+        Catalogue(@Qualifier("blobs") SharedRegion blobs,
+                  @Qualifier("flags") SharedNaNValue flags,
+                  @Qualifier("state") SharedNaNTaggedValue state) {
             this.blobs = blobs;
             this.flags = flags;
             this.state = state;
         }
 
         void publish(int item, String title, int sku) {
-            SharedUmbraPointer name =
-                    SharedUmbraPointer.store(blobs, title); // outlives this process
+            SharedUmbraPointer name = SharedUmbraPointer.store(blobs, title); // outlives this process
             flags.set(2 * item, name.head());
             flags.set(2 * item + 1, name.tail());
-            state.set(item, SKU, sku); // a tag above max-user-tag is refused
+            state.set(item, SKU, sku);                // a tag above max-user-tag is refused
         }
     }
     // docs:end declared-memory

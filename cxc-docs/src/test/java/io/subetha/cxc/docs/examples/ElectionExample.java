@@ -1,9 +1,9 @@
 package io.subetha.cxc.docs.examples;
 
 // docs:begin election
-import io.subetha.cxc.election.FencedLedger;
 import io.subetha.cxc.election.SharedLeaderElection;
 // docs:end election
+import io.subetha.cxc.election.FencedLedger;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -14,17 +14,14 @@ class ElectionExample {
         // docs:begin election
 
         long me = ProcessHandle.current().pid();
-        try (var election =
-                SharedLeaderElection.openOrCreate(Path.of("/dev/shm/myapp/leader.cxc"))) {
-            election.tickEpochIfDue(
-                    Duration.ofMillis(50)); // any participant keeps the epoch moving
+        try (var election = SharedLeaderElection.openOrCreate(Path.of("/dev/shm/myapp/leader.cxc"))) {
+            election.tickEpochIfDue(Duration.ofMillis(50)); // any participant keeps the epoch moving
             if (election.tryClaimLeadership(me, SharedLeaderElection.DEFAULT_GRACE_EPOCHS)) {
                 long fencingToken = election.electionTerm(); // hand it to downstream writes
                 election.beatAsLeader(me);
                 // ... leader-only work ...
             } else if (election.claimIfLeaderDead(me)) {
-                // the leader's process died: taken over at once, without waiting for the grace
-                // window
+                // the leader's process died: taken over at once, without waiting for the grace window
             }
         }
         // docs:end election

@@ -30,23 +30,18 @@ class EventListenerExample {
     public record Order(long id, int quantity) {}
 
     @Bean
-    EventLogCodecs<Order, Long> ordersCodecs() { // events, state, fold
-        return EventLogCodecs.of(
-                "orders",
-                Order.class,
-                FixedCodec.record(Order.class),
-                FixedCodec.INT64,
-                0L,
-                (total, order) -> total + order.quantity());
+    EventLogCodecs<Order, Long> ordersCodecs() {                  // events, state, fold
+        return EventLogCodecs.of("orders", Order.class, FixedCodec.record(Order.class),
+                FixedCodec.INT64, 0L, (total, order) -> total + order.quantity());
     }
 
     @PostMapping("/orders")
     void place(@RequestBody Order order) {
-        events.publish("orders", order); // a CxcEventPublisher
+        events.publish("orders", order);                          // a CxcEventPublisher
     }
 
     @CxcEventListener(log = "orders")
-    void onOrder(Order order, long sequence) { // every copy, every order, in order
+    void onOrder(Order order, long sequence) {                    // every copy, every order, in order
         projection.apply(order, sequence);
     }
     // docs:end event-listener

@@ -43,12 +43,11 @@ class LeaderOnlyExample {
 
         // docs:begin leader-only
         @Scheduled(fixedDelay = 10_000)
-        @LeaderOnly // runs on the leader only; skipped elsewhere
+        @LeaderOnly                                     // runs on the leader only; skipped elsewhere
         public void rotateSnapshots() {
             long fencingToken = LeaderContext.requireCurrentTerm(); // the term this call runs under
-            store.rotate(fencingToken); // downstream rejects terms older than the newest
+            store.rotate(fencingToken);                  // downstream rejects terms older than the newest
         }
-
         // docs:end leader-only
 
         // docs:begin still-leads
@@ -72,10 +71,9 @@ class LeaderOnlyExample {
         private final CxcParticipants participants;
 
         // docs:begin declared-injection
-        MyJob(
-                @Qualifier("phases") EpochBarrier phases, // cxc.barriers.phases.capacity=8
-                @Qualifier("jobs") FailoverWatchdog jobs) { // cxc.watchdogs.jobs.grace-epochs=3
-            // docs:end declared-injection
+        MyJob(@Qualifier("phases") EpochBarrier phases,    // cxc.barriers.phases.capacity=8
+              @Qualifier("jobs") FailoverWatchdog jobs) {  // cxc.watchdogs.jobs.grace-epochs=3
+        // docs:end declared-injection
             this(phases, jobs, null);
         }
 
@@ -87,10 +85,8 @@ class LeaderOnlyExample {
 
         void ship(long orderId) {
             // docs:begin participants-work
-            participants.assign(jobs, orderId); // jobs.assign(participants.mySlot(), orderId)
-            for (long id : participants.myWork(jobs)) {
-                /* ... */
-            } // what this instance owns now
+            participants.assign(jobs, orderId);          // jobs.assign(participants.mySlot(), orderId)
+            for (long id : participants.myWork(jobs)) { /* ... */ }   // what this instance owns now
             participants.complete(jobs, orderId);
             // docs:end participants-work
         }
@@ -101,9 +97,7 @@ class LeaderOnlyExample {
         // docs:begin primitives-open
         @Bean
         FencedLedger audit(CxcPrimitives primitives) {
-            return primitives.open(
-                    "audit",
-                    (file, options) -> // <cxc.directory>/audit.cxc
+            return primitives.open("audit", (file, options) ->           // <cxc.directory>/audit.cxc
                     FencedLedger.TYPE.openOrCreate(file, FencedLedger.Settings.NONE, options));
         }
         // docs:end primitives-open

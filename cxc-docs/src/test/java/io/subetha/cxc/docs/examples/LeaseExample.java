@@ -16,19 +16,11 @@ class LeaseExample {
 
     void lease(Report report) throws Exception {
         // docs:begin owner-lease
-        try (OwnerLease leases =
-                OwnerLease.openOrCreate(
-                        Path.of("/dev/shm/myapp/leases.cxc"), new OwnerLease.Settings(256))) {
-            leases.tryAcquire(
-                            "nightly-report", ProcessHandle.current().pid(), Duration.ofMinutes(10))
-                    .ifPresent(
-                            lease -> {
-                                try {
-                                    report.run(lease.token());
-                                } finally {
-                                    leases.release(lease);
-                                }
-                            });
+        try (OwnerLease leases = OwnerLease.openOrCreate(Path.of("/dev/shm/myapp/leases.cxc"), new OwnerLease.Settings(256))) {
+            leases.tryAcquire("nightly-report", ProcessHandle.current().pid(), Duration.ofMinutes(10))
+                    .ifPresent(lease -> {
+                        try { report.run(lease.token()); } finally { leases.release(lease); }
+                    });
         }
         // docs:end owner-lease
     }
@@ -37,11 +29,7 @@ class LeaseExample {
         // docs:begin lock-registry
         Lock lock = lockRegistry.obtain("order-42");
         if (lock.tryLock(1, TimeUnit.SECONDS)) {
-            try {
-                /* ... */
-            } finally {
-                lock.unlock();
-            }
+            try { /* ... */ } finally { lock.unlock(); }
         }
         // or leadership: new LockRegistryLeaderInitiator(lockRegistry, candidate)
         // docs:end lock-registry

@@ -25,18 +25,15 @@ class PassRegistryExample {
         Path file = Path.of("/dev/shm/myapp/calls.passes");
 
         // Process A owns pass 7: its dispatcher thread runs the handler for every caller.
-        PassRegistry.Settings settings =
-                new PassRegistry.Settings(64, 8, 1024); // maxPasses, mailboxSlots, maxPayloadBytes
+        PassRegistry.Settings settings = new PassRegistry.Settings(64, 8, 1024); // maxPasses, mailboxSlots, maxPayloadBytes
         PassRegistry owner = PassRegistry.openOrCreate(file, settings);
-        owner.register(
-                7, args -> printer.print(args)); // PassOwnedException if a live process has 7
+        owner.register(7, args -> printer.print(args));   // PassOwnedException if a live process has 7
         // ... owner.close() unregisters 7 and stops the dispatcher threads
 
         // Process B (or C, or A itself) calls it.
         try (PassRegistry caller = PassRegistry.openOrCreate(file, settings)) {
             byte[] receipt = caller.execute(7, document, Duration.ofSeconds(2));
-            CompletableFuture<byte[]> later =
-                    caller.executeAsync(7, document, Duration.ofSeconds(2));
+            CompletableFuture<byte[]> later = caller.executeAsync(7, document, Duration.ofSeconds(2));
         }
         // docs:end pass-registry-core
     }
@@ -45,7 +42,7 @@ class PassRegistryExample {
     static class Handlers {
         // docs:begin pass-id
         @Bean
-        @PassId(7) // registry = "calls" where several are declared
+        @PassId(7)                              // registry = "calls" where several are declared
         PassHandler printJob(Printer printer) {
             return args -> printer.print(args); // registered on startup, unregistered on shutdown
         }

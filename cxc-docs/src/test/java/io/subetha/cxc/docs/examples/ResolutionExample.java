@@ -28,35 +28,26 @@ class ResolutionExample {
         Path dir = Path.of("/dev/shm/myapp");
 
         // A cross-process once-cell: exactly one fetch runs across every process on the host.
-        SharedAsyncPointer<Long> token =
-                SharedAsyncPointer.openOrCreate(
-                        dir.resolve("token.cxc"),
-                        new SharedAsyncPointer.Settings<>(FixedCodec.INT64));
+        SharedAsyncPointer<Long> token = SharedAsyncPointer.openOrCreate(
+                dir.resolve("token.cxc"), new SharedAsyncPointer.Settings<>(FixedCodec.INT64));
         long t = token.getOrFetch(() -> authServer.issueToken(), Duration.ofSeconds(10));
-        token.reset(); // the next caller fetches again
+        token.reset();                                  // the next caller fetches again
 
-        // Layered caches: this process's memory, a mapped-file table every process shares, the
-        // source.
-        KTowerCascade<Long, Long> prices =
-                KTowerCascade.<Long, Long>builder()
-                        .level(new BoundedLevel<>("memory", 10_000))
-                        .level(
-                                CascadeSharedLevel.openOrCreate(
-                                        dir.resolve("prices.cxc"),
-                                        new CascadeSharedLevel.Settings<>(
-                                                65_536, FixedCodec.INT64, FixedCodec.INT64)))
-                        .level(new LoaderLevel<>("database", id -> repository.price(id)))
-                        .build();
-        Optional<Long> p = prices.get(42L); // what one process loaded, the others find
-        prices.stats(); // hits and misses per level
+        // Layered caches: this process's memory, a mapped-file table every process shares, the source.
+        KTowerCascade<Long, Long> prices = KTowerCascade.<Long, Long>builder()
+                .level(new BoundedLevel<>("memory", 10_000))
+                .level(CascadeSharedLevel.openOrCreate(dir.resolve("prices.cxc"),
+                        new CascadeSharedLevel.Settings<>(65_536, FixedCodec.INT64, FixedCodec.INT64)))
+                .level(new LoaderLevel<>("database", id -> repository.price(id)))
+                .build();
+        Optional<Long> p = prices.get(42L);             // what one process loaded, the others find
+        prices.stats();                                 // hits and misses per level
 
         // A shared set that changes representation on demand.
-        SharedUniversal<Long> members =
-                SharedUniversal.openOrCreate(
-                        dir.resolve("members.cxc"),
-                        new SharedUniversal.Settings<>(4096, FixedCodec.INT64));
+        SharedUniversal<Long> members = SharedUniversal.openOrCreate(
+                dir.resolve("members.cxc"), new SharedUniversal.Settings<>(4096, FixedCodec.INT64));
         members.insert(7L);
-        members.migrate(members.recommended()); // SORTED_ARRAY up to 64 keys, HASH above
+        members.migrate(members.recommended());         // SORTED_ARRAY up to 64 keys, HASH above
         // docs:end resolution
     }
 }

@@ -2,7 +2,7 @@ package io.subetha.cxc.docs.examples;
 
 // docs:begin scheduler-core
 import io.subetha.cxc.codec.FixedCodec;
-import io.subetha.cxc.scheduling.*; // BackgroundScheduler, JobResult
+import io.subetha.cxc.scheduling.*;   // BackgroundScheduler, JobResult
 // docs:end scheduler-core
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,18 +27,12 @@ class SchedulerCoreExample {
         long id = scheduler.submit(42L);
 
         // Worker (another process, same call to open): claim, run, record the result once. With a
-        // timeout it sleeps on the file's doorbell until a submit in any process rings it (or a
-        // retry
+        // timeout it sleeps on the file's doorbell until a submit in any process rings it (or a retry
         // or timetable entry falls due); receive(me) alone looks once.
         var worker = BackgroundScheduler.openOrCreate(file, settings);
-        worker.receive(me, Duration.ofSeconds(1))
-                .ifPresent(
-                        job -> {
-                            boolean recorded =
-                                    worker.complete(
-                                            job,
-                                            job.payload() * 2); // false: re-dispatched meanwhile
-                        });
+        worker.receive(me, Duration.ofSeconds(1)).ifPresent(job -> {
+            boolean recorded = worker.complete(job, job.payload() * 2); // false: re-dispatched meanwhile
+        });
 
         // Collector (any process): results in completion order, each taken by exactly one poll.
         for (JobResult<Long> r : scheduler.collector().poll(100)) {
@@ -51,13 +45,10 @@ class SchedulerCoreExample {
         // docs:begin timetable
         // Every copy may run this at start: one entry per name, its due time kept if unchanged.
         scheduler.schedule("nightly-report", Recurrence.fixedRate(Duration.ofHours(24)), 42L);
-        scheduler.schedule(
-                "cleanup",
-                Recurrence.fixedDelay(Duration.ofMinutes(5)),
-                7L,
-                JobOptions.fireAndForget().withDue(Instant.now())); // first fire at once
+        scheduler.schedule("cleanup", Recurrence.fixedDelay(Duration.ofMinutes(5)), 7L,
+                JobOptions.fireAndForget().withDue(Instant.now()));     // first fire at once
         long delayed = scheduler.submit(9L, JobOptions.after(Duration.ofMinutes(10))); // DELAYED
-        scheduler.timetable().forEach(e -> log.info(e.summary())); // also in /actuator/cxc
+        scheduler.timetable().forEach(e -> log.info(e.summary()));   // also in /actuator/cxc
         scheduler.unschedule("cleanup");
         // docs:end timetable
     }

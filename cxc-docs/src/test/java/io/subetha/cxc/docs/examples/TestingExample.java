@@ -10,17 +10,13 @@ class TestingExample {
 
     // docs:begin auto-configure-cxc
     @SpringBootTest
-    @AutoConfigureCxc(leadership = Leadership.ALWAYS) // directory = TEMP is the default
-    class NightlyReportTest {
-        /* ... */
-    }
-
+    @AutoConfigureCxc(leadership = Leadership.ALWAYS)   // directory = TEMP is the default
+    class NightlyReportTest { /* ... */ }
     // docs:end auto-configure-cxc
 
     void unit(LeaderOnlyExample.Snapshots job) throws Exception {
         // docs:begin in-leader-term
-        InLeaderTerm.run(
-                7, () -> job.rotateSnapshots()); // LeaderContext.requireCurrentTerm() == 7 inside
+        InLeaderTerm.run(7, () -> job.rotateSnapshots());   // LeaderContext.requireCurrentTerm() == 7 inside
         // docs:end in-leader-term
     }
 }

@@ -14,24 +14,13 @@ import org.springframework.stereotype.Service;
 
 @Component
 class Orders implements FanoutHandler<Long> {
-    public String fanout() {
-        return "orders";
-    } // the declared name
-
-    public FixedCodec<Long> codec() {
-        return FixedCodec.INT64;
-    }
-
+    public String fanout() { return "orders"; }                  // the declared name
+    public FixedCodec<Long> codec() { return FixedCodec.INT64; }
     public void handle(FanoutItem<Long> order) throws Exception { // throws: returned, retried
-        ship(order.item()); // order.priority(), .attempt()
+        ship(order.item());                                      // order.priority(), .attempt()
     }
-
-    public void onDeadLetter(FanoutItem<Long> order, Exception last) {
-        park(order.item(), last);
-    }
-
+    public void onDeadLetter(FanoutItem<Long> order, Exception last) { park(order.item(), last); }
     private void ship(long orderId) {} // docs:hide
-
     private void park(long orderId, Exception last) {} // docs:hide
 }
 

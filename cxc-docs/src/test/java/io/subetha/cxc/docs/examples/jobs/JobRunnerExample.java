@@ -30,9 +30,7 @@ final class Thumbnailing {
 
 // docs:begin job-handler
 @Component
-class ThumbnailRenderer
-        implements JobHandler<
-                Long, Long> { // not "Thumbnails": the bean "thumbnails" is the scheduler
+class ThumbnailRenderer implements JobHandler<Long, Long> { // not "Thumbnails": the bean "thumbnails" is the scheduler
     public String scheduler() { // the declared name
         return "thumbnails";
     }
@@ -52,11 +50,7 @@ class ThumbnailRenderer
     public void onFailed(Job<Long> job, Exception e) { // optional: attempts spent
         alert(job.id(), e);
     }
-
-    private long render(long imageId) {
-        return Thumbnailing.render(imageId);
-    } // docs:hide
-
+    private long render(long imageId) { return Thumbnailing.render(imageId); } // docs:hide
     private void alert(long jobId, Exception e) {} // docs:hide
 }
 
@@ -86,13 +80,7 @@ class Gallery {
                 .filter(job -> job.state() == JobEntry.State.FAILED)
                 .forEach(job -> thumbnails.rerun(job.id()));
     }
-
-    private void store(long jobId, long thumbnail) {
-        Thumbnailing.STORED.put(jobId, thumbnail);
-    } // docs:hide
-
-    long failed() {
-        return thumbnails.counts().failed();
-    } // docs:hide
+    private void store(long jobId, long thumbnail) { Thumbnailing.STORED.put(jobId, thumbnail); } // docs:hide
+    long failed() { return thumbnails.counts().failed(); } // docs:hide
 }
 // docs:end job-handler

@@ -35,33 +35,26 @@ class JobRunnerExampleTest {
                 .withPropertyValues(
                         "cxc.directory=" + temp.resolve("cxc"),
                         "cxc.schedulers.thumbnails.retry.initial-backoff=10ms")
-                .run(
-                        context -> {
-                            assertThat(context).hasNotFailed();
-                            Gallery gallery = context.getBean(Gallery.class);
-                            long ok = gallery.add(4);
-                            long unlucky = gallery.add(13);
-                            await().atMost(Duration.ofSeconds(60))
-                                    .until(
-                                            () -> {
-                                                gallery.collect();
-                                                return Thumbnailing.STORED.containsKey(ok)
-                                                        && !Thumbnailing.STORED.containsKey(unlucky)
-                                                        && gallery.failed() == 1;
-                                            });
-                            Thumbnailing.STORED.put(-1L, 0L); // lucky from now on
-                            gallery.rerunFailed();
-                            long urgent = gallery.addUrgent(5);
-                            await().atMost(Duration.ofSeconds(60))
-                                    .until(
-                                            () -> {
-                                                gallery.collect();
-                                                return Thumbnailing.STORED.containsKey(unlucky)
-                                                        && Thumbnailing.STORED.containsKey(urgent);
-                                            });
-                            assertThat(Thumbnailing.STORED)
-                                    .containsEntry(unlucky, 130L)
-                                    .containsEntry(urgent, 50L);
-                        });
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    Gallery gallery = context.getBean(Gallery.class);
+                    long ok = gallery.add(4);
+                    long unlucky = gallery.add(13);
+                    await().atMost(Duration.ofSeconds(60)).until(() -> {
+                        gallery.collect();
+                        return Thumbnailing.STORED.containsKey(ok)
+                                && !Thumbnailing.STORED.containsKey(unlucky)
+                                && gallery.failed() == 1;
+                    });
+                    Thumbnailing.STORED.put(-1L, 0L); // lucky from now on
+                    gallery.rerunFailed();
+                    long urgent = gallery.addUrgent(5);
+                    await().atMost(Duration.ofSeconds(60)).until(() -> {
+                        gallery.collect();
+                        return Thumbnailing.STORED.containsKey(unlucky)
+                                && Thumbnailing.STORED.containsKey(urgent);
+                    });
+                    assertThat(Thumbnailing.STORED).containsEntry(unlucky, 130L).containsEntry(urgent, 50L);
+                });
     }
 }
