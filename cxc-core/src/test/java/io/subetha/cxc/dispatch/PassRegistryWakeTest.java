@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -323,12 +324,15 @@ class PassRegistryWakeTest extends PassRegistryFixture {
         return new PassWaiting(Duration.ZERO, Duration.ZERO, maxPark, HOUR);
     }
 
+    private final CountDownLatch handlerEntered = new CountDownLatch(1);
+
     /** Pass 7 in a handle of this process: one dispatcher, a handler that waits for release. */
     private void gatedOwnerAndItsTicker() {
         PassRegistry owner = open(1, 2, 64, PassWaiting.DEFAULT);
         owner.register(
                 7,
                 args -> {
+                    handlerEntered.countDown();
                     release.await();
                     return args;
                 });
@@ -368,6 +372,9 @@ class PassRegistryWakeTest extends PassRegistryFixture {
         CompletableFuture<byte[]> first =
                 CompletableFuture.supplyAsync(() -> caller.execute(7, new byte[1], HOUR));
         soon().until(() -> caller.describe().get("blockedCalls").equals(1));
+        // The dispatcher holds the first call in its handler, so the timed calls below wait in
+        // the other slot as requests (withdrawn, not abandoned, at their deadlines).
+        assertThat(handlerEntered.await(LIMIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
         assertTimesOutAt(caller, Duration.ofMillis(100));
         assertTimesOutAt(caller, Duration.ofMillis(20));
